@@ -1,0 +1,83 @@
+# padpack — see README.md. `make` builds ./padpack; `make check` installs
+# what is missing and runs every test; `make demo` runs the main job.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libarchive zlib liblzma libzstd openssl
+
+ifeq ($(SANITIZE),1)
+B := build-asan
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+       -fno-sanitize-recover=undefined
+else
+B := build
+OPT := -O2 -g
+endif
+
+CPPFLAGS += -D_GNU_SOURCE -DPADPACK_VERSION='"$(VERSION)"'
+CFLAGS ?=
+CFLAGS += -std=c11 -Wall -Wextra -Werror $(OPT) \
+	  $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread
+LDFLAGS += $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(,)undefined)
+, := ,
+
+LIB_SRC := $(sort $(wildcard src/lib/*.c))
+CMD_SRC := src/padpack.c $(sort $(wildcard src/cmd/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(B)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
+
+# The binary of a sanitized build lives in build-asan/, the plain one here.
+PADPACK := $(if $(filter 1,$(SANITIZE)),$(B)/padpack,padpack)
+
+.PHONY: all check demo bench install clean deps unit deb
+all: $(PADPACK) $(B)/unit-tests
+
+$(B)/%.o: %.c $(wildcard src/lib/*.h src/cmd/*.h tests/unit/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/libpadpack.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(PADPACK): $(CMD_OBJ) $(B)/libpadpack.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/unit-tests: $(UNIT_OBJ) $(B)/libpadpack.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	scripts/install-deps.sh
+
+# Every test: the plain build, then the unit and format tests again under
+# AddressSanitizer and UndefinedBehaviorSanitizer. The last line printed
+# is "N passed, N failed".
+check: deps
+	$(MAKE) all
+	$(MAKE) SANITIZE=1 all
+	tests/run.sh
+
+demo: deps
+	$(MAKE) all
+	scripts/demo.sh
+
+bench: deps
+	$(MAKE) all
+	tests/bench/run.sh
+
+install: padpack
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 padpack $(DESTDIR)$(BINDIR)/padpack
+	install -m 0644 doc/padpack.1 $(DESTDIR)$(MANDIR)/man1/padpack.1
+
+clean:
+	rm -rf build build-asan padpack

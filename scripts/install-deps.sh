@@ -1,0 +1,41 @@
+#!/bin/sh
+# Installs every Debian package that building, running and testing padpack
+# needs. It is the only way anything gets onto a machine: CI, `make demo` and
+# `make check` all call it. Idempotent: when everything is present it only
+# asks dpkg and returns.
+#
+# usage: scripts/install-deps.sh [build|test|all]   (default: all)
+set -eu
+
+build_pkgs="gcc make pkg-config libarchive-dev zlib1g-dev liblzma-dev
+ libssl-dev libconfig-dev libelf-dev libzstd-dev libzydis-dev cmake"
+
+# Tools the tests compare padpack against, and what they need to run.
+test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
+ gpgv gnupg sqv debsigs debsig-verify apt-utils
+ clang libclang-rt-14-dev python3 time xz-utils zstd gzip"
+
+case "${1:-all}" in
+build) want=$build_pkgs ;;
+test) want=$test_pkgs ;;
+all) want="$build_pkgs $test_pkgs" ;;
+*) echo "usage: $0 [build|test|all]" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $want; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing packages:$missing" >&2
+	echo "install-deps: run this script as root (or: sudo $0 $*)" >&2
+	exit 1
+fi
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing

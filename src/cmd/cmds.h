@@ -1,0 +1,24 @@
+/* The subcommands of padpack, one file each, listed in padpack.c. */
+#ifndef PP_CMDS_H
+#define PP_CMDS_H
+
+#include "../lib/error.h"
+
+struct pp_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv, struct pp_err *err);
+	const char *summary; /* one line for padpack --help */
+	const char *usage;   /* the full text of padpack CMD --help */
+};
+
+extern const struct pp_cmd cmd_pack, cmd_info, cmd_contents, cmd_field,
+	cmd_extract, cmd_control, cmd_compare_versions;
+
+/* Helpers shared by the commands (cmd/common.c). */
+int pp_usage_error(struct pp_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The build time: $SOURCE_DATE_EPOCH when set, else now. */
+int pp_source_date(long long *out, struct pp_err *err);
+int pp_parse_int(const char *s, long min, long max, long *out);
+
+#endif

@@ -1,0 +1,49 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cmds.h"
+
+int pp_usage_error(struct pp_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err->code = PP_EXIT_USAGE;
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int pp_parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int pp_source_date(long long *out, struct pp_err *err)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+
+	if (!s) {
+		*out = (long long)time(NULL);
+		return 0;
+	}
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	if (!*s || *end || errno || *out < 0)
+		return pp_err_set(err, PP_EXIT_USAGE, "SOURCE_DATE_EPOCH='%s' is "
+				  "not a number of seconds since 1970; set it "
+				  "to a whole number or unset it", s);
+	return 0;
+}

@@ -1,0 +1,122 @@
+/* padpack info: describe a package, like dpkg-deb --info. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../lib/deb.h"
+#include "cmds.h"
+
+static const char usage[] =
+	"usage: padpack info X.deb [CONTROL-FILE...]\n\n"
+	"Without CONTROL-FILE, prints the format version, the sizes, a line per\n"
+	"control file (bytes, lines, '*' for executables, the interpreter) and\n"
+	"the control file, as dpkg-deb --info does. With names, prints those\n"
+	"control files (for example: padpack info x.deb postinst).\n";
+
+/* Lines and interpreter counted the way dpkg-deb does. */
+static void describe(const struct pp_ctrl_member *m)
+{
+	const char *d = m->data.buf, *end = d + m->data.len, *p = d;
+	char interp[256] = "";
+	int lines = 0;
+
+	/* dpkg-deb consumes the first one or two bytes unseen by the line
+	 * count while it looks for "#!"; do the same so the counts agree. */
+	p = d < end ? d + 1 : d;
+	if (p < end && d[0] == '#')
+		p++;
+	if (m->data.len >= 2 && d[0] == '#' && d[1] == '!') {
+		size_t n = 2;
+
+		while (p < end && *p == ' ')
+			p++;
+		strcpy(interp, "#!");
+		while (p < end && n < 210 && !strchr(" \t\n\v\f\r", *p))
+			interp[n++] = *p++;
+		interp[n] = '\0';
+	}
+	for (; p < end; p++)
+		lines += *p == '\n';
+	printf(" %7zu bytes, %5d lines   %c  %-20.127s %.127s\n", m->data.len,
+	       lines, (m->mode & S_IXUSR) ? '*' : ' ', m->name, interp);
+}
+
+static void print_indented(const struct strbuf *sb)
+{
+	int bol = 1;
+
+	for (size_t i = 0; i < sb->len; i++) {
+		if (bol)
+			putchar(' ');
+		putchar(sb->buf[i]);
+		bol = sb->buf[i] == '\n';
+	}
+	if (!bol)
+		putchar('\n');
+}
+
+static int print_overview(struct pp_deb *deb, struct pp_ctrl_members *cm,
+			  struct pp_err *err)
+{
+	const struct pp_ctrl_member *control;
+
+	printf(" new Debian package, version 2.%d.\n"
+	       " size %lld bytes: control archive=%lld bytes.\n", deb->minor,
+	       (long long)deb->ar.size, (long long)deb->control.size);
+	for (size_t i = 0; i < cm->nr; i++)
+		describe(&cm->m[i]);
+	control = pp_ctrl_members_find(cm, "control");
+	if (!control)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s' has no control file "
+				  "in its control archive", deb->ar.path);
+	print_indented(&control->data);
+	return 0;
+}
+
+static int print_files(struct pp_deb *deb, struct pp_ctrl_members *cm,
+		       int argc, char **argv, struct pp_err *err)
+{
+	int missing = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const struct pp_ctrl_member *m = pp_ctrl_members_find(cm, argv[i]);
+
+		if (!m) {
+			fprintf(stderr, "padpack info: '%s' contains no control "
+				"file '%s'\n", deb->ar.path, argv[i]);
+			missing++;
+			continue;
+		}
+		fwrite(m->data.buf, 1, m->data.len, stdout);
+	}
+	if (missing)
+		return pp_err_set(err, PP_EXIT_FAIL, "%d requested control "
+				  "file%s missing", missing,
+				  missing == 1 ? " is" : "s are");
+	return 0;
+}
+
+static int run(int argc, char **argv, struct pp_err *err)
+{
+	struct pp_ctrl_members cm;
+	struct pp_deb deb;
+	int rc;
+
+	if (argc < 2 || argv[1][0] == '-')
+		return pp_usage_error(err, "expected a .deb file");
+	if (pp_deb_open(&deb, argv[1], err) < 0)
+		return -1;
+	rc = pp_deb_read_control(&deb, &cm, err);
+	if (!rc) {
+		rc = argc > 2 ? print_files(&deb, &cm, argc - 2, argv + 2, err) :
+			print_overview(&deb, &cm, err);
+		pp_ctrl_members_release(&cm);
+	}
+	pp_deb_close(&deb);
+	return rc;
+}
+
+const struct pp_cmd cmd_info = {
+	"info", run, "show a package's control information (dpkg-deb --info)",
+	usage,
+};

@@ -1,0 +1,93 @@
+/* deb822 control data: parse, validate, edit and write stanzas
+ * (deb-control(5), Debian Policy ch. 5). No knowledge of files or CLI. */
+#ifndef PP_CONTROL_H
+#define PP_CONTROL_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "strbuf.h"
+#include "version.h"
+
+struct pp_field {
+	char *name;
+	/* First line without surrounding blanks; each continuation line
+	 * follows after "\n" with its leading space kept. */
+	char *value;
+	unsigned line;
+};
+
+struct pp_stanza {
+	struct pp_field *fields;
+	size_t nr, alloc;
+	unsigned line; /* line of the first field */
+};
+
+struct pp_deb822 {
+	const char *buf, *file;
+	size_t len, pos;
+	unsigned line;
+	int allow_comments; /* '#' lines are comments (not in binary control) */
+};
+
+void pp_deb822_init(struct pp_deb822 *p, const char *buf, size_t len,
+		    const char *file);
+/* Reads the next stanza: 1 when one was read, 0 at the end, -1 on error. */
+int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
+		   struct pp_err *err);
+/* Parses text that must hold exactly one stanza (a DEBIAN/control file). */
+int pp_control_parse(const char *buf, size_t len, const char *file,
+		     struct pp_stanza *st, struct pp_err *err);
+
+void pp_stanza_init(struct pp_stanza *st);
+void pp_stanza_release(struct pp_stanza *st);
+struct pp_field *pp_stanza_find(const struct pp_stanza *st, const char *name);
+const char *pp_stanza_get(const struct pp_stanza *st, const char *name);
+/* Sets a field, replacing its value or adding it where dpkg-gencontrol
+ * would put it in a binary package's control file. */
+void pp_stanza_set(struct pp_stanza *st, const char *name, const char *value);
+void pp_stanza_remove(struct pp_stanza *st, const char *name);
+void pp_stanza_write(const struct pp_stanza *st, struct strbuf *out);
+
+/* Rank of a field in dpkg's binary-control order (unknown fields last). */
+int pp_field_rank(const char *name);
+
+/* Checks a binary package's control stanza the way dpkg-deb --build does,
+ * and more strictly where Debian Policy requires. file names the origin
+ * for messages; warnings go to err->warnings. */
+int pp_control_check_binary(const struct pp_stanza *st, const char *file,
+			    struct pp_err *err);
+int pp_check_package_name(const char *name, struct pp_err *err);
+int pp_check_arch_name(const char *arch, struct pp_err *err);
+
+/* One package reference of a relationship field. */
+struct pp_dep_atom {
+	char *name;
+	char *arch;     /* after ':', or NULL */
+	int has_version;
+	enum pp_relop op;
+	char *version;
+};
+
+struct pp_dep_group { /* alternatives: a | b | c */
+	struct pp_dep_atom *alts;
+	size_t nr, alloc;
+};
+
+struct pp_deps {
+	struct pp_dep_group *groups;
+	size_t nr, alloc;
+};
+
+enum pp_deps_kind {
+	PP_DEPS_DEPENDS,  /* Depends and friends: alternatives allowed */
+	PP_DEPS_PROVIDES, /* only "=" versions, no alternatives */
+	PP_DEPS_CONFLICTS /* Conflicts, Breaks, Replaces: no alternatives */
+};
+
+int pp_deps_parse(const char *value, enum pp_deps_kind kind,
+		  struct pp_deps *out, struct pp_err *err);
+void pp_deps_release(struct pp_deps *deps);
+void pp_deps_write(const struct pp_deps *deps, struct strbuf *out);
+
+#endif

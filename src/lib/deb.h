@@ -1,0 +1,98 @@
+/* The .deb format: building a package from a directory tree (dpkg-deb
+ * --build) and reading one (--info, --contents, --extract, --control).
+ * Format code only: no command-line knowledge, nothing printed. */
+#ifndef PP_DEB_H
+#define PP_DEB_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "ar.h"
+#include "compress.h"
+#include "control.h"
+#include "error.h"
+#include "strbuf.h"
+
+/* ---- building --------------------------------------------------------- */
+
+struct pp_pack_opts {
+	struct pp_compress_opts comp; /* used for both members, as dpkg-deb */
+	time_t timestamp; /* ar mtimes; tar mtimes are clamped to it */
+};
+
+/* Packs root (root/DEBIAN is the control area) into out, a file name or an
+ * existing directory (then named PACKAGE_VERSION_ARCH.deb as dpkg-deb
+ * does). Everything is checked before the output is created; the output
+ * appears under its name only once complete. *written (may be NULL) gets
+ * the path written, to be freed by the caller. */
+int pp_deb_pack(const char *root, const char *out,
+		const struct pp_pack_opts *opts, char **written,
+		struct pp_err *err);
+
+/* ---- reading ---------------------------------------------------------- */
+
+struct pp_deb {
+	struct pp_ar ar;
+	int minor;                  /* of the format version 2.x */
+	struct pp_ar_member control; /* control.tar[.ext] */
+	struct pp_ar_member data;    /* data.tar[.ext] */
+	struct pp_ar_member *extra; /* '_' members (signatures), in order */
+	size_t nr_extra, alloc_extra;
+};
+
+/* Opens a .deb and checks its ar structure the way dpkg does: magic,
+ * debian-binary first with major version 2, '_' members only before
+ * control.tar or after data.tar, known compressions. */
+int pp_deb_open(struct pp_deb *deb, const char *path, struct pp_err *err);
+void pp_deb_close(struct pp_deb *deb);
+
+/* One file of the control archive, read into memory. */
+struct pp_ctrl_member {
+	char *name;
+	mode_t mode;
+	struct strbuf data;
+};
+
+struct pp_ctrl_members {
+	struct pp_ctrl_member *m;
+	size_t nr, alloc;
+};
+
+/* Reads the control archive's plain files (sorted by name). Refuses
+ * subdirectories, links and anything that is not a plain top-level file. */
+int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
+			struct pp_err *err);
+void pp_ctrl_members_release(struct pp_ctrl_members *cm);
+const struct pp_ctrl_member *pp_ctrl_members_find(
+	const struct pp_ctrl_members *cm, const char *name);
+
+/* What a tar member says of one entry (as for a listing). */
+struct pp_tar_entry {
+	const char *path;     /* as stored, e.g. "./usr/bin/x" */
+	mode_t mode;          /* type and permission bits */
+	int64_t size;
+	time_t mtime;
+	const char *uname, *gname;
+	int64_t uid, gid;
+	const char *symlink;  /* target of a symbolic link, or NULL */
+	const char *hardlink; /* target of a hard link, or NULL */
+	unsigned devmajor, devminor;
+};
+
+typedef int (*pp_tar_visit_fn)(const struct pp_tar_entry *e, void *ctx,
+			       struct pp_err *err);
+
+/* Walks the entries of the data archive (member = &deb->data) or the
+ * control archive (&deb->control). */
+int pp_deb_list(struct pp_deb *deb, const struct pp_ar_member *member,
+		pp_tar_visit_fn fn, void *ctx, struct pp_err *err);
+
+/* Extracts a tar member into dir (created if missing). Refuses, before
+ * writing it, every entry that would land outside dir: absolute names,
+ * '..' components, writing through a symbolic link, hard links to
+ * anything but an earlier entry; and device nodes, FIFOs, sockets. */
+int pp_deb_extract(struct pp_deb *deb, const struct pp_ar_member *member,
+		   const char *dir, struct pp_err *err);
+
+#endif

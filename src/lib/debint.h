@@ -1,0 +1,15 @@
+/* Internal to the .deb modules. */
+#ifndef PP_DEBINT_H
+#define PP_DEBINT_H
+
+#include <archive.h>
+
+#include "deb.h"
+
+/* A libarchive reader over one tar member, with the decompressor its
+ * name calls for; archive_read_free releases everything. */
+struct archive *pp_deb_member_open(struct pp_deb *deb,
+				   const struct pp_ar_member *m,
+				   struct pp_err *err);
+
+#endif

@@ -1,0 +1,265 @@
+/* Reading .deb files: the ar structure, and the tar members through
+ * libarchive with the decompressor their names call for. */
+#include "deb.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "debint.h"
+#include "fsutil.h"
+#include "xalloc.h"
+
+/* ---- the ar structure ------------------------------------------------- */
+
+static int check_debian_binary(struct pp_deb *deb, const struct pp_ar_member *m,
+			       struct pp_err *err)
+{
+	char buf[64] = { 0 };
+	size_t n = m->size < 63 ? (size_t)m->size : 63;
+	char *end;
+	long major;
+
+	if (strcmp(m->name, "debian-binary"))
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s' is not a Debian "
+				  "package: its first member is '%s', not "
+				  "'debian-binary'", deb->ar.path, m->name);
+	if (pp_ar_read(&deb->ar, m, 0, buf, n, err) < 0)
+		return -1;
+	if (!memchr(buf, '\n', n))
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': debian-binary has no "
+				  "newline; the package is corrupt", deb->ar.path);
+	major = strtol(buf, &end, 10);
+	if (end == buf || *end != '.' || !(end[1] >= '0' && end[1] <= '9'))
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': debian-binary says "
+				  "'%.*s', not a format version like '2.0'",
+				  deb->ar.path, (int)strcspn(buf, "\n"), buf);
+	if (major != 2)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s' is format version "
+				  "%ld.x; padpack reads version 2 packages",
+				  deb->ar.path, major);
+	deb->minor = (int)strtol(end + 1, NULL, 10);
+	return 0;
+}
+
+static int member_ext(const char *name, const char *prefix,
+		      const char *const *exts)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n))
+		return -1;
+	for (int i = 0; exts[i]; i++)
+		if (!strcmp(name + n, exts[i]))
+			return i;
+	return -2;
+}
+
+static const char *const ctrl_exts[] = { "", ".gz", ".xz", ".zst", NULL };
+static const char *const data_exts[] = { "", ".gz", ".xz", ".zst", ".bz2",
+					 ".lzma", NULL };
+
+/* state: 0 expects control.tar, 1 expects data.tar, 2 after data. */
+static int classify(struct pp_deb *deb, const struct pp_ar_member *m,
+		    int *state, struct pp_err *err)
+{
+	const char *want = *state == 0 ? "control.tar" : "data.tar";
+	int ext;
+
+	if (m->name[0] == '_' || *state == 2) {
+		if (m->name[0] == '_') {
+			ARRAY_GROW(deb->extra, deb->alloc_extra, deb->nr_extra + 1);
+			deb->extra[deb->nr_extra++] = *m;
+		}
+		return 0;
+	}
+	ext = member_ext(m->name, want, *state == 0 ? ctrl_exts : data_exts);
+	if (ext == -2)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s' uses a "
+				  "compression padpack (and dpkg) cannot read",
+				  deb->ar.path, m->name);
+	if (ext < 0)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s' has premature member "
+				  "'%s' before '%s'; the package is malformed",
+				  deb->ar.path, m->name, want);
+	if (*state == 0)
+		deb->control = *m;
+	else
+		deb->data = *m;
+	(*state)++;
+	return 0;
+}
+
+int pp_deb_open(struct pp_deb *deb, const char *path, struct pp_err *err)
+{
+	struct pp_ar_member m;
+	int r, state = 0, first = 1;
+
+	memset(deb, 0, sizeof(*deb));
+	deb->ar.fd = -1;
+	if (pp_ar_open(&deb->ar, path, err) < 0)
+		return -1;
+	while ((r = pp_ar_next(&deb->ar, &m, err)) > 0) {
+		if (first ? check_debian_binary(deb, &m, err) < 0 :
+		    classify(deb, &m, &state, err) < 0)
+			goto fail;
+		first = 0;
+	}
+	if (r < 0)
+		goto fail;
+	if (first || state < 2) {
+		pp_err_set(err, PP_EXIT_INPUT, "'%s' has no %s member; the "
+			   "package is truncated or not a .deb", path,
+			   first ? "debian-binary" :
+			   state == 0 ? "control.tar" : "data.tar");
+		goto fail;
+	}
+	return 0;
+fail:
+	pp_deb_close(deb);
+	return -1;
+}
+
+void pp_deb_close(struct pp_deb *deb)
+{
+	pp_ar_close(&deb->ar);
+	free(deb->extra);
+	deb->extra = NULL;
+	deb->nr_extra = deb->alloc_extra = 0;
+}
+
+/* ---- tar members through libarchive ----------------------------------- */
+
+struct member_src {
+	struct pp_deb *deb;
+	const struct pp_ar_member *m;
+	off_t pos;
+	char buf[65536];
+	struct pp_err *err;
+};
+
+static la_ssize_t member_read(struct archive *a, void *ctx, const void **out)
+{
+	struct member_src *s = ctx;
+	off_t left = s->m->size - s->pos;
+	size_t n = left < (off_t)sizeof(s->buf) ? (size_t)left : sizeof(s->buf);
+
+	if (!n)
+		return 0;
+	if (pp_ar_read(&s->deb->ar, s->m, s->pos, s->buf, n, s->err) < 0) {
+		archive_set_error(a, EIO, "%s", s->err->msg);
+		return -1;
+	}
+	s->pos += (off_t)n;
+	*out = s->buf;
+	return (la_ssize_t)n;
+}
+
+static int member_close(struct archive *a, void *ctx)
+{
+	(void)a;
+	free(ctx);
+	return ARCHIVE_OK;
+}
+
+static void support_filter(struct archive *a, const char *member)
+{
+	const char *ext = strchr(member, '.');
+
+	ext = ext ? strchr(ext + 1, '.') : NULL; /* after "x.tar" */
+	if (!ext)
+		return;
+	if (!strcmp(ext, ".gz"))
+		archive_read_support_filter_gzip(a);
+	else if (!strcmp(ext, ".xz"))
+		archive_read_support_filter_xz(a);
+	else if (!strcmp(ext, ".zst"))
+		archive_read_support_filter_zstd(a);
+	else if (!strcmp(ext, ".bz2"))
+		archive_read_support_filter_bzip2(a);
+	else if (!strcmp(ext, ".lzma"))
+		archive_read_support_filter_lzma(a);
+}
+
+struct archive *pp_deb_member_open(struct pp_deb *deb,
+				   const struct pp_ar_member *m,
+				   struct pp_err *err)
+{
+	struct member_src *src = xmalloc(sizeof(*src));
+	struct archive *a = archive_read_new();
+
+	/* Only the decompressor the member's name calls for, as dpkg. */
+	support_filter(a, m->name);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	src->deb = deb;
+	src->m = m;
+	src->pos = 0;
+	src->err = err;
+	if (archive_read_open(a, src, NULL, member_read, member_close) !=
+	    ARCHIVE_OK) {
+		pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s': %s",
+			   deb->ar.path, m->name, archive_error_string(a));
+		archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static int member_fail(struct pp_deb *deb, const struct pp_ar_member *m,
+		       struct archive *a, struct pp_err *err)
+{
+	if (err->code)
+		return -1;
+	return pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s': %s; the "
+			  "package is corrupt", deb->ar.path, m->name,
+			  archive_error_string(a));
+}
+
+static void fill_entry(struct pp_tar_entry *te, struct archive_entry *ae)
+{
+	memset(te, 0, sizeof(*te));
+	te->path = archive_entry_pathname(ae);
+	te->mode = archive_entry_mode(ae);
+	te->size = archive_entry_size(ae);
+	te->mtime = archive_entry_mtime(ae);
+	te->uname = archive_entry_uname(ae);
+	te->gname = archive_entry_gname(ae);
+	te->uid = archive_entry_uid(ae);
+	te->gid = archive_entry_gid(ae);
+	te->symlink = archive_entry_symlink(ae);
+	te->hardlink = archive_entry_hardlink(ae);
+	te->devmajor = (unsigned)archive_entry_rdevmajor(ae);
+	te->devminor = (unsigned)archive_entry_rdevminor(ae);
+	if (!te->path)
+		te->path = "";
+}
+
+int pp_deb_list(struct pp_deb *deb, const struct pp_ar_member *member,
+		pp_tar_visit_fn fn, void *ctx, struct pp_err *err)
+{
+	struct archive *a = pp_deb_member_open(deb, member, err);
+	struct archive_entry *ae;
+	struct pp_tar_entry te;
+	int r, rc = 0;
+
+	if (!a)
+		return -1;
+	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK) {
+		fill_entry(&te, ae);
+		if (fn(&te, ctx, err) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	if (!rc && r != ARCHIVE_EOF)
+		rc = member_fail(deb, member, a, err);
+	archive_read_free(a);
+	return rc;
+}

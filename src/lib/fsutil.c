@@ -1,0 +1,197 @@
+#include "fsutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+char *pp_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+int pp_outfile_open(struct pp_outfile *of, const char *path, mode_t mode,
+		    struct pp_err *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *base = strrchr(path, '/');
+	char *dir = pp_dirname(path);
+	mode_t mask;
+
+	base = base ? base + 1 : path;
+	strbuf_addf(&tmp, "%s/.%s.XXXXXX", dir, base);
+	free(dir);
+	of->fd = mkstemp(tmp.buf);
+	if (of->fd < 0) {
+		pp_err_errno(err, PP_EXIT_IO, "cannot create '%s'", tmp.buf);
+		strbuf_release(&tmp);
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(of->fd, mode & ~mask) < 0) {
+		pp_err_errno(err, PP_EXIT_IO, "cannot set mode of '%s'", tmp.buf);
+		close(of->fd);
+		unlink(tmp.buf);
+		strbuf_release(&tmp);
+		return -1;
+	}
+	of->tmp = strbuf_detach(&tmp, NULL);
+	of->path = xstrdup(path);
+	return 0;
+}
+
+static void outfile_free(struct pp_outfile *of)
+{
+	free(of->path);
+	free(of->tmp);
+	of->path = of->tmp = NULL;
+	of->fd = -1;
+}
+
+int pp_outfile_commit(struct pp_outfile *of, struct pp_err *err)
+{
+	int rc = 0;
+
+	if (close(of->fd) < 0) {
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", of->path);
+		unlink(of->tmp);
+	} else if (rename(of->tmp, of->path) < 0) {
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot rename '%s' to '%s'",
+				  of->tmp, of->path);
+		unlink(of->tmp);
+	}
+	outfile_free(of);
+	return rc;
+}
+
+void pp_outfile_abort(struct pp_outfile *of)
+{
+	if (!of->tmp)
+		return;
+	close(of->fd);
+	unlink(of->tmp);
+	outfile_free(of);
+}
+
+int pp_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t pp_read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+int pp_read_file(const char *path, struct strbuf *out, struct pp_err *err)
+{
+	char buf[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
+	while ((n = pp_read_full(fd, buf, sizeof(buf))) > 0)
+		strbuf_add(out, buf, (size_t)n);
+	close(fd);
+	if (n < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
+	return 0;
+}
+
+int pp_write_file(const char *path, const void *data, size_t len,
+		  mode_t mode, struct pp_err *err)
+{
+	struct pp_outfile of;
+
+	if (pp_outfile_open(&of, path, mode, err) < 0)
+		return -1;
+	if (pp_write_all(of.fd, data, len) < 0) {
+		pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", of.tmp);
+		pp_outfile_abort(&of);
+		return -1;
+	}
+	return pp_outfile_commit(&of, err);
+}
+
+int pp_mkdir_p(const char *path, mode_t mode, struct pp_err *err)
+{
+	char *p = xstrdup(path), *s;
+	int rc = 0;
+
+	for (s = p + 1; ; s++) {
+		char c = *s;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST) {
+			rc = pp_err_errno(err, PP_EXIT_IO,
+					  "cannot create directory '%s'", p);
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int pp_tmpfile(const char *dir, struct pp_err *err)
+{
+	struct strbuf tmpl = STRBUF_INIT;
+	int fd;
+
+	if (!dir)
+		dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	strbuf_addf(&tmpl, "%s/.padpack.XXXXXX", dir);
+	fd = mkstemp(tmpl.buf);
+	if (fd < 0)
+		pp_err_errno(err, PP_EXIT_IO,
+			     "cannot create a temporary file in '%s'", dir);
+	else
+		unlink(tmpl.buf);
+	strbuf_release(&tmpl);
+	return fd;
+}

@@ -1,0 +1,60 @@
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "padpack: out of memory (allocating %zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom(n);
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	return p ? p : oom(nmemb * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	return q ? q : oom(n);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void *xgrow(void *arr, size_t *alloc, size_t n, size_t elsize)
+{
+	size_t want;
+
+	if (n <= *alloc)
+		return arr;
+	want = *alloc ? *alloc * 2 : 16;
+	if (want < n)
+		want = n;
+	arr = xrealloc(arr, want * elsize);
+	*alloc = want;
+	return arr;
+}

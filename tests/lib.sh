@@ -1,0 +1,46 @@
+# Shared helpers of the integration tests (sourced, bash).
+# Each test prints one line: "ok - NAME" or "not ok - NAME", with "# ..."
+# lines before a failure saying why; tests/run.sh counts them.
+set -u
+
+PADPACK=${PADPACK:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/padpack}
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TZ=UTC LC_ALL=C.UTF-8
+SUITE=$(basename "$0" .sh)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/padpack-$SUITE.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+ok() { echo "ok - $SUITE: $1"; }
+not_ok() {
+	local name=$1; shift
+	[ $# -gt 0 ] && printf '# %s\n' "$@"
+	echo "not ok - $SUITE: $name"
+}
+
+# check NAME CMD...: passes when CMD exits 0; shows its output otherwise.
+check() {
+	local name=$1 out; shift
+	if out=$("$@" 2>&1); then ok "$name"; else
+		not_ok "$name" "command failed: $*" "$(printf '%s' "$out" | tail -n 15)"
+	fi
+}
+
+# check_fails NAME EXPECTED-RC PATTERN CMD...: passes when CMD exits with
+# EXPECTED-RC and its stderr/stdout matches the grep -E PATTERN.
+check_fails() {
+	local name=$1 want=$2 pat=$3 out rc; shift 3
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = "$want" ] && printf '%s' "$out" | grep -Eq -- "$pat"; then
+		ok "$name"
+	else
+		not_ok "$name" "command: $*" "exit $rc (want $want), output:" \
+			"$(printf '%s' "$out" | tail -n 10)" "wanted pattern: $pat"
+	fi
+}
+
+# same NAME FILE-A FILE-B: passes when both files are identical.
+same() {
+	if cmp -s "$2" "$3"; then ok "$1"; else
+		not_ok "$1" "differ: $2 $3" "$(diff -u "$2" "$3" | head -n 20)"
+	fi
+}

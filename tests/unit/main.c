@@ -1,0 +1,43 @@
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "test.h"
+
+extern const struct t_case strbuf_tests[], version_tests[], control_tests[],
+	deps_tests[];
+
+static const struct t_case *const suites[] = {
+	strbuf_tests, version_tests, control_tests, deps_tests,
+};
+
+void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# %s: %s:%d: ", t->name, file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	t->failed = 1;
+}
+
+int main(void)
+{
+	int passed = 0, failed = 0;
+
+	for (size_t s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
+		for (const struct t_case *c = suites[s]; c->name; c++) {
+			struct t_ctx t = { c->name, 0 };
+
+			c->fn(&t);
+			printf("%s - unit: %s\n", t.failed ? "not ok" : "ok",
+			       c->name);
+			if (t.failed)
+				failed++;
+			else
+				passed++;
+		}
+	printf("# unit: %d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}

@@ -1,0 +1,136 @@
+#include "../../src/lib/control.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+static const char good[] =
+	"Package: hello\n"
+	"Version: 1:1.2-3\n"
+	"Architecture: amd64\n"
+	"Maintainer: A <a@example.org>\n"
+	"Depends: libc6 (>= 2.34), foo | bar (<< 2), baz:any\n"
+	"Description: hello\n"
+	" Long text.\n"
+	" .\n"
+	" More.\n";
+
+static void parse_and_write(struct t_ctx *t)
+{
+	struct pp_stanza st;
+	struct pp_err err;
+	struct strbuf out = STRBUF_INIT;
+
+	pp_err_init(&err);
+	CHECK(pp_control_parse(good, strlen(good), "control", &st, &err) == 0);
+	CHECK_STR(pp_stanza_get(&st, "package"), "hello");
+	CHECK_STR(pp_stanza_get(&st, "Description"),
+		  "hello\n Long text.\n .\n More.");
+	CHECK(pp_control_check_binary(&st, "control", &err) == 0);
+	pp_stanza_write(&st, &out);
+	CHECK_STR(out.buf, good);
+	pp_stanza_set(&st, "Installed-Size", "15");
+	CHECK_STR(st.fields[4].name, "Installed-Size");
+	strbuf_release(&out);
+	pp_stanza_release(&st);
+	pp_err_release(&err);
+}
+
+static const char *error_of(const char *text)
+{
+	static struct pp_err err;
+	struct pp_stanza st;
+
+	pp_err_init(&err);
+	pp_err_release(&err);
+	if (pp_control_parse(text, strlen(text), "c", &st, &err) < 0)
+		return err.msg;
+	if (pp_control_check_binary(&st, "c", &err) < 0) {
+		pp_stanza_release(&st);
+		return err.msg;
+	}
+	pp_stanza_release(&st);
+	return "";
+}
+
+#define BASE "Package: a1\nVersion: 1\nArchitecture: all\n" \
+	"Maintainer: A <a@b>\nDescription: x\n"
+
+static void errors_name_the_line(struct t_ctx *t)
+{
+	CHECK_STR(error_of(BASE), "");
+	CHECK(strstr(error_of(BASE "Foo bar\n"), "c:6: field name 'Foo' must "
+		     "be followed by a colon"));
+	CHECK(strstr(error_of(BASE "package: x\n"), "c:6: duplicate field "
+		     "'package' (first given on line 1)"));
+	CHECK(strstr(error_of(BASE "Foo: x\n \n"), "c:7: blank line"));
+	CHECK(strstr(error_of(BASE "\nPackage: b\n"), "c:7: a second stanza"));
+	CHECK(strstr(error_of("# c\n" BASE), "c:1: comment"));
+	CHECK(strstr(error_of(BASE "Foo: x"), "missing newline"));
+	CHECK(strstr(error_of(BASE "Essential: maybe\n"), "c:6: 'Essential' "
+		     "field: invalid value 'maybe'; allowed: yes, no"));
+	CHECK(strstr(error_of("Package: a1\nVersion: 1\nArchitecture: all\n"),
+		     "missing 'Maintainer' field"));
+	CHECK(strstr(error_of("Package: A1\nVersion: 1\nArchitecture: all\n"
+			      "Maintainer: m\nDescription: d\n"),
+		     "c:1: 'Package' field: package name 'A1'"));
+	CHECK(strstr(error_of("Package: a1\nVersion: x1\nArchitecture: all\n"
+			      "Maintainer: m\nDescription: d\n"),
+		     "c:2: 'Version' field: version number does not start "
+		     "with digit"));
+	CHECK(strstr(error_of(BASE "Installed-Size: abc\n"), "whole number"));
+	CHECK(strstr(error_of(BASE "Depends: a (>= 1\n"), "unterminated"));
+	CHECK(strstr(error_of(BASE "Depends: a,,b\n"), "missing package name"));
+	CHECK(strstr(error_of(BASE "Provides: a | b\n"), "alternatives"));
+	CHECK(strstr(error_of(BASE "Provides: a (>= 1)\n"), "only exact"));
+	CHECK(strstr(error_of(BASE "Depends: a [amd64]\n"), "source packages"));
+}
+
+static void multi_stanza(struct t_ctx *t)
+{
+	static const char text[] = "A: 1\n\nB: 2\nC: 3\n\n\n";
+	struct pp_deb822 p;
+	struct pp_stanza st;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	pp_deb822_init(&p, text, strlen(text), "x");
+	CHECK(pp_deb822_next(&p, &st, &err) == 1);
+	CHECK_STR(pp_stanza_get(&st, "A"), "1");
+	pp_stanza_release(&st);
+	CHECK(pp_deb822_next(&p, &st, &err) == 1);
+	CHECK_STR(pp_stanza_get(&st, "C"), "3");
+	CHECK_INT(st.line, 3);
+	pp_stanza_release(&st);
+	CHECK(pp_deb822_next(&p, &st, &err) == 0);
+	pp_err_release(&err);
+}
+
+T_SUITE(control_tests) = {
+	{ "control parse, edit and write", parse_and_write },
+	{ "control errors name file, line and field", errors_name_the_line },
+	{ "deb822 with several stanzas", multi_stanza },
+	T_END,
+};
+
+static void deps_roundtrip(struct t_ctx *t)
+{
+	struct pp_deps d;
+	struct pp_err err;
+	struct strbuf out = STRBUF_INIT;
+
+	pp_err_init(&err);
+	CHECK(pp_deps_parse("libc6 (>= 2.34),foo|bar (<<2), baz:any",
+			    PP_DEPS_DEPENDS, &d, &err) == 0);
+	CHECK_INT(d.nr, 3);
+	CHECK_INT(d.groups[1].nr, 2);
+	pp_deps_write(&d, &out);
+	CHECK_STR(out.buf, "libc6 (>= 2.34), foo | bar (<< 2), baz:any");
+	pp_deps_release(&d);
+	strbuf_release(&out);
+	pp_err_release(&err);
+}
+
+T_SUITE(deps_tests) = {
+	{ "relationship fields parse and print", deps_roundtrip },
+	T_END,
+};
