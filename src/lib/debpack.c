@@ -274,7 +274,8 @@ static unsigned long long installed_size(const struct pack *p)
 /* ---- archives --------------------------------------------------------- */
 
 /* libarchive's GNU tar writer gives its ././@LongLink pseudo-entries mode
- * 0 and group "wheel"; GNU tar (so dpkg-deb) writes 0644 and "root". The
+ * 0, group "wheel" and a copy of the link target; GNU tar (so dpkg-deb)
+ * writes 0644, "root" and no link name. The
  * sink follows the stream entry by entry, headers and data apart, and
  * gives those pseudo-headers GNU tar's values, so that padpack's archives
  * are byte for byte the ones dpkg-deb writes. */
@@ -307,6 +308,7 @@ static void fix_longlink(unsigned char *h)
 	    (h[156] != 'L' && h[156] != 'K'))
 		return;
 	memcpy(h + 100, "0000644", 8);
+	memset(h + 157, 0, 100);
 	memset(h + 297, 0, 32);
 	memcpy(h + 297, "root", 4);
 	memset(h + 148, ' ', 8);
