@@ -30,7 +30,7 @@ check() {
 check_fails() {
 	local name=$1 want=$2 pat=$3 out rc; shift 3
 	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" = "$want" ] && printf '%s' "$out" | grep -Eq -- "$pat"; then
+	if [ "$rc" = "$want" ] && { [ -z "$pat" ] || printf '%s\n' "$out" | grep -Eq -- "$pat"; }; then
 		ok "$name"
 	else
 		not_ok "$name" "command: $*" "exit $rc (want $want), output:" \

@@ -204,8 +204,11 @@ struct archive *pp_deb_member_open(struct pp_deb *deb,
 	src->err = err;
 	if (archive_read_open(a, src, NULL, member_read, member_close) !=
 	    ARCHIVE_OK) {
-		pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s': %s",
-			   deb->ar.path, m->name, archive_error_string(a));
+		if (!err->code)
+			pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s' is not a "
+				   "tar archive compressed as its name says (%s); "
+				   "the package is corrupt", deb->ar.path, m->name,
+				   archive_error_string(a));
 		archive_read_free(a);
 		return NULL;
 	}
