@@ -395,11 +395,11 @@ static int check_enum(const struct pp_field *f, const char *const *values,
 	struct strbuf allowed = STRBUF_INIT;
 	int i;
 
-	for (i = 0; i < 5 && values[i]; i++) {
+	for (i = 0; i < 5 && values[i]; i++)
 		if (!strcmp(f->value, values[i]))
 			return 0;
+	for (i = 0; i < 5 && values[i]; i++)
 		strbuf_addf(&allowed, "%s%s", i ? ", " : "", values[i]);
-	}
 	pp_err_set(err, PP_EXIT_INPUT, "%s:%u: '%s' field: invalid value '%s'; "
 		   "allowed: %s", file, f->line, f->name, f->value, allowed.buf);
 	strbuf_release(&allowed);

@@ -123,7 +123,7 @@ int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
 	archive_read_free(a);
 	if (rc)
 		pp_ctrl_members_release(out);
-	else
+	else if (out->nr)
 		qsort(out->m, out->nr, sizeof(*out->m), cmp_member);
 	return rc;
 }

@@ -152,7 +152,8 @@ static int load_ctrl_area(struct pack *p)
 		names[nr++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nr, sizeof(*names), cmp_str);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_str);
 	for (i = 0; i < nr; i++) {
 		if (!rc)
 			rc = load_ctrl_file(p, names[i]);

@@ -48,7 +48,8 @@ static int read_names(const char *dir, char ***names, size_t *nr,
 		return -1;
 	}
 	closedir(d);
-	qsort(*names, *nr, sizeof(**names), cmp_names);
+	if (*nr)
+		qsort(*names, *nr, sizeof(**names), cmp_names);
 	return 0;
 }
 
@@ -155,7 +156,8 @@ static void find_hardlinks(struct pp_tree *t)
 		ARRAY_GROW(refs, alloc, nr + 1);
 		refs[nr++] = (struct inode_ref){ st->st_dev, st->st_ino, i };
 	}
-	qsort(refs, nr, sizeof(*refs), cmp_inode);
+	if (nr)
+		qsort(refs, nr, sizeof(*refs), cmp_inode);
 	for (i = 1; i < nr; i++) {
 		size_t j = i - 1;
 
