@@ -34,7 +34,7 @@ int pp_outfile_open(struct pp_outfile *of, const char *path, mode_t mode,
 	free(dir);
 	of->fd = mkstemp(tmp.buf);
 	if (of->fd < 0) {
-		pp_err_errno(err, PP_EXIT_IO, "cannot create '%s'", tmp.buf);
+		pp_err_errno(err, PP_EXIT_IO, "cannot create '%s'", path);
 		strbuf_release(&tmp);
 		return -1;
 	}

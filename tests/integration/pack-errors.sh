@@ -67,7 +67,7 @@ make_fixture full "$WORK/ok"
 check_fails "SOURCE_DATE_EPOCH not a number" 2 "SOURCE_DATE_EPOCH='yesterday'" \
 	env SOURCE_DATE_EPOCH=yesterday "$PADPACK" pack "$WORK/ok" "$out/y.deb"
 check_fails "unknown compressor" 2 "unknown compression 'bzip2'" "$PADPACK" pack -Z bzip2 "$WORK/ok" "$out/y.deb"
-check_fails "output directory missing" 4 "cannot create '.*/nodir/\.y\.deb\." "$PADPACK" pack "$WORK/ok" "$WORK/nodir/y.deb"
+check_fails "output directory missing" 4 "cannot create '.*/nodir/y\.deb': No such file or directory" "$PADPACK" pack "$WORK/ok" "$WORK/nodir/y.deb"
 check_fails "no arguments" 2 "expected DIR" "$PADPACK" pack
 check "a warning for an unknown control file, still built" \
 	bash -c "cp -a '$WORK/ok' '$WORK/w' && echo x > '$WORK/w/DEBIAN/junk' &&
