@@ -61,10 +61,17 @@ deps:
 # Every test: the plain build, then the unit and format tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer. The last line printed
 # is "N passed, N failed".
+# With SANITIZE=1, only the sanitized build, and every suite runs with it.
 check: deps
+ifeq ($(SANITIZE),1)
+	$(MAKE) SANITIZE=1 all
+	PADPACK=$(CURDIR)/build-asan/padpack UNIT_TESTS=build-asan/unit-tests \
+		SANITIZED_ONLY=1 tests/run.sh
+else
 	$(MAKE) all
 	$(MAKE) SANITIZE=1 all
 	tests/run.sh
+endif
 
 demo: deps
 	$(MAKE) all

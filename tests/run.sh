@@ -3,9 +3,14 @@
 #   tests/run.sh [SUITE...]   (SUITE: a tests/integration/*.sh name)
 # The unit tests run twice (plain and sanitized builds); the integration
 # suites named in tests/asan-suites run again with the sanitized padpack.
+# PADPACK and UNIT_TESTS choose the binaries; SANITIZED_ONLY=1 (what
+# `make check SANITIZE=1` sets) runs each suite once, with them.
 set -u
 cd "$(dirname "$0")/.."
 TOP=$PWD
+PADPACK=${PADPACK:-$TOP/padpack}
+UNIT_TESTS=${UNIT_TESTS:-build/unit-tests}
+SANITIZED_ONLY=${SANITIZED_ONLY:-}
 log=$(mktemp)
 trap 'rm -f "$log" "$log".*' EXIT
 
@@ -24,12 +29,14 @@ main() {
 	local s suites=("$@")
 	[ $# -eq 0 ] && suites=($(cd tests/integration && ls ./*.sh | sed 's|^\./||; s/\.sh$//'))
 	if [ $# -eq 0 ]; then
-		suite unit "" build/unit-tests
-		[ -x build-asan/unit-tests ] && suite unit "asan " build-asan/unit-tests
+		suite unit "" "$UNIT_TESTS"
+		[ -z "$SANITIZED_ONLY" ] && [ -x build-asan/unit-tests ] &&
+			suite unit "asan " build-asan/unit-tests
 	fi
 	for s in "${suites[@]}"; do
-		suite "$s" "" env PADPACK="$TOP/padpack" bash "tests/integration/$s.sh"
-		if [ $# -eq 0 ] && [ -x build-asan/padpack ] && grep -qx "$s" tests/asan-suites; then
+		suite "$s" "" env PADPACK="$PADPACK" bash "tests/integration/$s.sh"
+		if [ $# -eq 0 ] && [ -z "$SANITIZED_ONLY" ] && [ -x build-asan/padpack ] &&
+		   grep -qx "$s" tests/asan-suites; then
 			suite "$s" "asan " env PADPACK="$TOP/build-asan/padpack" \
 				bash "tests/integration/$s.sh"
 		fi

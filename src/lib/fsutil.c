@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,4 +195,55 @@ int pp_tmpfile(const char *dir, struct pp_err *err)
 		unlink(tmpl.buf);
 	strbuf_release(&tmpl);
 	return fd;
+}
+
+int pp_copy_file(const char *src, const char *dst, mode_t mode,
+		 struct pp_err *err)
+{
+	char *buf = xmalloc(1 << 16);
+	struct pp_outfile of;
+	ssize_t n = 0;
+	int fd = open(src, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0) {
+		free(buf);
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
+	}
+	if (pp_outfile_open(&of, dst, mode, err) < 0) {
+		close(fd);
+		free(buf);
+		return -1;
+	}
+	while (!rc && (n = pp_read_full(fd, buf, 1 << 16)) > 0)
+		if (pp_write_all(of.fd, buf, (size_t)n) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", dst);
+	if (!rc && n < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
+	close(fd);
+	free(buf);
+	if (rc) {
+		pp_outfile_abort(&of);
+		return -1;
+	}
+	return pp_outfile_commit(&of, err);
+}
+
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+}
+
+int pp_remove_tree(const char *path, struct pp_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 :
+			pp_err_errno(err, PP_EXIT_IO, "cannot stat '%s'", path);
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'", path);
+	return 0;
 }

@@ -29,6 +29,12 @@ int pp_write_file(const char *path, const void *data, size_t len,
 int pp_write_all(int fd, const void *buf, size_t len);
 /* Reads exactly len bytes; returns bytes read (< len at end of file), or -1. */
 ssize_t pp_read_full(int fd, void *buf, size_t len);
+/* Copies src to dst atomically (temporary name, then rename). */
+int pp_copy_file(const char *src, const char *dst, mode_t mode,
+		 struct pp_err *err);
+/* Removes a file or a whole directory tree (like rm -rf); a missing path
+ * is not an error. Never follows symbolic links. */
+int pp_remove_tree(const char *path, struct pp_err *err);
 /* Creates a directory and its missing parents. */
 int pp_mkdir_p(const char *path, mode_t mode, struct pp_err *err);
 /* Opens an anonymous temporary file (unlinked) in dir, or $TMPDIR. */

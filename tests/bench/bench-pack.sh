@@ -18,10 +18,13 @@ make_tree() { # ~300 MB: binaries, shared libraries, headers, docs
 	mkdir -p "$t/DEBIAN"
 	printf 'Package: bench-tree\nVersion: 1.0\nArchitecture: amd64\nMaintainer: Bench <bench@example.org>\nDescription: benchmark tree\n made of files from /usr\n' \
 		> "$t/DEBIAN/control"
-	find /usr/bin /usr/lib/x86_64-linux-gnu /usr/include /usr/share/doc \
-		-type f -size -20M -printf '%s %p\n' 2>/dev/null | LC_ALL=C sort -k2 |
-		awk -v budget=$((300 * 1024 * 1024)) '{ total += $1; if (total > budget) exit; print $2 }' \
-		> "$W/files"
+	# A share of each kind: ELF programs, ELF libraries, headers, text.
+	: > "$W/files"
+	for part in /usr/bin:90 /usr/lib/x86_64-linux-gnu:110 /usr/include:60 /usr/share/doc:40; do
+		find "${part%:*}" -type f -size -20M -printf '%s\t%p\n' 2>/dev/null |
+			LC_ALL=C sort -t"$(printf '\t')" -k2 | awk -F'\t' -v budget=$((${part#*:} * 1024 * 1024)) \
+			'{ total += $1; if (total > budget) exit; print $2 }' >> "$W/files"
+	done
 	tar -cf - -T "$W/files" 2>/dev/null | tar -xf - -C "$t"
 	chmod -R u+rwX,go+rX "$t"
 	chmod 0755 "$t/DEBIAN"

@@ -1,0 +1,302 @@
+/* padpack repo: publish and check an apt repository. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../lib/repo.h"
+#include "../lib/xalloc.h"
+#include "cmds.h"
+
+static const char usage[] =
+	"usage: padpack repo init DIR [--suite S] [--codename C] [--origin O]\n"
+	"                     [--label L] [--description D] [--components C,...]\n"
+	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
+	"       padpack repo add DIR [--suite S] [--component C] X.deb...\n"
+	"       padpack repo remove DIR [--suite S] PACKAGE[:ARCH]...\n"
+	"       padpack repo list DIR [--suite S]\n"
+	"       padpack repo publish DIR [--full] [--unsigned]\n"
+	"       padpack repo verify DIR [--keyring KEYRING] [--packages]\n\n"
+	"init    creates the repository (or adds or changes a suite): suite\n"
+	"        'stable', component 'main', architecture amd64 by default.\n"
+	"add     copies packages into pool/<component>/<prefix>/<source>/ and\n"
+	"        into the suite; a different file with the same name, version\n"
+	"        and architecture is refused, never replaced.\n"
+	"remove  takes packages out of the suite (their pool files go at the\n"
+	"        next publish if no suite holds them).\n"
+	"list    prints the suite's packages: name, version, architecture,\n"
+	"        component, pool file.\n"
+	"publish writes dists/<suite>/: Packages (.gz, .xz) per component and\n"
+	"        architecture, Release, InRelease and Release.gpg signed with\n"
+	"        the suite's key, by-hash copies; each suite is replaced in one\n"
+	"        atomic step, and only pool files changed since the last publish\n"
+	"        are read again (--full reads them all).\n"
+	"verify  checks the InRelease signature against KEYRING, every index\n"
+	"        against Release, every pool file against Packages (and with\n"
+	"        --packages each package's own signature); prints each problem\n"
+	"        with its path and exits 1 if there is any.\n";
+
+struct repo_opts {
+	struct pp_repo_suite suite;
+	const char *suite_name, *component, *keyring;
+	int full, unsigned_ok, packages;
+};
+
+enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
+       O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
+       O_PACKAGES };
+
+static const struct option long_opts[] = {
+	{ "suite", required_argument, NULL, O_SUITE },
+	{ "codename", required_argument, NULL, O_CODENAME },
+	{ "origin", required_argument, NULL, O_ORIGIN },
+	{ "label", required_argument, NULL, O_LABEL },
+	{ "description", required_argument, NULL, O_DESC },
+	{ "components", required_argument, NULL, O_COMPONENTS },
+	{ "architectures", required_argument, NULL, O_ARCHS },
+	{ "key", required_argument, NULL, O_KEY },
+	{ "valid-for", required_argument, NULL, O_VALID },
+	{ "component", required_argument, NULL, O_COMPONENT },
+	{ "full", no_argument, NULL, O_FULL },
+	{ "unsigned", no_argument, NULL, O_UNSIGNED },
+	{ "keyring", required_argument, NULL, O_KEYRING },
+	{ "packages", no_argument, NULL, O_PACKAGES },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
+{
+	struct pp_repo_suite *s = &o->suite;
+	long days;
+
+	switch (c) {
+	case O_SUITE: o->suite_name = optarg; set_str(&s->suite, optarg); break;
+	case O_CODENAME: set_str(&s->codename, optarg); break;
+	case O_ORIGIN: set_str(&s->origin, optarg); break;
+	case O_LABEL: set_str(&s->label, optarg); break;
+	case O_DESC: set_str(&s->description, optarg); break;
+	case O_COMPONENTS:
+		pp_free_words(s->components, s->nr_components);
+		s->nr_components = pp_split_words(optarg, &s->components);
+		break;
+	case O_ARCHS:
+		pp_free_words(s->archs, s->nr_archs);
+		s->nr_archs = pp_split_words(optarg, &s->archs);
+		break;
+	case O_KEY: s->signing_key = realpath(optarg, NULL);
+		if (!s->signing_key)
+			return pp_err_errno(err, PP_EXIT_IO, "--key '%s'", optarg);
+		break;
+	case O_VALID:
+		if (pp_parse_int(optarg, 1, 3650, &days) < 0)
+			return pp_usage_error(err, "--valid-for takes days, 1 to "
+					      "3650");
+		s->valid_for_days = (unsigned)days;
+		break;
+	case O_COMPONENT: o->component = optarg; break;
+	case O_FULL: o->full = 1; break;
+	case O_UNSIGNED: o->unsigned_ok = 1; break;
+	case O_KEYRING: o->keyring = optarg; break;
+	case O_PACKAGES: o->packages = 1; break;
+	default: return pp_usage_error(err, "unknown option");
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct repo_opts *o, struct pp_err *err)
+{
+	int c;
+
+	optind = 2; /* after "repo SUBCOMMAND" */
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1)
+		if (parse_one(c, o, err) < 0)
+			return -1;
+	if (optind >= argc)
+		return pp_usage_error(err, "expected the repository directory");
+	return 0;
+}
+
+/* The suite named by --suite, or the repository's only suite. */
+static const char *pick_suite(struct pp_repo *r, const struct repo_opts *o,
+			      struct pp_err *err)
+{
+	if (o->suite_name)
+		return o->suite_name;
+	if (r->nr_suites == 1)
+		return r->suites[0].suite;
+	pp_usage_error(err, "%s has several suites; say which with --suite",
+		       r->root);
+	return NULL;
+}
+
+static int do_init(const char *dir, struct repo_opts *o, struct pp_err *err)
+{
+	struct pp_repo_suite *s = &o->suite;
+
+	if (!s->suite)
+		s->suite = xstrdup("stable");
+	if (!s->codename)
+		s->codename = xstrdup(s->suite);
+	if (!s->nr_components)
+		s->nr_components = pp_split_words("main", &s->components);
+	if (!s->nr_archs)
+		s->nr_archs = pp_split_words("amd64", &s->archs);
+	if (pp_repo_init(dir, s, err) < 0)
+		return -1;
+	printf("padpack: repository %s: suite %s ready\n", dir, s->suite);
+	return 0;
+}
+
+static int do_add(struct pp_repo *r, struct repo_opts *o, int argc,
+		  char **argv, struct pp_err *err)
+{
+	const char *suite = pick_suite(r, o, err);
+
+	if (!suite)
+		return -1;
+	if (argc == 0)
+		return pp_usage_error(err, "expected .deb files to add");
+	for (int i = 0; i < argc; i++) {
+		char *added = NULL;
+
+		if (pp_repo_add(r, suite, o->component, argv[i], &added, err) < 0)
+			return -1;
+		printf("added %s\n", added);
+		free(added);
+	}
+	return 0;
+}
+
+static int do_remove(struct pp_repo *r, struct repo_opts *o, int argc,
+		     char **argv, struct pp_err *err)
+{
+	const char *suite = pick_suite(r, o, err);
+
+	if (!suite)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		char *name = xstrdup(argv[i]), *arch = strchr(name, ':');
+		int rc;
+
+		if (arch)
+			*arch++ = '\0';
+		rc = pp_repo_remove(r, suite, name, arch, err);
+		free(name);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int do_list(struct pp_repo *r, struct repo_opts *o, struct pp_err *err)
+{
+	const char *suite = pick_suite(r, o, err);
+	struct pp_repo_members ms;
+
+	if (!suite || pp_repo_members_load(r, suite, &ms, err) < 0)
+		return -1;
+	for (size_t i = 0; i < ms.nr; i++)
+		printf("%s %s %s %s %s\n", ms.m[i].package, ms.m[i].version,
+		       ms.m[i].arch, ms.m[i].component, ms.m[i].filename);
+	pp_repo_members_release(&ms);
+	return 0;
+}
+
+static int do_publish(struct pp_repo *r, struct repo_opts *o,
+		      struct pp_err *err)
+{
+	struct pp_repo_publish_opts po = { 0 };
+	long long now;
+
+	if (pp_source_date(&now, err) < 0)
+		return -1;
+	po.full = o->full;
+	po.unsigned_ok = o->unsigned_ok;
+	po.now = getenv("SOURCE_DATE_EPOCH") ? (time_t)now : time(NULL);
+	if (pp_repo_publish(r, &po, err) < 0)
+		return -1;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		printf("published %s/dists/%s\n", r->root, r->suites[i].suite);
+	printf("(%zu package file%s read, the others from the cache)\n",
+	       po.read_debs, po.read_debs == 1 ? "" : "s");
+	return 0;
+}
+
+static void print_problem(void *ctx, const char *path, const char *what)
+{
+	(void)ctx;
+	printf("%s: %s\n", path, what);
+}
+
+static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
+{
+	struct pp_repo_verify_opts vo = { 0 };
+	int problems;
+
+	vo.problem = print_problem;
+	problems = pp_repo_verify(dir, &vo, err);
+	if (problems < 0)
+		return -1;
+	if (problems)
+		return pp_err_set(err, PP_EXIT_FAIL, "%s: %d problem%s (%zu files "
+				  "checked)", dir, problems, problems == 1 ? "" : "s",
+				  vo.files_checked);
+	printf("%s: verified, %zu files checked%s\n", dir, vo.files_checked,
+	       o->keyring ? "" : " (signatures not checked: no --keyring)");
+	return 0;
+}
+
+static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
+		    int argc, char **argv, struct pp_err *err)
+{
+	struct pp_repo r;
+	int rc;
+
+	if (!strcmp(sub, "init"))
+		return do_init(dir, o, err);
+	if (!strcmp(sub, "verify"))
+		return do_verify(dir, o, err);
+	if (strcmp(sub, "add") && strcmp(sub, "remove") && strcmp(sub, "list") &&
+	    strcmp(sub, "publish"))
+		return pp_usage_error(err, "unknown repo command '%s'", sub);
+	if (pp_repo_open(&r, dir, strcmp(sub, "list") != 0, err) < 0)
+		return -1;
+	if (!strcmp(sub, "add"))
+		rc = do_add(&r, o, argc, argv, err);
+	else if (!strcmp(sub, "remove"))
+		rc = do_remove(&r, o, argc, argv, err);
+	else if (!strcmp(sub, "list"))
+		rc = do_list(&r, o, err);
+	else
+		rc = do_publish(&r, o, err);
+	pp_repo_close(&r);
+	return rc;
+}
+
+static int run(int argc, char **argv, struct pp_err *err)
+{
+	struct repo_opts o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	if (argc < 2)
+		return pp_usage_error(err, "expected init, add, remove, list, "
+				      "publish or verify");
+	rc = parse(argc, argv, &o, err);
+	if (!rc)
+		rc = dispatch(argv[1], argv[optind], &o, argc - optind - 1,
+			      argv + optind + 1, err);
+	pp_repo_suite_release(&o.suite);
+	return rc;
+}
+
+const struct pp_cmd cmd_repo = {
+	"repo", run, "publish and verify a signed apt repository", usage,
+};

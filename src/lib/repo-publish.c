@@ -1,0 +1,504 @@
+/* Publishing: the indices of each suite are written into a new directory
+ * beside the served one, then the two are exchanged in one atomic rename.
+ * A client (or an interrupted publish) sees the old suite or the new one,
+ * never a mix; by-hash copies of the previous indices are kept so that a
+ * client holding the previous Release still finds what it names. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compress.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "repo-internal.h"
+#include "tree.h"
+#include "xalloc.h"
+
+/* An index file written into the new suite directory. */
+struct index_file {
+	char *path; /* relative to dists/<suite>/ */
+	long long size;
+	char md5[33], sha256[65];
+};
+
+struct publish {
+	struct pp_repo *r;
+	const struct pp_repo_suite *s;
+	struct pp_repo_publish_opts *o;
+	struct pp_repo_cache *cache;
+	struct strbuf cur, tmp; /* dists/<suite> and its replacement */
+	struct index_file *files;
+	size_t nr_files, alloc_files;
+	struct pp_err *err;
+};
+
+static void hash_data(const void *data, size_t len, struct index_file *f)
+{
+	struct pp_hash h;
+
+	pp_hash_init(&h, PP_MD5);
+	pp_hash_update(&h, data, len);
+	pp_hash_final_hex(&h, f->md5);
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, data, len);
+	pp_hash_final_hex(&h, f->sha256);
+	f->size = (long long)len;
+}
+
+static int compress_to(const struct strbuf *in, enum pp_compressor type,
+		       int level, struct strbuf *out, struct pp_err *err)
+{
+	struct pp_compress_opts co = { type, level, 1 };
+	struct pp_zwriter *z;
+	char buf[65536];
+	ssize_t n;
+	int fd = pp_tmpfile(NULL, err), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	z = pp_zwriter_new(&co, fd, err);
+	if (z && pp_zwriter_write(z, in->buf, in->len, err) == 0)
+		rc = pp_zwriter_finish(z, err);
+	else if (z)
+		pp_zwriter_abort(z);
+	if (!rc && lseek(fd, 0, SEEK_SET) == 0)
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			strbuf_add(out, buf, (size_t)n);
+	close(fd);
+	return rc;
+}
+
+/* Writes one index file of the new suite and its by-hash copy. */
+static int put_index(struct publish *p, const char *rel,
+		     const struct strbuf *data)
+{
+	struct strbuf path = STRBUF_INIT, byhash = STRBUF_INIT;
+	struct index_file *f;
+	char *dir;
+	int rc;
+
+	ARRAY_GROW(p->files, p->alloc_files, p->nr_files + 1);
+	f = &p->files[p->nr_files++];
+	f->path = xstrdup(rel);
+	hash_data(data->buf, data->len, f);
+	strbuf_addf(&path, "%s/%s", p->tmp.buf, rel);
+	dir = pp_dirname(path.buf);
+	strbuf_addf(&byhash, "%s/by-hash/SHA256", dir);
+	rc = pp_mkdir_p(byhash.buf, 0755, p->err);
+	if (!rc)
+		rc = pp_write_file(path.buf, data->buf, data->len, 0644, p->err);
+	strbuf_addf(&byhash, "/%s", f->sha256);
+	if (!rc && link(path.buf, byhash.buf) < 0 && errno != EEXIST)
+		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'",
+				  byhash.buf);
+	free(dir);
+	strbuf_release(&path);
+	strbuf_release(&byhash);
+	return rc;
+}
+
+static int cmp_entry_ptr(const void *a, const void *b)
+{
+	const struct pp_repo_entry *x = *(const struct pp_repo_entry *const *)a;
+	const struct pp_repo_entry *y = *(const struct pp_repo_entry *const *)b;
+	int c = strcmp(pp_stanza_get(&x->st, "Package"),
+		       pp_stanza_get(&y->st, "Package"));
+
+	return c ? c : strcmp(x->filename, y->filename);
+}
+
+static int selected(const struct pp_repo_member *m, const char *comp,
+		    const char *arch)
+{
+	return !strcmp(m->component, comp) &&
+	       (!strcmp(m->arch, arch) || !strcmp(m->arch, "all"));
+}
+
+/* The Packages text of one component and architecture. The entries are
+ * brought up to date first, then looked up: updating moves them. */
+static int packages_text(struct publish *p, const struct pp_repo_members *ms,
+			 const char *comp, const char *arch, struct strbuf *out)
+{
+	struct pp_repo_entry **sel = xcalloc(ms->nr + 1, sizeof(*sel)), *e;
+	size_t n = 0;
+	int was_read, rc = 0;
+
+	for (size_t i = 0; i < ms->nr && !rc; i++) {
+		if (!selected(&ms->m[i], comp, arch))
+			continue;
+		rc = pp_repo_entry_get(p->r->root, p->cache, ms->m[i].filename,
+				       &was_read, &e, p->err);
+		p->o->read_debs += was_read;
+	}
+	for (size_t i = 0; i < ms->nr && !rc; i++)
+		if (selected(&ms->m[i], comp, arch))
+			sel[n++] = pp_repo_cache_find(p->cache, ms->m[i].filename);
+	if (n)
+		qsort(sel, n, sizeof(*sel), cmp_entry_ptr);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (i)
+			strbuf_addch(out, '\n');
+		pp_repo_write_packages_stanza(&sel[i]->st, out);
+	}
+	free(sel);
+	return rc;
+}
+
+static int write_packages(struct publish *p, const struct pp_repo_members *ms,
+			  const char *comp, const char *arch)
+{
+	struct strbuf text = STRBUF_INIT, z = STRBUF_INIT, rel = STRBUF_INIT;
+	int rc = packages_text(p, ms, comp, arch, &text);
+
+	strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
+	if (!rc)
+		rc = put_index(p, rel.buf, &text);
+	if (!rc)
+		rc = compress_to(&text, PP_COMP_GZIP, 9, &z, p->err);
+	strbuf_addstr(&rel, ".gz");
+	if (!rc)
+		rc = put_index(p, rel.buf, &z);
+	strbuf_reset(&z);
+	if (!rc)
+		rc = compress_to(&text, PP_COMP_XZ, 6, &z, p->err);
+	strbuf_setlen(&rel, rel.len - 3);
+	strbuf_addstr(&rel, ".xz");
+	if (!rc)
+		rc = put_index(p, rel.buf, &z);
+	strbuf_release(&text);
+	strbuf_release(&z);
+	strbuf_release(&rel);
+	return rc;
+}
+
+/* "Sat, 01 Jan 2000 00:00:00 UTC", whatever the locale. */
+static void rfc2822(time_t t, char *buf, size_t len)
+{
+	static const char days[][4] = { "Sun", "Mon", "Tue", "Wed", "Thu",
+					 "Fri", "Sat" };
+	static const char months[][4] = { "Jan", "Feb", "Mar", "Apr", "May",
+					   "Jun", "Jul", "Aug", "Sep", "Oct",
+					   "Nov", "Dec" };
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, len, "%s, %02d %s %04d %02d:%02d:%02d UTC",
+		 days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
+		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+static void hash_list(const struct publish *p, const char *name, int sha,
+		      struct strbuf *out)
+{
+	strbuf_addf(out, "%s:\n", name);
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct index_file *f = &p->files[i];
+
+		strbuf_addf(out, " %s %16lld %s\n", sha ? f->sha256 : f->md5,
+			    f->size, f->path);
+	}
+}
+
+static void join(struct strbuf *out, const char *name, char **w, size_t n)
+{
+	strbuf_addf(out, "%s:", name);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(out, " %s", w[i]);
+	strbuf_addch(out, '\n');
+}
+
+/* In the order of Debian's archive (and dpkg's field table). */
+static void release_text(const struct publish *p, struct strbuf *out)
+{
+	const struct pp_repo_suite *s = p->s;
+	char date[64];
+
+	if (s->origin)
+		strbuf_addf(out, "Origin: %s\n", s->origin);
+	if (s->label)
+		strbuf_addf(out, "Label: %s\n", s->label);
+	strbuf_addf(out, "Suite: %s\nCodename: %s\n", s->suite, s->codename);
+	rfc2822(p->o->now, date, sizeof(date));
+	strbuf_addf(out, "Date: %s\n", date);
+	if (s->valid_for_days) {
+		rfc2822(p->o->now + (time_t)s->valid_for_days * 86400, date,
+			sizeof(date));
+		strbuf_addf(out, "Valid-Until: %s\n", date);
+	}
+	strbuf_addstr(out, "Acquire-By-Hash: yes\n");
+	join(out, "Architectures", s->archs, s->nr_archs);
+	join(out, "Components", s->components, s->nr_components);
+	if (s->description)
+		strbuf_addf(out, "Description: %s\n", s->description);
+	hash_list(p, "MD5Sum", 0, out);
+	hash_list(p, "SHA256", 1, out);
+}
+
+/* Links the previous generation's by-hash files into the new directory. */
+static int keep_previous(struct publish *p)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, from = STRBUF_INIT,
+		      to = STRBUF_INIT;
+	const char *list, *line;
+	struct pp_stanza st;
+	struct pp_err ignored;
+	int rc = 0;
+
+	pp_err_init(&ignored);
+	strbuf_addf(&path, "%s/Release", p->cur.buf);
+	if (access(path.buf, F_OK) < 0 || pp_read_file(path.buf, &text, &ignored) < 0 ||
+	    pp_control_parse(text.buf, text.len, path.buf, &st, &ignored) < 0)
+		goto out; /* nothing to keep: a first publish, or a broken one */
+	list = pp_stanza_get(&st, "SHA256");
+	for (line = list; line && *line && !rc; line = strchr(line, '\n')) {
+		char hex[65], rel[4096], *dir;
+
+		line += *line == '\n';
+		if (sscanf(line, " %64s %*s %4095s", hex, rel) != 2)
+			continue;
+		dir = pp_dirname(rel);
+		strbuf_reset(&from);
+		strbuf_reset(&to);
+		strbuf_addf(&from, "%s/%s/by-hash/SHA256/%s", p->cur.buf, dir, hex);
+		strbuf_addf(&to, "%s/%s/by-hash/SHA256", p->tmp.buf, dir);
+		free(dir);
+		if (access(from.buf, F_OK) < 0 || pp_mkdir_p(to.buf, 0755, p->err) < 0)
+			continue;
+		strbuf_addf(&to, "/%s", hex);
+		if (link(from.buf, to.buf) < 0 && errno != EEXIST)
+			rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'", to.buf);
+	}
+	pp_stanza_release(&st);
+out:
+	pp_err_release(&ignored);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return rc;
+}
+
+static int write_top(struct publish *p, const char *name,
+		     const struct strbuf *data)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&path, "%s/%s", p->tmp.buf, name);
+	rc = pp_write_file(path.buf, data->buf, data->len, 0644, p->err);
+	strbuf_release(&path);
+	return rc;
+}
+
+static int write_release(struct publish *p)
+{
+	struct strbuf rel = STRBUF_INIT, inrel = STRBUF_INIT, gpg = STRBUF_INIT;
+	int rc;
+
+	release_text(p, &rel);
+	rc = write_top(p, "Release", &rel);
+	if (!rc && p->s->signing_key) {
+		rc = p->o->sign ? p->o->sign(p->o->sign_ctx, p->s->signing_key,
+					     &rel, &inrel, &gpg, p->err) :
+			pp_err_set(p->err, PP_EXIT_USAGE, "suite '%s' has a "
+				   "Signing-Key but no signer was given",
+				   p->s->suite);
+		if (!rc)
+			rc = write_top(p, "Release.gpg", &gpg);
+		if (!rc)
+			rc = write_top(p, "InRelease", &inrel);
+	}
+	strbuf_release(&rel);
+	strbuf_release(&inrel);
+	strbuf_release(&gpg);
+	return rc;
+}
+
+/* The new directory replaces the served one in one step. */
+static int swap_in(struct publish *p)
+{
+	if (access(p->cur.buf, F_OK) < 0) {
+		if (rename(p->tmp.buf, p->cur.buf) < 0)
+			return pp_err_errno(p->err, PP_EXIT_IO, "cannot rename "
+					    "'%s' to '%s'", p->tmp.buf, p->cur.buf);
+		return 0;
+	}
+	if (renameat2(AT_FDCWD, p->tmp.buf, AT_FDCWD, p->cur.buf,
+		      RENAME_EXCHANGE) < 0)
+		return pp_err_errno(p->err, PP_EXIT_IO, "cannot exchange '%s' "
+				    "and '%s'", p->tmp.buf, p->cur.buf);
+	return pp_remove_tree(p->tmp.buf, p->err); /* now the old suite */
+}
+
+static int codename_link(struct publish *p)
+{
+	struct strbuf link_path = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	if (!strcmp(p->s->codename, p->s->suite))
+		return 0;
+	strbuf_addf(&link_path, "%s/dists/%s", p->r->root, p->s->codename);
+	if (lstat(link_path.buf, &st) < 0 && symlink(p->s->suite, link_path.buf) < 0)
+		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'",
+				  link_path.buf);
+	strbuf_release(&link_path);
+	return rc;
+}
+
+static int publish_suite(struct publish *p)
+{
+	struct pp_repo_members ms;
+	int rc;
+
+	strbuf_addf(&p->cur, "%s/dists/%s", p->r->root, p->s->suite);
+	strbuf_addf(&p->tmp, "%s/dists/.%s.new", p->r->root, p->s->suite);
+	/* Left by an interrupted publish: never served, safe to drop. */
+	if (pp_remove_tree(p->tmp.buf, p->err) < 0 ||
+	    pp_repo_members_load(p->r, p->s->suite, &ms, p->err) < 0)
+		return -1;
+	rc = pp_mkdir_p(p->tmp.buf, 0755, p->err);
+	for (size_t c = 0; c < p->s->nr_components && !rc; c++)
+		for (size_t a = 0; a < p->s->nr_archs && !rc; a++)
+			rc = write_packages(p, &ms, p->s->components[c],
+					    p->s->archs[a]);
+	pp_repo_members_release(&ms);
+	if (!rc)
+		rc = keep_previous(p);
+	if (!rc)
+		rc = write_release(p);
+	if (!rc)
+		rc = swap_in(p);
+	if (!rc)
+		rc = codename_link(p);
+	return rc;
+}
+
+static void publish_release(struct publish *p)
+{
+	for (size_t i = 0; i < p->nr_files; i++)
+		free(p->files[i].path);
+	free(p->files);
+	strbuf_release(&p->cur);
+	strbuf_release(&p->tmp);
+}
+
+/* ---- garbage: pool files no suite holds -------------------------------- */
+
+struct referenced {
+	char **names;
+	size_t nr, alloc;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_referenced(void *ctx, const char *filename)
+{
+	struct referenced *ref = ctx;
+
+	return ref->nr && bsearch(&filename, ref->names, ref->nr,
+				  sizeof(*ref->names), cmp_str) != NULL;
+}
+
+static int collect_referenced(struct pp_repo *r, struct referenced *ref,
+			      struct pp_err *err)
+{
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		struct pp_repo_members ms;
+
+		if (pp_repo_members_load(r, r->suites[i].suite, &ms, err) < 0)
+			return -1;
+		for (size_t j = 0; j < ms.nr; j++) {
+			ARRAY_GROW(ref->names, ref->alloc, ref->nr + 1);
+			ref->names[ref->nr++] = ms.m[j].filename;
+			ms.m[j].filename = NULL;
+		}
+		pp_repo_members_release(&ms);
+	}
+	if (ref->nr)
+		qsort(ref->names, ref->nr, sizeof(*ref->names), cmp_str);
+	return 0;
+}
+
+/* Runs after every suite was swapped in: nothing served names them. */
+static int remove_garbage(struct pp_repo *r, struct referenced *ref,
+			  struct pp_err *err)
+{
+	struct strbuf pool = STRBUF_INIT, path = STRBUF_INIT, rel = STRBUF_INIT;
+	struct pp_tree t;
+	int rc;
+
+	strbuf_addf(&pool, "%s/pool", r->root);
+	rc = pp_tree_walk(pool.buf, NULL, &t, err);
+	for (size_t i = 0; i < t.nr && !rc; i++) {
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "pool/%s", t.e[i].path);
+		if (!S_ISREG(t.e[i].st.st_mode) || is_referenced(ref, rel.buf))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", r->root, rel.buf);
+		if (unlink(path.buf) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+					  path.buf);
+	}
+	if (!rc)
+		pp_tree_release(&t);
+	strbuf_release(&pool);
+	strbuf_release(&path);
+	strbuf_release(&rel);
+	return rc;
+}
+
+static int publish_one(struct pp_repo *r, const struct pp_repo_suite *s,
+		       struct pp_repo_publish_opts *o,
+		       struct pp_repo_cache *cache, struct pp_err *err)
+{
+	struct publish p = { r, s, o, cache, STRBUF_INIT, STRBUF_INIT, NULL, 0,
+			     0, err };
+	int rc;
+
+	if (!s->signing_key && !o->unsigned_ok)
+		return pp_err_set(err, PP_EXIT_USAGE, "suite '%s' has no "
+				  "Signing-Key: set one with 'padpack repo init "
+				  "%s --suite %s --key SECRET', or publish with "
+				  "--unsigned for a repository trusted another "
+				  "way", s->suite, r->root, s->suite);
+	rc = publish_suite(&p);
+	publish_release(&p);
+	return rc;
+}
+
+int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
+		    struct pp_err *err)
+{
+	struct referenced ref = { NULL, 0, 0 };
+	struct pp_repo_cache cache;
+	int rc = 0;
+
+	if (pp_repo_cache_load(r->root, &cache, err) < 0)
+		return -1;
+	if (o->full) { /* every pool file read again, once */
+		pp_repo_cache_release(&cache);
+		cache.dirty = 1;
+	}
+	for (size_t i = 0; i < r->nr_suites && !rc; i++)
+		rc = publish_one(r, &r->suites[i], o, &cache, err);
+	if (!rc)
+		rc = collect_referenced(r, &ref, err);
+	if (!rc) {
+		pp_repo_cache_prune(&cache, is_referenced, &ref);
+		rc = pp_repo_cache_save(r->root, &cache, err);
+	}
+	if (!rc)
+		rc = remove_garbage(r, &ref, err);
+	pp_free_words(ref.names, ref.nr);
+	pp_repo_cache_release(&cache);
+	return rc;
+}

@@ -1,0 +1,631 @@
+/* The repository's configuration, lock, suites' membership lists, and
+ * adding and removing packages. */
+#include "repo.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "deb.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "repo-internal.h"
+#include "xalloc.h"
+
+size_t pp_split_words(const char *s, char ***out)
+{
+	size_t nr = 0, alloc = 0;
+
+	*out = NULL;
+	while (*s) {
+		size_t n;
+
+		s += strspn(s, " \t\n,");
+		n = strcspn(s, " \t\n,");
+		if (!n)
+			break;
+		ARRAY_GROW(*out, alloc, nr + 1);
+		(*out)[nr++] = xstrndup(s, n);
+		s += n;
+	}
+	return nr;
+}
+
+void pp_free_words(char **w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
+/* ---- suites (conf/distributions) -------------------------------------- */
+
+static int check_word(const char *what, const char *v, struct pp_err *err)
+{
+	if (!v || !*v)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s is empty", what);
+	for (const char *p = v; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-_.+", *p))
+			return pp_err_set(err, PP_EXIT_INPUT, "%s '%s' has "
+					  "character '%c'; use letters, digits "
+					  "and -_.+", what, v, *p);
+	return 0;
+}
+
+int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err)
+{
+	if (check_word("suite", s->suite, err) < 0 ||
+	    check_word("codename", s->codename, err) < 0)
+		return -1;
+	if (!s->nr_components || !s->nr_archs)
+		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s' needs at least "
+				  "one component and one architecture", s->suite);
+	for (size_t i = 0; i < s->nr_components; i++)
+		if (check_word("component", s->components[i], err) < 0)
+			return -1;
+	for (size_t i = 0; i < s->nr_archs; i++) {
+		if (pp_check_arch_name(s->archs[i], err) < 0)
+			return -1;
+		if (!strcmp(s->archs[i], "all"))
+			return pp_err_set(err, PP_EXIT_INPUT, "list real "
+					  "architectures: 'all' packages go into "
+					  "each of them");
+	}
+	return 0;
+}
+
+void pp_repo_suite_release(struct pp_repo_suite *s)
+{
+	free(s->suite);
+	free(s->codename);
+	free(s->origin);
+	free(s->label);
+	free(s->description);
+	free(s->signing_key);
+	pp_free_words(s->components, s->nr_components);
+	pp_free_words(s->archs, s->nr_archs);
+	memset(s, 0, sizeof(*s));
+}
+
+static char *opt_dup(const struct pp_stanza *st, const char *name)
+{
+	const char *v = pp_stanza_get(st, name);
+
+	return v ? xstrdup(v) : NULL;
+}
+
+static int suite_from_stanza(const struct pp_stanza *st, const char *file,
+			     struct pp_repo_suite *s, struct pp_err *err)
+{
+	const char *v;
+
+	memset(s, 0, sizeof(*s));
+	s->suite = opt_dup(st, "Suite");
+	s->codename = opt_dup(st, "Codename");
+	if (!s->codename && s->suite)
+		s->codename = xstrdup(s->suite);
+	s->origin = opt_dup(st, "Origin");
+	s->label = opt_dup(st, "Label");
+	s->description = opt_dup(st, "Description");
+	s->signing_key = opt_dup(st, "Signing-Key");
+	if ((v = pp_stanza_get(st, "Components")))
+		s->nr_components = pp_split_words(v, &s->components);
+	if ((v = pp_stanza_get(st, "Architectures")))
+		s->nr_archs = pp_split_words(v, &s->archs);
+	if ((v = pp_stanza_get(st, "Valid-For")))
+		s->valid_for_days = (unsigned)strtoul(v, NULL, 10);
+	if (pp_repo_suite_check(s, err) < 0) {
+		pp_err_prefix(err, "%s:%u: ", file, st->line);
+		pp_repo_suite_release(s);
+		return -1;
+	}
+	return 0;
+}
+
+static void join_words(struct strbuf *sb, char **w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", w[i]);
+}
+
+static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
+{
+	strbuf_addf(out, "Suite: %s\nCodename: %s\n", s->suite, s->codename);
+	if (s->origin)
+		strbuf_addf(out, "Origin: %s\n", s->origin);
+	if (s->label)
+		strbuf_addf(out, "Label: %s\n", s->label);
+	if (s->description)
+		strbuf_addf(out, "Description: %s\n", s->description);
+	strbuf_addstr(out, "Components: ");
+	join_words(out, s->components, s->nr_components);
+	strbuf_addstr(out, "\nArchitectures: ");
+	join_words(out, s->archs, s->nr_archs);
+	strbuf_addch(out, '\n');
+	if (s->valid_for_days)
+		strbuf_addf(out, "Valid-For: %u\n", s->valid_for_days);
+	if (s->signing_key)
+		strbuf_addf(out, "Signing-Key: %s\n", s->signing_key);
+}
+
+static int load_suites(struct pp_repo *r, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct pp_deb822 p;
+	struct pp_stanza st;
+	size_t alloc = 0;
+	int rc;
+
+	strbuf_addf(&path, "%s/conf/distributions", r->root);
+	rc = pp_read_file(path.buf, &text, err);
+	if (rc < 0)
+		pp_err_prefix(err, "not a padpack repository (run 'padpack repo "
+			      "init' first): ");
+	pp_deb822_init(&p, text.buf, text.len, path.buf);
+	while (!rc && (rc = pp_deb822_next(&p, &st, err)) > 0) {
+		ARRAY_GROW(r->suites, alloc, r->nr_suites + 1);
+		rc = suite_from_stanza(&st, path.buf, &r->suites[r->nr_suites],
+				       err);
+		if (!rc)
+			r->nr_suites++;
+		pp_stanza_release(&st);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
+static int save_suites(const char *root, const struct pp_repo_suite *s,
+		       size_t n, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(&text, '\n');
+		write_suite(&s[i], &text);
+	}
+	strbuf_addf(&path, "%s/conf/distributions", root);
+	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
+static int make_dirs(const char *root, struct pp_err *err)
+{
+	static const char *const dirs[] = { "conf", "db", "pool", "dists" };
+	struct strbuf path = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs) && !rc; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", root, dirs[i]);
+		rc = pp_mkdir_p(path.buf, 0755, err);
+	}
+	strbuf_release(&path);
+	return rc;
+}
+
+/* Writes the suites of r with s in place of its namesake, or added. */
+static int save_with(const struct pp_repo *r, const struct pp_repo_suite *s,
+		     struct pp_err *err)
+{
+	struct pp_repo_suite *all = xcalloc(r->nr_suites + 1, sizeof(*all));
+	size_t n = 0;
+	int replaced = 0, rc;
+
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		int same = !strcmp(r->suites[i].suite, s->suite);
+
+		all[n++] = same ? *s : r->suites[i];
+		replaced |= same;
+	}
+	if (!replaced)
+		all[n++] = *s;
+	rc = save_suites(r->root, all, n, err);
+	free(all); /* the suites themselves stay with their owners */
+	return rc;
+}
+
+int pp_repo_init(const char *root, const struct pp_repo_suite *s,
+		 struct pp_err *err)
+{
+	struct strbuf conf = STRBUF_INIT;
+	struct pp_repo r;
+	int exists, rc;
+
+	if (pp_repo_suite_check(s, err) < 0 || make_dirs(root, err) < 0)
+		return -1;
+	strbuf_addf(&conf, "%s/conf/distributions", root);
+	exists = access(conf.buf, F_OK) == 0;
+	strbuf_release(&conf);
+	if (!exists)
+		return save_suites(root, s, 1, err);
+	if (pp_repo_open(&r, root, 1, err) < 0)
+		return -1;
+	rc = save_with(&r, s, err);
+	pp_repo_close(&r);
+	return rc;
+}
+
+static int take_lock(struct pp_repo *r, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/db/lock", r->root);
+	r->lock_fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (r->lock_fd < 0) {
+		pp_err_errno(err, PP_EXIT_IO, "cannot open the lock '%s'", path.buf);
+		strbuf_release(&path);
+		return -1;
+	}
+	while (flock(r->lock_fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			pp_err_errno(err, PP_EXIT_IO, "cannot lock '%s'", path.buf);
+			strbuf_release(&path);
+			return -1;
+		}
+	strbuf_release(&path);
+	return 0;
+}
+
+int pp_repo_open(struct pp_repo *r, const char *root, int lock,
+		 struct pp_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->lock_fd = -1;
+	r->root = xstrdup(root);
+	if ((lock && take_lock(r, err) < 0) || load_suites(r, err) < 0) {
+		pp_repo_close(r);
+		return -1;
+	}
+	return 0;
+}
+
+void pp_repo_close(struct pp_repo *r)
+{
+	for (size_t i = 0; i < r->nr_suites; i++)
+		pp_repo_suite_release(&r->suites[i]);
+	free(r->suites);
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
+	free(r->root);
+	memset(r, 0, sizeof(*r));
+	r->lock_fd = -1;
+}
+
+struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
+					 struct pp_err *err)
+{
+	struct strbuf known = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nr_suites; i++)
+		if (!strcmp(r->suites[i].suite, name) ||
+		    !strcmp(r->suites[i].codename, name))
+			return &r->suites[i];
+	for (size_t i = 0; i < r->nr_suites; i++)
+		strbuf_addf(&known, "%s%s", i ? ", " : "", r->suites[i].suite);
+	pp_err_set(err, PP_EXIT_USAGE, "no suite '%s' in %s (it has: %s); add "
+		   "one with 'padpack repo init %s --suite %s'", name, r->root,
+		   known.buf, r->root, name);
+	strbuf_release(&known);
+	return NULL;
+}
+
+/* ---- suite members (db/<suite>.list) ---------------------------------- */
+
+static void list_path(const struct pp_repo *r, const char *suite,
+		      struct strbuf *out)
+{
+	strbuf_addf(out, "%s/db/%s.list", r->root, suite);
+}
+
+static void member_release(struct pp_repo_member *m)
+{
+	free(m->package);
+	free(m->version);
+	free(m->arch);
+	free(m->component);
+	free(m->filename);
+}
+
+void pp_repo_members_release(struct pp_repo_members *ms)
+{
+	for (size_t i = 0; i < ms->nr; i++)
+		member_release(&ms->m[i]);
+	free(ms->m);
+	memset(ms, 0, sizeof(*ms));
+}
+
+static int member_from_stanza(const struct pp_stanza *st, const char *file,
+			      struct pp_repo_member *m, struct pp_err *err)
+{
+	static const char *const need[] = {
+		"Package", "Version", "Architecture", "Component", "Filename",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(need); i++)
+		if (!pp_stanza_get(st, need[i]))
+			return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: entry "
+					  "without '%s'; the repository database "
+					  "is damaged", file, st->line, need[i]);
+	m->package = xstrdup(pp_stanza_get(st, "Package"));
+	m->version = xstrdup(pp_stanza_get(st, "Version"));
+	m->arch = xstrdup(pp_stanza_get(st, "Architecture"));
+	m->component = xstrdup(pp_stanza_get(st, "Component"));
+	m->filename = xstrdup(pp_stanza_get(st, "Filename"));
+	return 0;
+}
+
+int pp_repo_members_load(struct pp_repo *r, const char *suite,
+			 struct pp_repo_members *out, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct pp_deb822 p;
+	struct pp_stanza st;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	list_path(r, suite, &path);
+	if (access(path.buf, F_OK) == 0)
+		rc = pp_read_file(path.buf, &text, err);
+	pp_deb822_init(&p, text.buf, text.len, path.buf);
+	while (!rc && (rc = pp_deb822_next(&p, &st, err)) > 0) {
+		ARRAY_GROW(out->m, out->alloc, out->nr + 1);
+		rc = member_from_stanza(&st, path.buf, &out->m[out->nr], err);
+		if (!rc)
+			out->nr++;
+		pp_stanza_release(&st);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	if (rc < 0)
+		pp_repo_members_release(out);
+	return rc < 0 ? -1 : 0;
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct pp_repo_member *x = a, *y = b;
+	int c = strcmp(x->package, y->package);
+
+	if (!c)
+		c = strcmp(x->arch, y->arch);
+	return c ? c : strcmp(x->filename, y->filename);
+}
+
+int pp_repo_members_save(struct pp_repo *r, const char *suite,
+			 const struct pp_repo_members *ms, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int rc;
+
+	if (ms->nr)
+		qsort(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
+	for (size_t i = 0; i < ms->nr; i++) {
+		const struct pp_repo_member *m = &ms->m[i];
+
+		strbuf_addf(&text, "%sPackage: %s\nVersion: %s\nArchitecture: %s\n"
+			    "Component: %s\nFilename: %s\n", i ? "\n" : "",
+			    m->package, m->version, m->arch, m->component,
+			    m->filename);
+	}
+	list_path(r, suite, &path);
+	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* ---- adding and removing ---------------------------------------------- */
+
+void pp_repo_pool_path(const char *component, const char *source,
+		       const char *package, const char *version,
+		       const char *arch, struct strbuf *out)
+{
+	const char *colon = strchr(version, ':');
+	int lib = !strncmp(source, "lib", 3) && source[3];
+
+	strbuf_addf(out, "pool/%s/%.*s/%s/%s_%s_%s.deb", component, lib ? 4 : 1,
+		    source, source, package, colon ? colon + 1 : version, arch);
+}
+
+static char *source_name(const struct pp_stanza *st)
+{
+	const char *src = pp_stanza_get(st, "Source");
+
+	if (!src)
+		return xstrdup(pp_stanza_get(st, "Package"));
+	return xstrndup(src, strcspn(src, " ("));
+}
+
+static int has_word(char **w, size_t n, const char *word)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w[i], word))
+			return 1;
+	return 0;
+}
+
+static int check_fits(const struct pp_repo_suite *s, const char *component,
+		      const char *arch, const char *deb, struct pp_err *err)
+{
+	if (!has_word(s->components, s->nr_components, component))
+		return pp_err_set(err, PP_EXIT_USAGE, "suite '%s' has no "
+				  "component '%s'", s->suite, component);
+	if (strcmp(arch, "all") && !has_word(s->archs, s->nr_archs, arch))
+		return pp_err_set(err, PP_EXIT_INPUT, "%s: architecture '%s' "
+				  "is not one of suite '%s''s; add it with "
+				  "'padpack repo init --architectures'", deb,
+				  arch, s->suite);
+	return 0;
+}
+
+static int file_sha256(const char *path, char *hex, struct pp_err *err)
+{
+	char buf[65536];
+	struct pp_hash h;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
+	pp_hash_init(&h, PP_SHA256);
+	while ((n = pp_read_full(fd, buf, sizeof(buf))) > 0)
+		pp_hash_update(&h, buf, (size_t)n);
+	pp_hash_final_hex(&h, hex);
+	close(fd);
+	return n < 0 ? pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path) : 0;
+}
+
+static int copy_to_pool(const char *src, const char *dst, struct pp_err *err)
+{
+	char *dir = pp_dirname(dst);
+	int rc = pp_mkdir_p(dir, 0755, err);
+
+	free(dir);
+	return rc ? rc : pp_copy_file(src, dst, 0644, err);
+}
+
+/* Puts the .deb in the pool; an existing, different file is refused. */
+static int place_in_pool(const char *root, const char *deb, const char *rel,
+			 const struct pp_stanza *st, struct pp_err *err)
+{
+	struct strbuf dst = STRBUF_INIT;
+	char have[2 * PP_HASH_MAX + 1];
+	const char *want = pp_stanza_get(st, "SHA256");
+	int rc = 0;
+
+	strbuf_addf(&dst, "%s/%s", root, rel);
+	if (access(dst.buf, F_OK) == 0) {
+		rc = file_sha256(dst.buf, have, err);
+		if (!rc && strcmp(have, want))
+			rc = pp_err_set(err, PP_EXIT_INPUT, "%s: refused: the "
+					"pool already has a different %s (same "
+					"name, version and architecture); give "
+					"the new build a new version", deb, rel);
+	} else {
+		rc = copy_to_pool(deb, dst.buf, err);
+	}
+	strbuf_release(&dst);
+	return rc;
+}
+
+static void set_member(struct pp_repo_members *ms, const struct pp_stanza *st,
+		       const char *component, const char *filename)
+{
+	const char *pkg = pp_stanza_get(st, "Package");
+	const char *arch = pp_stanza_get(st, "Architecture");
+	struct pp_repo_member *m = NULL;
+
+	for (size_t i = 0; i < ms->nr && !m; i++)
+		if (!strcmp(ms->m[i].package, pkg) && !strcmp(ms->m[i].arch, arch))
+			m = &ms->m[i];
+	if (m) {
+		member_release(m);
+	} else {
+		ARRAY_GROW(ms->m, ms->alloc, ms->nr + 1);
+		m = &ms->m[ms->nr++];
+	}
+	m->package = xstrdup(pkg);
+	m->version = xstrdup(pp_stanza_get(st, "Version"));
+	m->arch = xstrdup(arch);
+	m->component = xstrdup(component);
+	m->filename = xstrdup(filename);
+}
+
+static int record(struct pp_repo *r, const char *suite, const char *component,
+		  const char *rel, struct pp_stanza *st, struct pp_err *err)
+{
+	struct pp_repo_members ms;
+	struct pp_repo_cache cache;
+	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+	struct stat sb;
+	int rc;
+
+	if (pp_repo_members_load(r, suite, &ms, err) < 0)
+		return -1;
+	set_member(&ms, st, component, rel);
+	rc = pp_repo_members_save(r, suite, &ms, err);
+	pp_repo_members_release(&ms);
+	strbuf_addf(&path, "%s/%s", r->root, rel);
+	if (!rc && stat(path.buf, &sb) == 0 &&
+	    pp_repo_cache_load(r->root, &cache, err) == 0) {
+		pp_repo_stat_key(&sb, &key);
+		pp_repo_cache_put(&cache, rel, key.buf, st);
+		rc = pp_repo_cache_save(r->root, &cache, err);
+		pp_repo_cache_release(&cache);
+	}
+	strbuf_release(&path);
+	strbuf_release(&key);
+	return rc;
+}
+
+int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
+		const char *deb, char **added, struct pp_err *err)
+{
+	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
+	struct strbuf rel = STRBUF_INIT;
+	struct pp_stanza st;
+	char *source;
+	int rc;
+
+	if (!s)
+		return -1;
+	if (!component)
+		component = s->components[0];
+	if (pp_repo_read_deb(deb, "", &st, err) < 0)
+		return -1;
+	rc = check_fits(s, component, pp_stanza_get(&st, "Architecture"), deb, err);
+	source = source_name(&st);
+	pp_repo_pool_path(component, source, pp_stanza_get(&st, "Package"),
+			  pp_stanza_get(&st, "Version"),
+			  pp_stanza_get(&st, "Architecture"), &rel);
+	free(source);
+	pp_stanza_set(&st, "Filename", rel.buf);
+	if (!rc)
+		rc = place_in_pool(r->root, deb, rel.buf, &st, err);
+	if (!rc)
+		rc = record(r, s->suite, component, rel.buf, &st, err);
+	pp_stanza_release(&st);
+	if (!rc && added)
+		*added = strbuf_detach(&rel, NULL);
+	strbuf_release(&rel);
+	return rc;
+}
+
+int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
+		   const char *arch, struct pp_err *err)
+{
+	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
+	struct pp_repo_members ms;
+	size_t kept = 0, nr;
+	int rc;
+
+	if (!s || pp_repo_members_load(r, s->suite, &ms, err) < 0)
+		return -1;
+	nr = ms.nr;
+	for (size_t i = 0; i < ms.nr; i++) {
+		if (!strcmp(ms.m[i].package, package) &&
+		    (!arch || !strcmp(ms.m[i].arch, arch)))
+			member_release(&ms.m[i]);
+		else
+			ms.m[kept++] = ms.m[i];
+	}
+	ms.nr = kept;
+	if (kept == nr)
+		rc = pp_err_set(err, PP_EXIT_FAIL, "suite '%s' has no package "
+				"'%s'%s%s", s->suite, package, arch ? " for " : "",
+				arch ? arch : "");
+	else
+		rc = pp_repo_members_save(r, s->suite, &ms, err);
+	pp_repo_members_release(&ms);
+	return rc;
+}

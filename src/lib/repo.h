@@ -1,0 +1,139 @@
+/* An apt repository: a pool of .debs, the suites that list them, and the
+ * indices apt reads (Packages, Release, InRelease, Release.gpg, by-hash).
+ * Format code only; signing and signature checks come in as callbacks so
+ * that this module knows nothing of keys.
+ *
+ * On disk, below the repository root:
+ *   conf/distributions   one deb822 stanza per suite (Suite, Codename,
+ *                        Origin, Label, Description, Components,
+ *                        Architectures, Valid-For, Signing-Key)
+ *   db/<suite>.list      which pool files each suite holds
+ *   db/cache             the Packages stanza and hashes of every pool file,
+ *                        keyed by its path, size, mtime and inode
+ *   db/lock              serialises add, remove and publish
+ *   pool/<component>/<prefix>/<source>/<file>.deb
+ *   dists/<suite>/...    what apt reads; replaced atomically by publish */
+#ifndef PP_REPO_H
+#define PP_REPO_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "control.h"
+#include "error.h"
+#include "strbuf.h"
+
+struct pp_repo_suite {
+	char *suite, *codename, *origin, *label, *description;
+	char **components;
+	size_t nr_components;
+	char **archs;
+	size_t nr_archs;
+	unsigned valid_for_days; /* 0: no Valid-Until */
+	char *signing_key;       /* NULL: publish refuses unless unsigned */
+};
+
+/* A suite's member: one pool file. */
+struct pp_repo_member {
+	char *package, *version, *arch, *component, *filename;
+};
+
+struct pp_repo {
+	char *root;
+	struct pp_repo_suite *suites;
+	size_t nr_suites;
+	int lock_fd;
+};
+
+/* Signs Release: fills the clearsigned InRelease and the armored detached
+ * Release.gpg. key is the suite's Signing-Key. */
+typedef int (*pp_repo_sign_fn)(void *ctx, const char *key,
+			       const struct strbuf *release,
+			       struct strbuf *inrelease,
+			       struct strbuf *release_gpg, struct pp_err *err);
+
+/* Checks InRelease; on success fills the signed text (the Release). */
+typedef int (*pp_repo_check_fn)(void *ctx, const struct strbuf *inrelease,
+				struct strbuf *release, struct pp_err *err);
+
+/* Checks a pool file's own signature (optional in verify). */
+typedef int (*pp_repo_check_deb_fn)(void *ctx, const char *path,
+				    struct pp_err *err);
+
+int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err);
+void pp_repo_suite_release(struct pp_repo_suite *s);
+
+/* Creates a repository with one suite, or adds a suite to an existing one. */
+int pp_repo_init(const char *root, const struct pp_repo_suite *s,
+		 struct pp_err *err);
+/* Opens a repository; with lock, waits for and holds its lock. */
+int pp_repo_open(struct pp_repo *r, const char *root, int lock,
+		 struct pp_err *err);
+void pp_repo_close(struct pp_repo *r);
+struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
+					 struct pp_err *err);
+
+/* Copies a .deb into the pool and into the suite (replacing the suite's
+ * other version of that package and architecture). A different file
+ * already in the pool under the same name is refused. *added (may be
+ * NULL) gets the pool path, to free. */
+int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
+		const char *deb, char **added, struct pp_err *err);
+/* Removes a package (every architecture, or only arch) from a suite;
+ * the pool file goes at the next publish if no suite holds it. */
+int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
+		   const char *arch, struct pp_err *err);
+
+struct pp_repo_members {
+	struct pp_repo_member *m;
+	size_t nr, alloc;
+};
+
+int pp_repo_members_load(struct pp_repo *r, const char *suite,
+			 struct pp_repo_members *out, struct pp_err *err);
+void pp_repo_members_release(struct pp_repo_members *ms);
+
+struct pp_repo_publish_opts {
+	int full;         /* ignore the cache: re-read every pool file */
+	int unsigned_ok;  /* publish suites that have no Signing-Key */
+	time_t now;       /* the Date; Valid-Until is counted from it */
+	pp_repo_sign_fn sign;
+	void *sign_ctx;
+	/* filled: how many pool files were read (not taken from the cache) */
+	size_t read_debs;
+};
+
+int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
+		    struct pp_err *err);
+
+/* One problem found by verify: the path and what is wrong. */
+typedef void (*pp_repo_problem_fn)(void *ctx, const char *path,
+				   const char *what);
+
+struct pp_repo_verify_opts {
+	pp_repo_check_fn check;        /* NULL: InRelease not checked */
+	void *check_ctx;
+	pp_repo_check_deb_fn check_deb; /* NULL: packages' signatures not checked */
+	void *check_deb_ctx;
+	pp_repo_problem_fn problem;
+	void *problem_ctx;
+	size_t files_checked;           /* filled */
+};
+
+/* Checks every suite under dists/: the signature, every index against
+ * Release, every pool file listed in Packages against its Size and
+ * SHA256. Returns the number of problems (each reported), or -1 when the
+ * repository cannot be read at all. */
+int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
+		   struct pp_err *err);
+
+/* Splits a list separated by blanks or commas ("main,contrib"). */
+size_t pp_split_words(const char *s, char ***out);
+void pp_free_words(char **w, size_t n);
+
+/* The pool path of a package: pool/<component>/<prefix>/<source>/<file>. */
+void pp_repo_pool_path(const char *component, const char *source,
+		       const char *package, const char *version,
+		       const char *arch, struct strbuf *out);
+
+#endif
