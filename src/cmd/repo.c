@@ -213,13 +213,12 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 		      struct pp_err *err)
 {
 	struct pp_repo_publish_opts po = { 0 };
-	long long now;
 
-	if (pp_source_date(&now, err) < 0)
-		return -1;
 	po.full = o->full;
 	po.unsigned_ok = o->unsigned_ok;
-	po.now = getenv("SOURCE_DATE_EPOCH") ? (time_t)now : time(NULL);
+	/* The real time, not SOURCE_DATE_EPOCH: apt refuses a Release whose
+	 * Valid-Until has passed, and a Date is when the suite was served. */
+	po.now = time(NULL);
 	if (pp_repo_publish(r, &po, err) < 0)
 		return -1;
 	for (size_t i = 0; i < r->nr_suites; i++)

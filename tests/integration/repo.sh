@@ -1,0 +1,100 @@
+#!/bin/bash
+# padpack repo: publish a repository that apt uses (file: and HTTP), keep
+# the pool honest, publish incrementally and atomically, and verify it.
+source "$(dirname "$0")/../lib.sh"
+APT=$TOP/tests/tools/apt-private.sh
+
+# N small packages named pkgNNN (version V), made with padpack pack.
+make_debs() { # DIR N VERSION [CONTENT]
+	local i t
+	mkdir -p "$1"
+	for i in $(seq -f %03g 1 "$2"); do
+		t=$WORK/mk/pkg$i
+		mkdir -p "$t/DEBIAN" "$t/usr/share/pkg$i"
+		printf 'Package: pkg%s\nVersion: %s\nArchitecture: all\nMaintainer: T <t@example.org>\nDescription: test package %s\n' \
+			"$i" "$3" "$i" > "$t/DEBIAN/control"
+		echo "data $i $3 ${4:-}" > "$t/usr/share/pkg$i/data"
+		SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$t" "$1/pkg${i}_$3_all.deb" || return 1
+	done
+	rm -rf "$WORK/mk"
+}
+
+R=$WORK/repo
+"$TOP/scripts/make-example-tree.sh" "$WORK/ex"
+"$PADPACK" pack -q "$WORK/ex" "$WORK/ex.deb"
+make_debs "$WORK/debs" 3 1.0
+
+check "init" "$PADPACK" repo init "$R" --origin Test --label "Test Repo" \
+	--architectures amd64,arm64 --valid-for 7
+check "add" "$PADPACK" repo add "$R" "$WORK/ex.deb" "$WORK"/debs/*.deb
+check "list names every package" bash -c "'$PADPACK' repo list '$R' | awk '{print \$1}' | tr '\n' ' ' | grep -qx 'padpack-hello pkg001 pkg002 pkg003 '"
+check "pool layout pool/<component>/<prefix>/<source>/" \
+	test -f "$R/pool/main/p/padpack-hello/padpack-hello_1.0-1_all.deb"
+check_fails "publish refuses a suite without a key unless --unsigned" 2 \
+	"has no Signing-Key" "$PADPACK" repo publish "$R"
+check "publish --unsigned" "$PADPACK" repo publish "$R" --unsigned
+check "verify" "$PADPACK" repo verify "$R"
+for a in amd64 arm64; do
+	check "$a: Packages, .gz and .xz agree" bash -c "cd '$R/dists/stable/main/binary-$a' &&
+		zcat Packages.gz | cmp - Packages && xzcat Packages.xz | cmp - Packages"
+done
+check "Architecture: all packages are listed for every architecture" \
+	bash -c "grep -c '^Package:' '$R/dists/stable/main/binary-arm64/Packages' | grep -qx 4"
+check "Release has the fields apt uses" bash -c "grep -q '^Valid-Until: ' '$R/dists/stable/Release' &&
+	grep -q '^Acquire-By-Hash: yes' '$R/dists/stable/Release' &&
+	grep -q '^Architectures: amd64 arm64$' '$R/dists/stable/Release' &&
+	grep -q '^SHA256:$' '$R/dists/stable/Release'"
+
+# The same stanzas as dpkg-scanpackages and apt-ftparchive over the pool.
+(cd "$R" && dpkg-scanpackages pool > "$WORK/scan" 2>/dev/null && apt-ftparchive packages pool > "$WORK/ftp" 2>/dev/null)
+check "Packages agrees with dpkg-scanpackages field by field" python3 "$TOP/tests/tools/compare-stanzas.py" \
+	"$R/dists/stable/main/binary-amd64/Packages" "$WORK/scan" SHA512
+check "Packages agrees with apt-ftparchive field by field" python3 "$TOP/tests/tools/compare-stanzas.py" \
+	"$R/dists/stable/main/binary-amd64/Packages" "$WORK/ftp"
+
+# apt reads it (trusted here; the signed path is tested with keys below).
+check "apt-get update over file:" "$APT" "$WORK/apt1" "deb [trusted=yes] file:$R stable main" update
+check "apt-get download over file:" bash -c "cd '$WORK/apt1' && APT_CONFIG='$WORK/apt1/apt.conf' apt-get -q download pkg002 padpack-hello >/dev/null && ls pkg002_1.0_all.deb padpack-hello_1.0-1_all.deb"
+
+port=$((20000 + RANDOM % 20000))
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$R" > "$WORK/http.log" 2>&1 &
+http=$!
+for i in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+check "apt-get update over HTTP on 127.0.0.1" "$APT" "$WORK/apt2" "deb [trusted=yes] http://127.0.0.1:$port stable main" update
+check "apt-get download over HTTP" bash -c "cd '$WORK/apt2' && APT_CONFIG='$WORK/apt2/apt.conf' apt-get -q download pkg003 >/dev/null && ls pkg003_1.0_all.deb"
+kill $http; wait $http 2>/dev/null
+
+# The pool never silently changes a file.
+check "adding the same file again is fine" "$PADPACK" repo add "$R" "$WORK/debs/pkg001_1.0_all.deb"
+make_debs "$WORK/other" 1 1.0 rebuilt
+check_fails "a different file with the same name, version and arch is refused" 3 \
+	"refused: the pool already has a different pool/main/p/pkg001/pkg001_1.0_all.deb" \
+	"$PADPACK" repo add "$R" "$WORK/other/pkg001_1.0_all.deb"
+
+# Incremental: one new package, one pool file read.
+prev_sha=$(sed -n '/^SHA256:/,$p' "$R/dists/stable/Release" | awk '/binary-amd64\/Packages$/ {print $1}')
+make_debs "$WORK/new" 1 2.0
+check "add a newer version" "$PADPACK" repo add "$R" "$WORK/new/pkg001_2.0_all.deb"
+check "publish reads no package: add already indexed the new one" \
+	bash -c "'$PADPACK' repo publish '$R' --unsigned | grep -q '^(0 package files read'"
+check "the suite holds the new version only" bash -c "grep -A1 '^Package: pkg001$' '$R/dists/stable/main/binary-amd64/Packages' | grep -qx 'Version: 2.0'"
+check "the old version's pool file is gone" test ! -e "$R/pool/main/p/pkg001/pkg001_1.0_all.deb"
+check "by-hash keeps the previous Packages for clients holding the old Release" \
+	test -f "$R/dists/stable/main/binary-amd64/by-hash/SHA256/$prev_sha"
+touch "$R/pool/main/p/pkg003/pkg003_1.0_all.deb"
+check "a pool file changed on disk is read again" \
+	bash -c "'$PADPACK' repo publish '$R' --unsigned | grep -q '^(1 package file read'"
+check "publish --full reads every package" bash -c "'$PADPACK' repo publish '$R' --unsigned --full | grep -q '^(4 package files read'"
+check "remove" "$PADPACK" repo remove "$R" pkg002
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "a removed package leaves Packages and the pool" bash -c "! grep -q '^Package: pkg002$' '$R/dists/stable/main/binary-amd64/Packages' && test ! -e '$R/pool/main/p/pkg002'/pkg002_1.0_all.deb"
+check_fails "removing what is not there" 1 "suite 'stable' has no package 'nothere'" "$PADPACK" repo remove "$R" nothere
+check "verify after all that" "$PADPACK" repo verify "$R"
+
+# Tampering is found, with the path.
+cp "$R/dists/stable/main/binary-amd64/Packages" "$WORK/Packages.bak"
+sed -i 's/^Version: 2.0$/Version: 2.1/' "$R/dists/stable/main/binary-amd64/Packages"
+check_fails "verify finds a changed index" 1 "binary-amd64/Packages: SHA256 [0-9a-f]+, expected" "$PADPACK" repo verify "$R"
+cp "$WORK/Packages.bak" "$R/dists/stable/main/binary-amd64/Packages"
+echo junk >> "$R/pool/main/p/pkg003/pkg003_1.0_all.deb"
+check_fails "verify finds a changed pool file" 1 "pool/main/p/pkg003/pkg003_1.0_all.deb: size [0-9]+, expected" "$PADPACK" repo verify "$R"
