@@ -154,6 +154,12 @@ static int do_init(const char *dir, struct repo_opts *o, struct pp_err *err)
 	return 0;
 }
 
+static void print_added(void *ctx, const char *pool_path)
+{
+	(void)ctx;
+	printf("added %s\n", pool_path);
+}
+
 static int do_add(struct pp_repo *r, struct repo_opts *o, int argc,
 		  char **argv, struct pp_err *err)
 {
@@ -163,15 +169,8 @@ static int do_add(struct pp_repo *r, struct repo_opts *o, int argc,
 		return -1;
 	if (argc == 0)
 		return pp_usage_error(err, "expected .deb files to add");
-	for (int i = 0; i < argc; i++) {
-		char *added = NULL;
-
-		if (pp_repo_add(r, suite, o->component, argv[i], &added, err) < 0)
-			return -1;
-		printf("added %s\n", added);
-		free(added);
-	}
-	return 0;
+	return pp_repo_add(r, suite, o->component, (const char *const *)argv,
+			   (size_t)argc, print_added, NULL, err);
 }
 
 static int do_remove(struct pp_repo *r, struct repo_opts *o, int argc,

@@ -541,62 +541,88 @@ static void set_member(struct pp_repo_members *ms, const struct pp_stanza *st,
 	m->filename = xstrdup(filename);
 }
 
-static int record(struct pp_repo *r, const char *suite, const char *component,
-		  const char *rel, struct pp_stanza *st, struct pp_err *err)
+static int cache_entry(struct pp_repo *r, struct pp_repo_cache *cache,
+		       const char *rel, struct pp_stanza *st, struct pp_err *err)
 {
-	struct pp_repo_members ms;
-	struct pp_repo_cache cache;
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
 	struct stat sb;
-	int rc;
+	int rc = 0;
 
-	if (pp_repo_members_load(r, suite, &ms, err) < 0)
-		return -1;
-	set_member(&ms, st, component, rel);
-	rc = pp_repo_members_save(r, suite, &ms, err);
-	pp_repo_members_release(&ms);
 	strbuf_addf(&path, "%s/%s", r->root, rel);
-	if (!rc && stat(path.buf, &sb) == 0 &&
-	    pp_repo_cache_load(r->root, &cache, err) == 0) {
+	if (stat(path.buf, &sb) < 0) {
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot stat '%s'", path.buf);
+	} else {
 		pp_repo_stat_key(&sb, &key);
-		pp_repo_cache_put(&cache, rel, key.buf, st);
-		rc = pp_repo_cache_save(r->root, &cache, err);
-		pp_repo_cache_release(&cache);
+		pp_repo_cache_put(cache, rel, key.buf, st);
 	}
 	strbuf_release(&path);
 	strbuf_release(&key);
 	return rc;
 }
 
-int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
-		const char *deb, char **added, struct pp_err *err)
+/* Reads one .deb, puts it in the pool, the suite and the cache. */
+static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
+		   const char *component, const char *deb,
+		   struct pp_repo_members *ms, struct pp_repo_cache *cache,
+		   struct strbuf *rel, struct pp_err *err)
 {
-	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
-	struct strbuf rel = STRBUF_INIT;
 	struct pp_stanza st;
 	char *source;
 	int rc;
 
-	if (!s)
-		return -1;
-	if (!component)
-		component = s->components[0];
 	if (pp_repo_read_deb(deb, "", &st, err) < 0)
 		return -1;
 	rc = check_fits(s, component, pp_stanza_get(&st, "Architecture"), deb, err);
 	source = source_name(&st);
+	strbuf_reset(rel);
 	pp_repo_pool_path(component, source, pp_stanza_get(&st, "Package"),
 			  pp_stanza_get(&st, "Version"),
-			  pp_stanza_get(&st, "Architecture"), &rel);
+			  pp_stanza_get(&st, "Architecture"), rel);
 	free(source);
-	pp_stanza_set(&st, "Filename", rel.buf);
+	pp_stanza_set(&st, "Filename", rel->buf);
 	if (!rc)
-		rc = place_in_pool(r->root, deb, rel.buf, &st, err);
-	if (!rc)
-		rc = record(r, s->suite, component, rel.buf, &st, err);
+		rc = place_in_pool(r->root, deb, rel->buf, &st, err);
+	if (!rc) {
+		set_member(ms, &st, component, rel->buf);
+		rc = cache_entry(r, cache, rel->buf, &st, err);
+	}
 	pp_stanza_release(&st);
-	if (!rc && added)
-		*added = strbuf_detach(&rel, NULL);
+	return rc;
+}
+
+int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
+		const char *const *debs, size_t n, pp_repo_added_fn added,
+		void *ctx, struct pp_err *err)
+{
+	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
+	struct strbuf rel = STRBUF_INIT;
+	struct pp_repo_members ms;
+	struct pp_repo_cache cache;
+	struct pp_err later;
+	int rc = 0;
+
+	if (!s || pp_repo_members_load(r, s->suite, &ms, err) < 0)
+		return -1;
+	if (pp_repo_cache_load(r->root, &cache, err) < 0) {
+		pp_repo_members_release(&ms);
+		return -1;
+	}
+	if (!component)
+		component = s->components[0];
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = add_one(r, s, component, debs[i], &ms, &cache, &rel, err);
+		if (!rc && added)
+			added(ctx, rel.buf);
+	}
+	/* What was added before a failure stays recorded; the first error
+	 * is the one reported. */
+	pp_err_init(&later);
+	if (pp_repo_members_save(r, s->suite, &ms, rc ? &later : err) < 0 ||
+	    pp_repo_cache_save(r->root, &cache, rc ? &later : err) < 0)
+		rc = -1;
+	pp_err_release(&later);
+	pp_repo_members_release(&ms);
+	pp_repo_cache_release(&cache);
 	strbuf_release(&rel);
 	return rc;
 }

@@ -73,12 +73,16 @@ void pp_repo_close(struct pp_repo *r);
 struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
 					 struct pp_err *err);
 
-/* Copies a .deb into the pool and into the suite (replacing the suite's
- * other version of that package and architecture). A different file
- * already in the pool under the same name is refused. *added (may be
- * NULL) gets the pool path, to free. */
+typedef void (*pp_repo_added_fn)(void *ctx, const char *pool_path);
+
+/* Copies .debs into the pool and into the suite (replacing the suite's
+ * other version of each package and architecture), reading each once.
+ * A different file already in the pool under the same name is refused;
+ * the packages added before a failure stay added. added (may be NULL) is
+ * told each pool path. */
 int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
-		const char *deb, char **added, struct pp_err *err);
+		const char *const *debs, size_t n, pp_repo_added_fn added,
+		void *ctx, struct pp_err *err);
 /* Removes a package (every architecture, or only arch) from a suite;
  * the pool file goes at the next publish if no suite holds it. */
 int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
