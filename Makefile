@@ -77,7 +77,8 @@ demo: deps
 	$(MAKE) all
 	scripts/demo.sh
 
-bench: deps
+bench:
+	scripts/install-deps.sh bench
 	$(MAKE) all
 	tests/bench/run.sh
 

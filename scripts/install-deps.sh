@@ -4,7 +4,8 @@
 # `make check` all call it. Idempotent: when everything is present it only
 # asks dpkg and returns.
 #
-# usage: scripts/install-deps.sh [build|test|all]   (default: all)
+# usage: scripts/install-deps.sh [build|test|bench|all]   (default: all:
+# what building and testing need; bench adds the anchor tools)
 set -eu
 
 build_pkgs="gcc make pkg-config libarchive-dev zlib1g-dev liblzma-dev
@@ -15,11 +16,15 @@ test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  gpgv gnupg sqv debsigs debsig-verify apt-utils
  clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc"
 
+# The anchor tools `make bench` measures padpack against.
+bench_pkgs="reprepro aptly"
+
 case "${1:-all}" in
 build) want=$build_pkgs ;;
 test) want=$test_pkgs ;;
+bench) want="$build_pkgs $test_pkgs $bench_pkgs" ;;
 all) want="$build_pkgs $test_pkgs" ;;
-*) echo "usage: $0 [build|test|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|test|bench|all]" >&2; exit 2 ;;
 esac
 
 missing=

@@ -24,7 +24,7 @@ void pp_repo_stat_key(const struct stat *st, struct strbuf *out)
 		    (unsigned long long)st->st_ino);
 }
 
-/* dpkg-scanpackages' order, with SHA512 after SHA256 as apt-ftparchive. */
+/* dpkg-scanpackages' order. */
 static const char *const index_order[] = {
 	"Package", "Package-Type", "Source", "Version", "Kernel-Version",
 	"Built-For-Profiles", "Auto-Built-Package", "Architecture",
@@ -63,12 +63,12 @@ static void order_fields(struct pp_stanza *st)
 static int hash_file(const char *path, struct pp_stanza *st,
 		     struct pp_err *err)
 {
-	static const enum pp_hash_algo algo[] = {
-		PP_MD5, PP_SHA1, PP_SHA256, PP_SHA512,
-	};
-	static const char *const name[] = { "MD5sum", "SHA1", "SHA256", "SHA512" };
+	/* What Debian's archive lists: SHA1 and SHA512 would add a third to
+	 * the size of a Packages file of small packages and no security. */
+	static const enum pp_hash_algo algo[] = { PP_MD5, PP_SHA256 };
+	static const char *const name[] = { "MD5sum", "SHA256" };
 	char *buf = xmalloc(1 << 17), hex[2 * PP_HASH_MAX + 1], size[32];
-	struct pp_hash h[4];
+	struct pp_hash h[2];
 	long long total = 0;
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -77,10 +77,10 @@ static int hash_file(const char *path, struct pp_stanza *st,
 		free(buf);
 		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 2; i++)
 		pp_hash_init(&h[i], algo[i]);
 	while ((n = pp_read_full(fd, buf, 1 << 17)) > 0) {
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 2; i++)
 			pp_hash_update(&h[i], buf, (size_t)n);
 		total += n;
 	}
@@ -88,7 +88,7 @@ static int hash_file(const char *path, struct pp_stanza *st,
 	free(buf);
 	snprintf(size, sizeof(size), "%lld", total);
 	pp_stanza_set(st, "Size", size);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 2; i++) {
 		pp_hash_final_hex(&h[i], hex);
 		pp_stanza_set(st, name[i], hex);
 	}
@@ -130,19 +130,6 @@ int pp_repo_read_deb(const char *path, const char *filename,
 	return rc;
 }
 
-void pp_repo_write_packages_stanza(const struct pp_stanza *st,
-				   struct strbuf *out)
-{
-	for (size_t i = 0; i < st->nr; i++) {
-		const char *v = st->fields[i].value;
-
-		if (!strcasecmp(st->fields[i].name, STAT_FIELD))
-			continue;
-		strbuf_addf(out, "%s:%s%s\n", st->fields[i].name,
-			    (*v && *v != '\n') ? " " : "", v);
-	}
-}
-
 /* ---- the cache (db/cache) ---------------------------------------------- */
 
 static void cache_path(const char *root, struct strbuf *out)
@@ -160,36 +147,72 @@ static void entry_release(struct pp_repo_entry *e)
 {
 	free(e->filename);
 	free(e->stat_key);
-	pp_stanza_release(&e->st);
+	free(e->package);
+	strbuf_release(&e->text);
+}
+
+/* The value of a one-line field of stanza text, or NULL. */
+static char *field_value(const char *text, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; l && l < text + len; ) {
+		const char *eol = memchr(l, '\n', (size_t)(text + len - l));
+
+		if (!eol)
+			break;
+		if ((size_t)(eol - l) > n + 1 && !strncmp(l, name, n) &&
+		    l[n] == ':' && l[n + 1] == ' ')
+			return xstrndup(l + n + 2, (size_t)(eol - l) - n - 2);
+		l = eol + 1;
+	}
+	return NULL;
+}
+
+/* One stanza of the cache file: the Packages stanza, then its stat line. */
+static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
+{
+	static const char stat_line[] = STAT_FIELD ": ";
+	const char *last = len > 1 ? memrchr(s, '\n', len - 1) : NULL;
+	struct pp_repo_entry e;
+
+	last = last ? last + 1 : s;
+	if (strncmp(last, stat_line, sizeof(stat_line) - 1))
+		return -1;
+	memset(&e, 0, sizeof(e));
+	e.filename = field_value(s, len, "Filename");
+	e.package = field_value(s, len, "Package");
+	e.stat_key = xstrndup(last + sizeof(stat_line) - 1,
+			      (size_t)(s + len - last) - sizeof(stat_line));
+	if (!e.filename || !e.package) {
+		entry_release(&e);
+		return -1;
+	}
+	strbuf_add(&e.text, s, (size_t)(last - s));
+	ARRAY_GROW(c->e, c->alloc, c->nr + 1);
+	c->e[c->nr++] = e;
+	return 0;
 }
 
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	struct pp_deb822 p;
-	struct pp_stanza st;
+	size_t pos = 0;
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
 	cache_path(root, &path);
 	if (access(path.buf, F_OK) == 0 && pp_read_file(path.buf, &text, err) < 0)
 		rc = -1;
-	pp_deb822_init(&p, text.buf, text.len, path.buf);
-	while (rc == 0 && (rc = pp_deb822_next(&p, &st, err)) > 0) {
-		const char *fn = pp_stanza_get(&st, "Filename");
-		const char *key = pp_stanza_get(&st, STAT_FIELD);
+	while (!rc && pos < text.len) {
+		const char *end = memmem(text.buf + pos, text.len - pos, "\n\n", 2);
+		size_t len = end ? (size_t)(end - text.buf) + 1 - pos : text.len - pos;
 
-		if (!fn || !key) { /* not ours: drop it, it will be rebuilt */
-			pp_stanza_release(&st);
-			rc = 0;
-			continue;
-		}
-		ARRAY_GROW(c->e, c->alloc, c->nr + 1);
-		c->e[c->nr].filename = xstrdup(fn);
-		c->e[c->nr].stat_key = xstrdup(key);
-		c->e[c->nr++].st = st;
-		rc = 0;
+		/* An entry that does not parse is dropped: it is rebuilt from
+		 * its pool file at the next publish. */
+		load_entry(c, text.buf + pos, len);
+		pos += len + 1;
 	}
 	strbuf_release(&path);
 	strbuf_release(&text);
@@ -210,11 +233,10 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 
 	if (!c->dirty)
 		return 0;
-	for (size_t i = 0; i < c->nr; i++) {
-		if (i)
-			strbuf_addch(&text, '\n');
-		pp_stanza_write(&c->e[i].st, &text);
-	}
+	for (size_t i = 0; i < c->nr; i++)
+		strbuf_addf(&text, "%s%.*s" STAT_FIELD ": %s\n", i ? "\n" : "",
+			    (int)c->e[i].text.len, c->e[i].text.buf,
+			    c->e[i].stat_key);
 	cache_path(root, &path);
 	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);
 	if (!rc)
@@ -235,7 +257,7 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 					 const char *filename)
 {
-	struct pp_repo_entry key = { (char *)filename, NULL, { 0 } };
+	struct pp_repo_entry key = { (char *)filename, NULL, NULL, STRBUF_INIT };
 
 	if (!c->nr)
 		return NULL;
@@ -243,7 +265,7 @@ struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 }
 
 void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
-		       const char *stat_key, struct pp_stanza *st)
+		       const char *stat_key, const struct pp_stanza *st)
 {
 	struct pp_repo_entry *e = pp_repo_cache_find(c, filename);
 	size_t at;
@@ -261,9 +283,9 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 	}
 	e->filename = xstrdup(filename);
 	e->stat_key = xstrdup(stat_key);
-	e->st = *st;
-	pp_stanza_init(st); /* moved */
-	pp_stanza_set(&e->st, STAT_FIELD, stat_key);
+	e->package = xstrdup(pp_stanza_get(st, "Package"));
+	strbuf_init(&e->text);
+	pp_stanza_write(st, &e->text);
 	c->dirty = 1;
 }
 
@@ -306,6 +328,7 @@ int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
 	rc = pp_repo_read_deb(path.buf, filename, &st, err);
 	if (!rc) {
 		pp_repo_cache_put(c, filename, key.buf, &st);
+		pp_stanza_release(&st);
 		e = pp_repo_cache_find(c, filename);
 		*was_read = 1;
 	}

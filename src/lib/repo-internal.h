@@ -7,12 +7,14 @@
 #include "control.h"
 #include "repo.h"
 
-/* A pool file's Packages stanza (Filename, Size and hashes included) and
- * the stat key it was made from. */
+/* A pool file's Packages stanza (Filename, Size and hashes included), as
+ * text ready to be written, and the stat key it was made from. Kept as
+ * text so that loading the cache of a large pool parses no field. */
 struct pp_repo_entry {
 	char *filename; /* relative to the repository root */
 	char *stat_key; /* "size mtime-ns inode" of the pool file */
-	struct pp_stanza st;
+	char *package;
+	struct strbuf text; /* the stanza, each line ending with a newline */
 };
 
 struct pp_repo_cache {
@@ -34,9 +36,9 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 void pp_repo_cache_release(struct pp_repo_cache *c);
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 					 const char *filename);
-/* Adds or replaces; takes ownership of st. */
+/* Adds or replaces the entry of a pool file. */
 void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
-		       const char *stat_key, struct pp_stanza *st);
+		       const char *stat_key, const struct pp_stanza *st);
 /* Drops entries whose filename is not kept (keep returns 0). */
 void pp_repo_cache_prune(struct pp_repo_cache *c,
 			 int (*keep)(void *ctx, const char *filename),
@@ -47,10 +49,6 @@ int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
 		      const char *filename, int *was_read,
 		      struct pp_repo_entry **out, struct pp_err *err);
 
-/* Writes a stanza the way Packages lists it (without padpack's own
- * cache fields). */
-void pp_repo_write_packages_stanza(const struct pp_stanza *st,
-				   struct strbuf *out);
 
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 const struct pp_repo_members *ms, struct pp_err *err);

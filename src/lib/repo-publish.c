@@ -16,6 +16,7 @@
 #include "hash.h"
 #include "repo-internal.h"
 #include "tree.h"
+#include "zpieces.h"
 #include "xalloc.h"
 
 /* An index file written into the new suite directory. */
@@ -30,6 +31,7 @@ struct publish {
 	const struct pp_repo_suite *s;
 	struct pp_repo_publish_opts *o;
 	struct pp_repo_cache *cache;
+	struct pp_zcache *zcache;
 	struct strbuf cur, tmp; /* dists/<suite> and its replacement */
 	struct index_file *files;
 	size_t nr_files, alloc_files;
@@ -47,29 +49,6 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
 	pp_hash_update(&h, data, len);
 	pp_hash_final_hex(&h, f->sha256);
 	f->size = (long long)len;
-}
-
-static int compress_to(const struct strbuf *in, enum pp_compressor type,
-		       int level, struct strbuf *out, struct pp_err *err)
-{
-	struct pp_compress_opts co = { type, level, 1 };
-	struct pp_zwriter *z;
-	char buf[65536];
-	ssize_t n;
-	int fd = pp_tmpfile(NULL, err), rc = -1;
-
-	if (fd < 0)
-		return -1;
-	z = pp_zwriter_new(&co, fd, err);
-	if (z && pp_zwriter_write(z, in->buf, in->len, err) == 0)
-		rc = pp_zwriter_finish(z, err);
-	else if (z)
-		pp_zwriter_abort(z);
-	if (!rc && lseek(fd, 0, SEEK_SET) == 0)
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			strbuf_add(out, buf, (size_t)n);
-	close(fd);
-	return rc;
 }
 
 /* Writes one index file of the new suite and its by-hash copy. */
@@ -105,8 +84,7 @@ static int cmp_entry_ptr(const void *a, const void *b)
 {
 	const struct pp_repo_entry *x = *(const struct pp_repo_entry *const *)a;
 	const struct pp_repo_entry *y = *(const struct pp_repo_entry *const *)b;
-	int c = strcmp(pp_stanza_get(&x->st, "Package"),
-		       pp_stanza_get(&y->st, "Package"));
+	int c = strcmp(x->package, y->package);
 
 	return c ? c : strcmp(x->filename, y->filename);
 }
@@ -142,7 +120,7 @@ static int packages_text(struct publish *p, const struct pp_repo_members *ms,
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (i)
 			strbuf_addch(out, '\n');
-		pp_repo_write_packages_stanza(&sel[i]->st, out);
+		strbuf_add(out, sel[i]->text.buf, sel[i]->text.len);
 	}
 	free(sel);
 	return rc;
@@ -158,13 +136,15 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	if (!rc)
 		rc = put_index(p, rel.buf, &text);
 	if (!rc)
-		rc = compress_to(&text, PP_COMP_GZIP, 9, &z, p->err);
+		rc = pp_zpieces_compress(text.buf, text.len, PP_COMP_GZIP, 9,
+					 p->zcache, &z, p->err);
 	strbuf_addstr(&rel, ".gz");
 	if (!rc)
 		rc = put_index(p, rel.buf, &z);
 	strbuf_reset(&z);
 	if (!rc)
-		rc = compress_to(&text, PP_COMP_XZ, 6, &z, p->err);
+		rc = pp_zpieces_compress(text.buf, text.len, PP_COMP_XZ, 6,
+					 p->zcache, &z, p->err);
 	strbuf_setlen(&rel, rel.len - 3);
 	strbuf_addstr(&rel, ".xz");
 	if (!rc)
@@ -458,10 +438,11 @@ static int remove_garbage(struct pp_repo *r, struct referenced *ref,
 
 static int publish_one(struct pp_repo *r, const struct pp_repo_suite *s,
 		       struct pp_repo_publish_opts *o,
-		       struct pp_repo_cache *cache, struct pp_err *err)
+		       struct pp_repo_cache *cache, struct pp_zcache *zc,
+		       struct pp_err *err)
 {
-	struct publish p = { r, s, o, cache, STRBUF_INIT, STRBUF_INIT, NULL, 0,
-			     0, err };
+	struct publish p = { r, s, o, cache, zc, STRBUF_INIT, STRBUF_INIT, NULL,
+			     0, 0, err };
 	int rc;
 
 	if (!s->signing_key && !o->unsigned_ok)
@@ -479,17 +460,22 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		    struct pp_err *err)
 {
 	struct referenced ref = { NULL, 0, 0 };
+	struct strbuf zdir = STRBUF_INIT;
 	struct pp_repo_cache cache;
+	struct pp_zcache zc;
 	int rc = 0;
 
 	if (pp_repo_cache_load(r->root, &cache, err) < 0)
 		return -1;
+	strbuf_addf(&zdir, "%s/db/zcache", r->root);
+	pp_zcache_open(&zc, zdir.buf);
+	strbuf_release(&zdir);
 	if (o->full) { /* every pool file read again, once */
 		pp_repo_cache_release(&cache);
 		cache.dirty = 1;
 	}
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
-		rc = publish_one(r, &r->suites[i], o, &cache, err);
+		rc = publish_one(r, &r->suites[i], o, &cache, &zc, err);
 	if (!rc)
 		rc = collect_referenced(r, &ref, err);
 	if (!rc) {
@@ -498,6 +484,10 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	}
 	if (!rc)
 		rc = remove_garbage(r, &ref, err);
+	o->pieces_compressed = zc.misses;
+	o->pieces_cached = zc.hits;
+	if (pp_zcache_close(&zc, !rc, err) < 0)
+		rc = -1;
 	pp_free_words(ref.names, ref.nr);
 	pp_repo_cache_release(&cache);
 	return rc;

@@ -103,8 +103,9 @@ struct pp_repo_publish_opts {
 	time_t now;       /* the Date; Valid-Until is counted from it */
 	pp_repo_sign_fn sign;
 	void *sign_ctx;
-	/* filled: how many pool files were read (not taken from the cache) */
-	size_t read_debs;
+	/* filled: pool files read (not taken from the cache), and index
+	 * pieces compressed or taken from the cache */
+	size_t read_debs, pieces_compressed, pieces_cached;
 };
 
 int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,

@@ -1,0 +1,329 @@
+#include "zpieces.h"
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lzma.h>
+#include <zlib.h>
+
+#include "fsutil.h"
+#include "hash.h"
+#include "xalloc.h"
+
+/* A piece ends after a stanza whose first line hashes to 0 mod CUT_EVERY,
+ * once it holds MIN_PIECE bytes; it never grows past MAX_PIECE. */
+#define CUT_EVERY 128
+#define MIN_PIECE (64u << 10)
+#define MAX_PIECE (512u << 10)
+#define XZ_DICT (1u << 20) /* >= MAX_PIECE: a larger one would buy nothing */
+
+struct piece {
+	size_t off, len;
+};
+
+static uint32_t fnv1a(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* Whether the piece [start, next) ends after the stanza at stanza. */
+static int piece_ends(const char *text, size_t len, size_t start,
+		      size_t stanza, size_t next)
+{
+	size_t size = next - start;
+
+	if (next == len || size >= MAX_PIECE)
+		return 1;
+	return size >= MIN_PIECE &&
+	       fnv1a(text + stanza, strcspn(text + stanza, "\n")) % CUT_EVERY == 0;
+}
+
+static size_t cut(const char *text, size_t len, struct piece **out)
+{
+	size_t nr = 0, alloc = 0, start = 0, stanza = 0;
+
+	*out = NULL;
+	while (stanza < len) {
+		const char *end = memmem(text + stanza, len - stanza, "\n\n", 2);
+		size_t next = end ? (size_t)(end - text) + 2 : len;
+
+		if (piece_ends(text, len, start, stanza, next)) {
+			ARRAY_GROW(*out, alloc, nr + 1);
+			(*out)[nr++] = (struct piece){ start, next - start };
+			start = next;
+		}
+		stanza = next;
+	}
+	if (!nr) { /* empty text: one empty piece */
+		ARRAY_GROW(*out, alloc, 1);
+		(*out)[nr++] = (struct piece){ 0, 0 };
+	}
+	return nr;
+}
+
+/* ---- compressing one piece --------------------------------------------- */
+
+/* Raw deflate; all but the last piece end with a sync flush, which ends
+ * the last block on a byte boundary without marking it final. */
+static int deflate_piece(const char *in, size_t len, int level, int last,
+			 struct strbuf *out)
+{
+	z_stream s;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	if (deflateInit2(&s, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	s.next_in = (Bytef *)in;
+	s.avail_in = (uInt)len;
+	do {
+		strbuf_grow(out, deflateBound(&s, len) + 64);
+		s.next_out = (Bytef *)out->buf + out->len;
+		s.avail_out = (uInt)(out->alloc - out->len - 1);
+		r = deflate(&s, last ? Z_FINISH : Z_SYNC_FLUSH);
+		strbuf_setlen(out, out->alloc - 1 - s.avail_out);
+	} while (r == Z_OK && s.avail_out == 0);
+	deflateEnd(&s);
+	return (last ? r == Z_STREAM_END : r == Z_OK) ? 0 : -1;
+}
+
+/* One xz block; out gets 16 bytes (unpadded and uncompressed sizes,
+ * little endian) then the block. */
+static int xz_piece(const char *in, size_t len, int level, struct strbuf *out)
+{
+	lzma_options_lzma opt;
+	lzma_filter filters[2];
+	lzma_block block;
+	size_t bound = lzma_block_buffer_bound(len), pos = 16;
+	uint64_t sizes[2];
+
+	if (lzma_lzma_preset(&opt, (uint32_t)level))
+		return -1;
+	opt.dict_size = XZ_DICT;
+	filters[0] = (lzma_filter){ LZMA_FILTER_LZMA2, &opt };
+	filters[1] = (lzma_filter){ LZMA_VLI_UNKNOWN, NULL };
+	memset(&block, 0, sizeof(block));
+	block.check = LZMA_CHECK_CRC64;
+	block.filters = filters;
+	strbuf_grow(out, bound + 16);
+	if (lzma_block_buffer_encode(&block, NULL, (const uint8_t *)in, len,
+				     (uint8_t *)out->buf, &pos, bound + 16) != LZMA_OK)
+		return -1;
+	sizes[0] = lzma_block_unpadded_size(&block);
+	sizes[1] = block.uncompressed_size;
+	memcpy(out->buf, sizes, 16); /* a cache of this machine only */
+	strbuf_setlen(out, pos);
+	return 0;
+}
+
+static int compress_piece(const char *in, size_t len, enum pp_compressor type,
+			  int level, int last, struct strbuf *out)
+{
+	return type == PP_COMP_GZIP ? deflate_piece(in, len, level, last, out) :
+		xz_piece(in, len, level, out);
+}
+
+/* ---- the cache of compressed pieces ------------------------------------ */
+
+void pp_zcache_open(struct pp_zcache *zc, const char *dir)
+{
+	memset(zc, 0, sizeof(zc[0]));
+	zc->dir = dir ? xstrdup(dir) : NULL;
+}
+
+static void cache_name(const char *in, size_t len, enum pp_compressor type,
+		       int level, int last, struct strbuf *name)
+{
+	char hex[2 * PP_HASH_MAX + 1];
+	struct pp_hash h;
+
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, in, len);
+	pp_hash_final_hex(&h, hex);
+	strbuf_addf(name, "%s.%s%d%s", hex, type == PP_COMP_GZIP ? "gz" : "xz",
+		    level, type == PP_COMP_GZIP && last ? "L" : "");
+}
+
+/* The compressed piece, from the cache or made (and cached). */
+static int get_piece(struct pp_zcache *zc, const char *in, size_t len,
+		     enum pp_compressor type, int level, int last,
+		     struct strbuf *out, struct pp_err *err)
+{
+	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
+	struct pp_err ignored;
+	int rc = 0;
+
+	strbuf_reset(out);
+	if (!zc || !zc->dir)
+		return compress_piece(in, len, type, level, last, out) < 0 ?
+			pp_err_set(err, PP_EXIT_IO, "compression failed") : 0;
+	cache_name(in, len, type, level, last, &name);
+	strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
+	ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
+	zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
+	pp_err_init(&ignored);
+	if (access(path.buf, F_OK) == 0 && pp_read_file(path.buf, out, &ignored) == 0) {
+		zc->hits++;
+	} else {
+		strbuf_reset(out);
+		zc->misses++;
+		if (compress_piece(in, len, type, level, last, out) < 0)
+			rc = pp_err_set(err, PP_EXIT_IO, "compression failed");
+		else if (pp_mkdir_p(zc->dir, 0755, err) < 0 ||
+			 pp_write_file(path.buf, out->buf, out->len, 0644, err) < 0)
+			rc = -1;
+	}
+	pp_err_release(&ignored);
+	strbuf_release(&path);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pp_zcache_close(struct pp_zcache *zc, int prune, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d = zc->dir && prune ? opendir(zc->dir) : NULL;
+	int rc = 0;
+
+	if (zc->nr_used)
+		qsort(zc->used, zc->nr_used, sizeof(*zc->used), cmp_str);
+	while (d && (de = readdir(d))) {
+		const char *name = de->d_name;
+
+		if (name[0] == '.' || (zc->nr_used && bsearch(&name, zc->used,
+			zc->nr_used, sizeof(*zc->used), cmp_str)))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", zc->dir, name);
+		if (unlink(path.buf) < 0 && !rc)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+					  path.buf);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < zc->nr_used; i++)
+		free(zc->used[i]);
+	free(zc->used);
+	free(zc->dir);
+	strbuf_release(&path);
+	memset(zc, 0, sizeof(*zc));
+	return rc;
+}
+
+/* ---- joining the pieces ----------------------------------------------- */
+
+static void put_le32(struct strbuf *out, uint32_t v)
+{
+	unsigned char b[4] = { v & 255, (v >> 8) & 255, (v >> 16) & 255, v >> 24 };
+
+	strbuf_add(out, b, 4);
+}
+
+static int gzip_join(const char *text, size_t len, const struct piece *p,
+		     size_t n, int level, struct pp_zcache *zc,
+		     struct strbuf *out, struct pp_err *err)
+{
+	/* no name, no mtime, XFL as gzip sets it, OS Unix */
+	const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0,
+					 level == 9 ? 2 : level == 1 ? 4 : 0, 3 };
+	struct strbuf piece = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_add(out, head, sizeof(head));
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = get_piece(zc, text + p[i].off, p[i].len, PP_COMP_GZIP, level,
+			       i == n - 1, &piece, err);
+		strbuf_add(out, piece.buf, piece.len);
+	}
+	put_le32(out, (uint32_t)crc32(crc32(0, NULL, 0), (const Bytef *)text,
+				      (uInt)len));
+	put_le32(out, (uint32_t)len);
+	strbuf_release(&piece);
+	return rc;
+}
+
+static int xz_trailer(lzma_index *idx, struct strbuf *out, struct pp_err *err)
+{
+	lzma_stream_flags flags = { .version = 0, .check = LZMA_CHECK_CRC64 };
+	size_t size = (size_t)lzma_index_size(idx), pos = out->len;
+	uint8_t footer[LZMA_STREAM_HEADER_SIZE];
+
+	strbuf_grow(out, size);
+	if (lzma_index_buffer_encode(idx, (uint8_t *)out->buf, &pos,
+				     out->alloc - 1) != LZMA_OK)
+		return pp_err_set(err, PP_EXIT_IO, "cannot write the xz index");
+	strbuf_setlen(out, pos);
+	flags.backward_size = size;
+	if (lzma_stream_footer_encode(&flags, footer) != LZMA_OK)
+		return pp_err_set(err, PP_EXIT_IO, "cannot write the xz footer");
+	strbuf_add(out, footer, sizeof(footer));
+	return 0;
+}
+
+static int xz_join(const char *text, const struct piece *p, size_t n,
+		   int level, struct pp_zcache *zc, struct strbuf *out,
+		   struct pp_err *err)
+{
+	lzma_stream_flags flags = { .version = 0, .check = LZMA_CHECK_CRC64 };
+	uint8_t head[LZMA_STREAM_HEADER_SIZE];
+	lzma_index *idx = lzma_index_init(NULL);
+	struct strbuf piece = STRBUF_INIT;
+	uint64_t sizes[2];
+	int rc = 0;
+
+	if (lzma_stream_header_encode(&flags, head) != LZMA_OK) {
+		lzma_index_end(idx, NULL);
+		return pp_err_set(err, PP_EXIT_IO, "cannot write the xz header");
+	}
+	strbuf_add(out, head, sizeof(head));
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!p[i].len)
+			continue; /* an empty stream has no block */
+		rc = get_piece(zc, text + p[i].off, p[i].len, PP_COMP_XZ, level, 0,
+			       &piece, err);
+		if (!rc && piece.len < 16)
+			rc = pp_err_set(err, PP_EXIT_IO, "damaged cached xz piece");
+		if (rc)
+			break;
+		memcpy(sizes, piece.buf, 16);
+		strbuf_add(out, piece.buf + 16, piece.len - 16);
+		if (lzma_index_append(idx, NULL, sizes[0], sizes[1]) != LZMA_OK)
+			rc = pp_err_set(err, PP_EXIT_IO, "xz index overflow");
+	}
+	if (!rc)
+		rc = xz_trailer(idx, out, err);
+	lzma_index_end(idx, NULL);
+	strbuf_release(&piece);
+	return rc;
+}
+
+int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
+			int level, struct pp_zcache *zc, struct strbuf *out,
+			struct pp_err *err)
+{
+	struct piece *p;
+	size_t n = cut(text, len, &p);
+	int rc;
+
+	if (type != PP_COMP_GZIP && type != PP_COMP_XZ)
+		rc = pp_err_set(err, PP_EXIT_USAGE, "pieces need gzip or xz");
+	else if (type == PP_COMP_GZIP)
+		rc = gzip_join(text, len, p, n, level, zc, out, err);
+	else
+		rc = xz_join(text, p, n, level, zc, out, err);
+	free(p);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/* Compressing an index (Packages) so that a small change costs little.
+ *
+ * The text is cut into pieces at stanza boundaries chosen by the content
+ * itself (a boundary follows a stanza whose first line hashes to 0 modulo
+ * a constant, within size limits), so inserting or changing one stanza
+ * changes one piece and leaves the others, and their boundaries, alone.
+ * Each piece is compressed on its own and its compressed form cached under
+ * its SHA-256; the pieces are then joined into one ordinary file:
+ *  - gzip: one member whose deflate stream is the pieces' raw deflate
+ *    streams, each but the last ended by a sync flush (as pigz does);
+ *  - xz: one stream whose blocks are the pieces, with its index.
+ * Any gzip or xz reader (apt, zcat, xzcat) reads the result. The output
+ * depends only on the text and the level, never on the cache. */
+#ifndef PP_ZPIECES_H
+#define PP_ZPIECES_H
+
+#include <stddef.h>
+
+#include "compress.h"
+#include "error.h"
+#include "strbuf.h"
+
+struct pp_zcache {
+	char *dir;       /* where compressed pieces are kept; NULL: none */
+	char **used;     /* file names used since pp_zcache_open */
+	size_t nr_used, alloc_used;
+	size_t hits, misses;
+};
+
+void pp_zcache_open(struct pp_zcache *zc, const char *dir);
+/* Deletes cached pieces not used since opened; closes. */
+int pp_zcache_close(struct pp_zcache *zc, int prune, struct pp_err *err);
+
+int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
+			int level, struct pp_zcache *zc, struct strbuf *out,
+			struct pp_err *err);
+
+#endif
