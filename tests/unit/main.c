@@ -4,10 +4,10 @@
 #include "test.h"
 
 extern const struct t_case strbuf_tests[], version_tests[], control_tests[],
-	deps_tests[];
+	deps_tests[], zpieces_tests[];
 
 static const struct t_case *const suites[] = {
-	strbuf_tests, version_tests, control_tests, deps_tests,
+	strbuf_tests, version_tests, control_tests, deps_tests, zpieces_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
