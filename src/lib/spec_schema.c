@@ -169,12 +169,12 @@ void pp_setting_where(const config_setting_t *s, const char *file,
 		      struct strbuf *out)
 {
 	const char *src = config_setting_source_file(s);
+	struct strbuf path = STRBUF_INIT;
 
-	strbuf_addf(out, "%s:%u: setting '", src ? src : file,
-		    config_setting_source_line(s));
-	if (config_setting_parent(s))
-		setting_path(s, out);
-	strbuf_addstr(out, "': ");
+	setting_path(s, &path);
+	strbuf_addf(out, "%s:%u: setting '%s': ", src ? src : file,
+		    config_setting_source_line(s), path.buf);
+	strbuf_release(&path);
 }
 
 int pp_setting_error(const config_setting_t *s, const char *file,
