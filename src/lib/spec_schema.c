@@ -14,7 +14,8 @@ static const struct pp_skey tool_keys[] = {
 	{ "what", PP_ST_STRING, PP_SK_REQUIRED, NULL,
 	  "what provides the program, e.g. \"the CUDA toolkit\"" },
 	{ "search", PP_ST_STRINGS, 0, NULL,
-	  "absolute directories tried after PATH, e.g. [\"/usr/local/cuda/bin\"]" },
+	  "absolute directories tried after PATH, e.g. "
+	  "[\"/usr/local/cuda/bin\"]" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

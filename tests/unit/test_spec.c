@@ -132,7 +132,8 @@ static void new_device_kind(struct t_ctx *t)
 		"    needs = ( { program = \"mcc\"; what = \"the MUSA toolkit\";\n"
 		"                search = [ \"/usr/local/musa/bin\" ]; } );\n"
 		"    container = { base = \"mthreads/musa:rc\";\n"
-		"      run_flags = [ \"--privileged\", \"--shm-size=80g\" ]; }; }\n"
+		"      run_flags = [ \"--privileged\", \"--shm-size=80g\" ];"
+		" }; }\n"
 		"); } );\n";
 	struct pp_spec spec;
 	struct pp_err err;
@@ -294,9 +295,12 @@ static void versions(struct t_ctx *t)
 	char path[64], *v = NULL;
 
 	CHECK(pp_version_is_release("0.11.0"));
-	CHECK(pp_version_is_release("1.0.0rc2") && pp_version_is_release("2.1.3b1"));
-	CHECK(!pp_version_is_release("1.0") && !pp_version_is_release("1.0.0-1"));
-	CHECK(!pp_version_is_release("v1.0.0") && !pp_version_is_release("1.0.0rc"));
+	CHECK(pp_version_is_release("1.0.0rc2"));
+	CHECK(pp_version_is_release("2.1.3b1"));
+	CHECK(!pp_version_is_release("1.0"));
+	CHECK(!pp_version_is_release("1.0.0-1"));
+	CHECK(!pp_version_is_release("v1.0.0"));
+	CHECK(!pp_version_is_release("1.0.0rc"));
 	pp_err_init(&err);
 	CHECK_INT(load_text(HEAD "version = \"1.2.3\";\n"
 			    "version_env = \"PP_TEST_VERSION\";\n"

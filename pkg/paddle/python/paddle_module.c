@@ -56,7 +56,8 @@ static PyObject *to_list(const float *m, Py_ssize_t rows, Py_ssize_t cols)
 		PyObject *row = PyList_New(cols);
 
 		for (Py_ssize_t j = 0; row && j < cols; j++)
-			PyList_SET_ITEM(row, j, PyFloat_FromDouble(m[i * cols + j]));
+			PyList_SET_ITEM(row, j,
+					PyFloat_FromDouble(m[i * cols + j]));
 		if (!row) {
 			Py_CLEAR(list);
 			break;
@@ -125,12 +126,15 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__paddle(void)
 {
+	static const struct { const char *name; int value; } consts[] = {
+		{ "DEVICE_DEFAULT", PADDLE_DEVICE_DEFAULT },
+		{ "DEVICE_CPU", PADDLE_DEVICE_CPU },
+		{ "DEVICE_GPU", PADDLE_DEVICE_GPU },
+	};
 	PyObject *mod = PyModule_Create(&module);
 
-	if (mod && (PyModule_AddIntConstant(mod, "DEVICE_DEFAULT",
-					    PADDLE_DEVICE_DEFAULT) ||
-		    PyModule_AddIntConstant(mod, "DEVICE_CPU", PADDLE_DEVICE_CPU) ||
-		    PyModule_AddIntConstant(mod, "DEVICE_GPU", PADDLE_DEVICE_GPU)))
-		Py_CLEAR(mod);
+	for (size_t i = 0; mod && i < sizeof(consts) / sizeof(consts[0]); i++)
+		if (PyModule_AddIntConstant(mod, consts[i].name, consts[i].value))
+			Py_CLEAR(mod);
 	return mod;
 }
