@@ -222,7 +222,12 @@ static void summary(struct build_view *v, const struct pp_build *b)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (v->mode == VIEW_TTY) {
-		redraw(v, b); /* the final state stays on screen */
+		redraw(v, b); /* the final state stays on screen ... */
+		for (size_t i = 0; i < b->nr_jobs; i++) /* ... lines cut */
+			if (b->jobs[i].phase == PP_PHASE_SKIPPED)
+				fprintf(stderr, "padpack build: %s skipped: %s\n",
+					b->jobs[i].variant->name,
+					b->jobs[i].message);
 		return;
 	}
 	fprintf(v->out, "result:\n");

@@ -87,8 +87,11 @@ static void env_set_var(struct pp_strlist *env, const char *name,
 	env_set(env, strbuf_detach(&sb, NULL));
 }
 
+/* A variant's settings with placeholders expanded. */
 struct settings_out {
 	struct pp_strlist cmake, cflags, env;
+	struct pp_strlist test_args;    /* the spec's */
+	struct pp_strlist engine_flags; /* its values' container.build_flags */
 };
 
 static int expand_into(const struct pp_strlist *in,
@@ -128,10 +131,15 @@ static int variant_settings(const struct pp_build *b, const struct pp_job *j,
 {
 	char *cflags;
 
-	if (add_settings(&b->spec->build, ctx, o, err) < 0)
+	const struct pp_variant *v = j->variant;
+
+	if (add_settings(&b->spec->build, ctx, o, err) < 0 ||
+	    expand_into(&b->spec->test_args, ctx, &o->test_args, 0, err) < 0)
 		return -1;
 	for (size_t a = 0; a < b->spec->nr_axes; a++)
-		if (add_settings(&j->variant->values[a]->set, ctx, o, err) < 0)
+		if (add_settings(&v->values[a]->set, ctx, o, err) < 0 ||
+		    expand_into(&v->values[a]->container.build_flags, ctx,
+				&o->engine_flags, 0, err) < 0)
 			return -1;
 	if (!o->cflags.nr)
 		return 0;
@@ -147,6 +155,8 @@ static void settings_release(struct settings_out *o)
 	pp_strlist_release(&o->cmake);
 	pp_strlist_release(&o->cflags);
 	pp_strlist_release(&o->env);
+	pp_strlist_release(&o->test_args);
+	pp_strlist_release(&o->engine_flags);
 }
 
 static void add_step(struct pp_job *j, enum pp_phase phase, const char *cwd,
@@ -214,7 +224,7 @@ static void later_steps(const struct pp_build *b, struct pp_job *j,
 		st = &j->steps[j->nr_steps - 1];
 		pp_strlist_push(&st->argv, "ctest");
 		pp_strlist_push(&st->argv, "--output-on-failure");
-		pp_strlist_extend(&st->argv, &b->spec->test_args);
+		pp_strlist_extend(&st->argv, &o->test_args);
 	}
 	pp_strlist_extend(&env, &o->env);
 	pp_strlist_pushf(&env, "DESTDIR=%s", j->stage);
@@ -230,7 +240,7 @@ static void later_steps(const struct pp_build *b, struct pp_job *j,
  * point, the variant's directory at its own path, the environment as
  * -e flags, the device's build flags, files owned by the caller. */
 static void in_container(const struct pp_build *b, const struct pp_job *j,
-			 struct pp_step *st)
+			 const struct pp_strlist *engine_flags, struct pp_step *st)
 {
 	struct pp_strlist argv = PP_STRLIST_INIT;
 	const char *mount = b->spec->image.mount ? b->spec->image.mount :
@@ -250,9 +260,7 @@ static void in_container(const struct pp_build *b, const struct pp_job *j,
 		pp_strlist_push(&argv, "-e");
 		pp_strlist_push(&argv, st->env.items[i]);
 	}
-	for (size_t a = 0; a < b->spec->nr_axes; a++)
-		pp_strlist_extend(&argv,
-			&j->variant->values[a]->container.build_flags);
+	pp_strlist_extend(&argv, engine_flags);
 	pp_strlist_push(&argv, b->image);
 	pp_strlist_extend(&argv, &st->argv);
 	pp_strlist_release(&st->argv);
@@ -338,6 +346,7 @@ static int job_steps(struct pp_build *b, struct pp_job *j,
 	struct pp_expand_ctx ctx = { b->spec, j->variant, b->version, b->test,
 				     b->compile_jobs, tools };
 	struct settings_out o = { PP_STRLIST_INIT, PP_STRLIST_INIT,
+				  PP_STRLIST_INIT, PP_STRLIST_INIT,
 				  PP_STRLIST_INIT };
 
 	if (variant_settings(b, j, &ctx, &o, err) < 0) {
@@ -346,9 +355,9 @@ static int job_steps(struct pp_build *b, struct pp_job *j,
 	}
 	configure_step(b, j, &o, ccache);
 	later_steps(b, j, &o);
-	settings_release(&o);
 	for (size_t i = 0; b->image && i < j->nr_steps; i++)
-		in_container(b, j, &j->steps[i]);
+		in_container(b, j, &o.engine_flags, &j->steps[i]);
+	settings_release(&o);
 	check_up_to_date(j);
 	return 0;
 }

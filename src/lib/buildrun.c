@@ -190,7 +190,7 @@ static void start_step(struct pp_job *j, const sigset_t *mask)
 	log_step(j, st, "");
 	pp_err_init(&err);
 	sp = (struct pp_spawn){ st->argv.items, st->cwd, &st->env, j->log_fd,
-				-1, mask };
+				-1, mask, 1 };
 	if (prepare_step(j, st, &err) < 0 || (j->pid = pp_spawn(&sp, &err)) < 0)
 		fail_job(j, -1, "%s failed: %s", pp_phase_name(st->phase),
 			 err.msg);
@@ -338,23 +338,57 @@ static int summarize(const struct pp_build *b, struct pp_err *err)
 	return nr_failed ? -1 : 0;
 }
 
+/* Stops every running step (its whole process group) and waits for it. */
+static void interrupt(struct pp_build *b, int sig,
+		      const struct pp_build_events *ev)
+{
+	int ws;
+
+	for (size_t i = 0; i < b->nr_jobs; i++)
+		if (b->jobs[i].pid > 0)
+			kill(-b->jobs[i].pid, SIGTERM);
+	for (size_t i = 0; i < b->nr_jobs; i++) {
+		struct pp_job *j = &b->jobs[i];
+
+		if (j->pid <= 0)
+			continue;
+		while (waitpid(j->pid, &ws, 0) < 0 && errno == EINTR)
+			;
+		fail_job(j, 128 + sig, "%s interrupted by %s",
+			 pp_phase_name(j->phase), strsignal(sig));
+		notify(ev, b, j);
+	}
+}
+
 int pp_build_run(struct pp_build *b, const struct pp_build_events *ev,
 		 struct pp_err *err)
 {
 	struct timespec tick = { 0, TICK_NS };
-	sigset_t chld, old;
+	sigset_t wait_for, old;
+	int sig = 0;
 
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old);
+	sigemptyset(&wait_for);
+	sigaddset(&wait_for, SIGCHLD);
+	sigaddset(&wait_for, SIGINT);
+	sigaddset(&wait_for, SIGTERM);
+	sigaddset(&wait_for, SIGHUP);
+	sigprocmask(SIG_BLOCK, &wait_for, &old);
 	for (size_t i = 0; i < b->nr_jobs; i++)
 		if (b->jobs[i].phase == PP_PHASE_SKIPPED)
 			notify(ev, b, &b->jobs[i]);
 	for (start_jobs(b, &old, ev); any_active(b); start_jobs(b, &old, ev)) {
-		sigtimedwait(&chld, NULL, &tick);
+		sig = sigtimedwait(&wait_for, NULL, &tick);
+		if (sig > 0 && sig != SIGCHLD)
+			break;
 		reap(b, &old, ev);
 		notify(ev, b, NULL);
 	}
+	if (sig > 0 && sig != SIGCHLD)
+		interrupt(b, sig, ev);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (sig > 0 && sig != SIGCHLD)
+		return pp_err_set(err, PP_EXIT_BUILD, "interrupted by %s; the "
+				  "variants not done are not built",
+				  strsignal(sig));
 	return summarize(b, err);
 }

@@ -71,6 +71,8 @@ static void exec_child(const struct pp_spawn *sp)
 	dup2(sp->err_fd >= 0 ? sp->err_fd : sp->out_fd, 2);
 	for (size_t i = 0; sp->env && i < sp->env->nr; i++)
 		putenv(sp->env->items[i]); /* the child's own copy */
+	if (sp->own_group)
+		setpgid(0, 0);
 	if (sp->mask)
 		sigprocmask(SIG_SETMASK, sp->mask, NULL);
 	if (sp->cwd && chdir(sp->cwd) < 0) {
@@ -95,6 +97,8 @@ pid_t pp_spawn(const struct pp_spawn *sp, struct pp_err *err)
 				    sp->argv[0]);
 	if (pid == 0)
 		exec_child(sp);
+	if (sp->own_group)
+		setpgid(pid, pid); /* also here: no race with a kill(-pid) */
 	return pid;
 }
 
@@ -116,7 +120,7 @@ static int read_all(int fd, struct strbuf *out)
 int pp_proc_capture(char *const argv[], const char *cwd, struct strbuf *out,
 		    int *status, struct pp_err *err)
 {
-	struct pp_spawn sp = { argv, cwd, NULL, -1, -1, NULL };
+	struct pp_spawn sp = { argv, cwd, NULL, -1, -1, NULL, 0 };
 	int fds[2], ws;
 	pid_t pid;
 

@@ -28,6 +28,8 @@ struct pp_spawn {
 	int out_fd;                 /* stdout goes here ... */
 	int err_fd;                 /* ... and stderr here (-1: to out_fd) */
 	const sigset_t *mask;       /* the child's signal mask, NULL: as now */
+	int own_group;              /* in a process group of its own, which
+				       kill(-pid, sig) reaches as a whole */
 };
 
 /* Starts a child; returns its pid, or -1 (err filled) when fork fails.

@@ -41,6 +41,9 @@ check "the log holds every step's command and output" bash -c "
 	grep -q '^==> padpack: done in ' '$B/plain-cpu/build.log'"
 matches "two variants at a time with -j2" 'up to 2 at a time, 1 compile job each' \
 	"$out"
+check "test_args, with placeholders, reach ctest" \
+	grep -q '^==> padpack: test: .* ctest --output-on-failure --parallel 1$' \
+	"$B/plain-cpu/build.log"
 check "install goes to the stage with DESTDIR" test -x "$B/plain-cpu/stage/usr/bin/tiny"
 
 check_fails "--require-all makes a missing tool an error" 5 \
@@ -102,6 +105,27 @@ matches "a failing test: its output and a ctest command to rerun it" \
 check "--no-test skips the test step" "$PADPACK" build -q -c "$f" -B "$WORK/t" \
 	--variant salty-cpu --no-test
 
+# Interrupted (SIGTERM): the running steps are stopped, whole, and said so.
+f=$(spec_with slow 's|env = { TINY_SALT = "salty"; };|env = { TINY_SALT = "slow"; };|')
+"$PADPACK" build -c "$f" -B "$WORK/s" --variant salty-cpu >"$WORK/slow.out" 2>&1 &
+pid=$!
+for _ in $(seq 150); do
+	grep -q '^==> padpack: test:' "$WORK/s/salty-cpu/build.log" 2>/dev/null && break
+	sleep 0.2
+done
+sleep 1
+t0=$SECONDS
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: stops at once, not when the step ends ($((SECONDS - t0)) s)" \
+	test $((SECONDS - t0)) -lt 20
+matches "SIGTERM: exit 5, the step that was stopped" \
+	"salty-cpu +failed .*test interrupted by Terminated.*padpack build: interrupted by Terminated" \
+	"exit $rc $(cat "$WORK/slow.out")"
+check "SIGTERM: nothing of the step is left running" bash -c \
+	"sleep 0.5; ! pgrep -f '$WORK/s/salty-cpu/obj/[t]iny' >/dev/null"
+
 # Output modes.
 check_fails "--quiet prints nothing but skipped variants (stderr)" 0 \
 	'^padpack build: plain-npu skipped: needs npucc' \
@@ -139,6 +163,6 @@ check_fails "... cmake got the mounted source" 0 'cmake -S /src -B' cat "$FAKE_E
 check "... into its own build tree, installed to the stage" bash -c "
 	test -f '$WORK/c/salty-cpu/obj-image/CMakeCache.txt' &&
 	test -x '$WORK/c/salty-cpu/stage/usr/bin/tiny'"
-check_fails "... tools are the image's: not skipped; device flags added" 0 \
+check_fails "... tools are the image's: not skipped; device flags expanded, added" 0 \
 	'run --rm .* --device=/dev/npu0 tiny:1\.2\.3-dev cmake .*-DTINY_TOOL=npucc' \
 	"$PADPACK" build -n -c "$SPEC" -B "$WORK/c" --in-image --variant salty-npu

@@ -1,8 +1,10 @@
 /* Prints what it was built with; --check-salt fails when TINY_SALT says
- * "bad", which lets a test make a variant's test phase fail. */
+ * "bad" and takes a minute when it says "slow", which lets a test make a
+ * variant's test phase fail, or interrupt it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef TINY_SALTY /* from the salty value's cflags */
 #define TINY_FLAG "salty"
@@ -19,6 +21,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tiny: the salt is bad\n");
 			return 8;
 		}
+		if (salt && !strcmp(salt, "slow"))
+			sleep(60);
 		return 0;
 	}
 	printf("%s flag=%s salt=%s\n", TINY_NAME, TINY_FLAG,
