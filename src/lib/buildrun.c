@@ -182,6 +182,7 @@ static void start_step(struct pp_job *j, const sigset_t *mask)
 	struct pp_spawn sp;
 	struct pp_err err;
 
+	/* only a configure can be up to date, and a build always follows */
 	while (j->current < j->nr_steps && j->steps[j->current].up_to_date)
 		log_step(j, &j->steps[j->current++], " (up to date, skipped)");
 	st = &j->steps[j->current];
