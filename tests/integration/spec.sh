@@ -112,3 +112,17 @@ check_fails "no container engine installed: says so and stops" 5 \
 check_fails "a dry run without engine still prints the command" 0 \
 	"^docker run --rm .* paddle:dev cmake -S /paddle" \
 	env PATH="$WORK/nobin" "$PADPACK" build -n --in-image=paddle:dev --variant cpu-avx
+
+# With a real docker client (no daemon needed): it accepts the command line
+# padpack writes, and a daemon that is not there fails the variant, saying so.
+if docker=$(command -v docker) && "$docker" --version >/dev/null 2>&1; then
+	cmd=$("$PADPACK" build -n --in-image=paddle:dev --variant gpu-noavx | sed -n 2p)
+	check_fails "the docker client parses the command padpack writes" 125 \
+		"Cannot connect to the Docker daemon" \
+		env DOCKER_HOST="unix://$WORK/no-daemon.sock" bash -c "$cmd"
+	check_fails "no docker daemon: the variant fails, saying so" 5 \
+		"variant cpu-avx: configure failed .*Cannot connect to the Docker daemon" \
+		bash -c "DOCKER_HOST='unix://$WORK/no-daemon.sock' '$PADPACK' build -q \
+			--in-image=paddle:dev --variant cpu-avx -B '$WORK/d' 2>&1 | tr '\n' ' '; \
+			exit \${PIPESTATUS[0]}"
+fi
