@@ -21,6 +21,15 @@ line_of() { # PATTERN FILE: the number of the first line matching
 check "the Paddle spec loads: four variants, dry run" bash -c \
 	"'$PADPACK' build -n | grep -c '^# ' | grep -qx 4"
 
+# The spec's examples marked "#>": a third axis (Python) and another
+# vendor's device, both spec only; together, 3 x 2 x 2 variants.
+f=$(spec_with examples 's/^#>//')
+check_fails "the spec's examples are valid: Python axis and a new device kind" 0 \
+	'^12 # musa-noavx-py3.12: skipped: needs mcc \(the MUSA toolkit\)' \
+	bash -c "'$PADPACK' build -n -c '$f' --source '$TOP/pkg/paddle' |
+		grep '^# ' | { n=0; while read -r l; do n=\$((n + 1)); last=\$l; done
+		echo \"\$n \$last\"; }"
+
 f=$(spec_with syntax 's/^name = "paddle";/name = = "paddle";/')
 check_fails "syntax error: file and line" 3 \
 	"^padpack build: $f:$(line_of '^name = ' "$f"): syntax error; a spec is libconfig" \
