@@ -7,7 +7,7 @@
 # of everything it depends on (the core, the spec, padpack's build code,
 # the compilers), so a second `make check` on an unchanged tree reuses it;
 # a stale or missing one is rebuilt from clean. PADPACK_TEST_NO_CACHE=1
-# always rebuilds.
+# always rebuilds. A lock keeps two runs from sharing it at once.
 source "$(dirname "$0")/../lib.sh"
 
 LIBDIR=usr/lib/x86_64-linux-gnu
@@ -21,7 +21,7 @@ fi
 
 cache_key() {
 	{
-		(cd "$TOP" && find pkg src/lib/build*.c src/lib/spec*.c \
+		(cd "$TOP" && find pkg src/lib/build*.c src/lib/spec*.c src/cmd/build* \
 			src/lib/variant.c src/lib/proc.c -type f | sort |
 			xargs sha256sum)
 		cc --version; c++ --version; cmake --version
@@ -34,6 +34,10 @@ CACHE_ROOT=/var/tmp/padpack-tests
 KEY=$(cache_key)
 OUT=$CACHE_ROOT/core-$KEY
 B=$OUT/build
+# One suite at a time uses the cache (another checkout may run make check).
+mkdir -p "$CACHE_ROOT"
+exec 9>"$CACHE_ROOT/lock"
+flock 9
 
 # build_all: the four variants from a clean tree into $B (or the cache).
 build_all() {
