@@ -159,14 +159,21 @@ static void settings_release(struct settings_out *o)
 	pp_strlist_release(&o->engine_flags);
 }
 
-static void add_step(struct pp_job *j, enum pp_phase phase, const char *cwd,
-		     const struct pp_strlist *env)
+static struct pp_step *add_step(struct pp_job *j, enum pp_phase phase,
+				const char *cwd, const struct pp_strlist *env)
 {
 	struct pp_step *st = &j->steps[j->nr_steps++];
 
 	st->phase = phase;
 	st->cwd = cwd ? xstrdup(cwd) : NULL;
 	pp_strlist_extend(&st->env, env);
+	return st;
+}
+
+/* Where container builds see the source tree. */
+static const char *mount_point(const struct pp_build *b)
+{
+	return b->spec->image.mount ? b->spec->image.mount : "/paddle";
 }
 
 /* The host's ccache, through the variables CMake reads at configure. */
@@ -190,12 +197,10 @@ static void configure_step(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_extend(&env, &o->env);
 	if (ccache && !b->image)
 		add_ccache(&env);
-	add_step(j, PP_PHASE_CONFIGURE, NULL, &env);
-	st = &j->steps[j->nr_steps - 1];
+	st = add_step(j, PP_PHASE_CONFIGURE, NULL, &env);
 	pp_strlist_push(&st->argv, "cmake");
 	pp_strlist_push(&st->argv, "-S");
-	pp_strlist_push(&st->argv, b->image ? b->spec->image.mount ?
-			b->spec->image.mount : "/paddle" : b->source);
+	pp_strlist_push(&st->argv, b->image ? mount_point(b) : b->source);
 	pp_strlist_push(&st->argv, "-B");
 	pp_strlist_push(&st->argv, j->obj);
 	if (b->spec->generator) {
@@ -212,24 +217,21 @@ static void later_steps(const struct pp_build *b, struct pp_job *j,
 	struct pp_strlist env = PP_STRLIST_INIT;
 	struct pp_step *st;
 
-	add_step(j, PP_PHASE_BUILD, NULL, &o->env);
-	st = &j->steps[j->nr_steps - 1];
+	st = add_step(j, PP_PHASE_BUILD, NULL, &o->env);
 	pp_strlist_push(&st->argv, "cmake");
 	pp_strlist_push(&st->argv, "--build");
 	pp_strlist_push(&st->argv, j->obj);
 	pp_strlist_push(&st->argv, "--parallel");
 	pp_strlist_pushf(&st->argv, "%d", b->compile_jobs);
 	if (b->test) {
-		add_step(j, PP_PHASE_TEST, j->obj, &o->env);
-		st = &j->steps[j->nr_steps - 1];
+		st = add_step(j, PP_PHASE_TEST, j->obj, &o->env);
 		pp_strlist_push(&st->argv, "ctest");
 		pp_strlist_push(&st->argv, "--output-on-failure");
 		pp_strlist_extend(&st->argv, &o->test_args);
 	}
 	pp_strlist_extend(&env, &o->env);
 	pp_strlist_pushf(&env, "DESTDIR=%s", j->stage);
-	add_step(j, PP_PHASE_INSTALL, NULL, &env);
-	st = &j->steps[j->nr_steps - 1];
+	st = add_step(j, PP_PHASE_INSTALL, NULL, &env);
 	pp_strlist_push(&st->argv, "cmake");
 	pp_strlist_push(&st->argv, "--install");
 	pp_strlist_push(&st->argv, j->obj);
@@ -243,8 +245,6 @@ static void in_container(const struct pp_build *b, const struct pp_job *j,
 			 const struct pp_strlist *engine_flags, struct pp_step *st)
 {
 	struct pp_strlist argv = PP_STRLIST_INIT;
-	const char *mount = b->spec->image.mount ? b->spec->image.mount :
-						   "/paddle";
 
 	pp_strlist_push(&argv, b->engine);
 	pp_strlist_push(&argv, "run");
@@ -252,7 +252,7 @@ static void in_container(const struct pp_build *b, const struct pp_job *j,
 	pp_strlist_pushf(&argv, "--user=%u:%u", (unsigned)getuid(),
 			 (unsigned)getgid());
 	pp_strlist_push(&argv, "-v");
-	pp_strlist_pushf(&argv, "%s:%s", b->source, mount);
+	pp_strlist_pushf(&argv, "%s:%s", b->source, mount_point(b));
 	pp_strlist_push(&argv, "-v");
 	pp_strlist_pushf(&argv, "%s:%s", j->dir, j->dir);
 	pp_strlist_pushf(&argv, "--workdir=%s", st->cwd ? st->cwd : j->dir);
