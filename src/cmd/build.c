@@ -1,10 +1,7 @@
 /* padpack build: compile every variant of a spec into its stage tree.
  * Options and presentation only; the work is in lib/build.c. */
 #include <getopt.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../lib/build.h"
@@ -94,7 +91,7 @@ static const char *image_arg(int argc, char **argv)
 }
 
 static int parse_one(int c, int argc, char **argv, struct build_cli *cli,
-		     int *dry_run, struct pp_err *err)
+		     struct pp_err *err)
 {
 	long v;
 
@@ -114,7 +111,7 @@ static int parse_one(int c, int argc, char **argv, struct build_cli *cli,
 	case OPT_NO_CCACHE: cli->opts.ccache = 0; break;
 	case OPT_IN_IMAGE: cli->image_arg = image_arg(argc, argv); break;
 	case OPT_ENGINE: cli->opts.engine = optarg; break;
-	case 'n': *dry_run = 1; break;
+	case 'n': cli->opts.dry_run = 1; break;
 	case 'q': cli->quiet = 1; break;
 	case OPT_JSON: cli->json = 1; break;
 	default: return pp_usage_error(err, "unknown option");
@@ -126,16 +123,18 @@ static int parse(int argc, char **argv, struct build_cli *cli,
 		 struct pp_err *err)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int c, dry_run = 0;
+	int c;
 
 	cli->spec = "pkg/paddle.cfg";
-	cli->opts = (struct pp_build_opts){ NULL, "build", cpus > 0 ?
-					    (int)cpus : 1, -1, 0, 1, NULL,
-					    NULL, 0 };
+	cli->opts = (struct pp_build_opts){
+		.build_dir = "build",
+		.jobs = cpus > 0 ? (int)cpus : 1,
+		.test = -1, /* as the spec says */
+		.ccache = 1,
+	};
 	while ((c = getopt_long(argc, argv, "+c:j:B:nq", long_opts, NULL)) != -1)
-		if (parse_one(c, argc, argv, cli, &dry_run, err) < 0)
+		if (parse_one(c, argc, argv, cli, err) < 0)
 			return -1;
-	cli->opts.dry_run = dry_run;
 	if (optind < argc)
 		return pp_usage_error(err, "unexpected argument '%s'",
 				      argv[optind]);
