@@ -9,7 +9,7 @@ MANDIR := $(PREFIX)/share/man
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libarchive zlib liblzma libzstd openssl libconfig
+PKGS := libarchive zlib liblzma libzstd openssl libconfig libelf
 
 ifeq ($(SANITIZE),1)
 B := build-asan

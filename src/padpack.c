@@ -12,6 +12,7 @@ static const struct pp_cmd *const commands[] = {
 	&cmd_pack, &cmd_info, &cmd_contents, &cmd_field, &cmd_extract,
 	&cmd_control, &cmd_compare_versions,
 	&cmd_build,
+	&cmd_split,
 	&cmd_repo,
 };
 

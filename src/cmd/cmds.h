@@ -14,6 +14,7 @@ struct pp_cmd {
 extern const struct pp_cmd cmd_pack, cmd_info, cmd_contents, cmd_field,
 	cmd_extract, cmd_control, cmd_compare_versions;
 extern const struct pp_cmd cmd_build;
+extern const struct pp_cmd cmd_split;
 extern const struct pp_cmd cmd_repo;
 
 /* Helpers shared by the commands (cmd/common.c). */

@@ -247,8 +247,26 @@ void pp_spec_release(struct pp_spec *spec)
 	for (size_t i = 0; i < spec->nr_files; i++) {
 		free(spec->files[i].path);
 		free(spec->files[i].package);
+		free(spec->files[i].role);
+		free(spec->files[i].drop);
 	}
 	free(spec->files);
+	for (size_t i = 0; i < spec->nr_control; i++) {
+		free(spec->control[i].package);
+		pp_strlist_release(&spec->control[i].fields);
+		for (int k = 0; k < PP_NR_SCRIPTS; k++)
+			free(spec->control[i].scripts[k]);
+	}
+	free(spec->control);
+	free(spec->revision);
+	free(spec->title);
+	free(spec->section);
+	free(spec->copyright);
+	free(spec->changelog);
+	free(spec->distribution);
+	free(spec->urgency);
+	free(spec->templates);
+	pp_strlist_release(&spec->build_depends);
 	image_release(&spec->image);
 	pp_strlist_release(&spec->test_args);
 	free(spec->package);

@@ -43,6 +43,13 @@ struct pp_container {
 	struct pp_strlist run_flags;    /* to run the image, e.g. --gpus all */
 };
 
+/* An accelerator a value's builds use: its packages warn at install time
+ * when none of the driver's libraries is there (padpack split). */
+struct pp_accel {
+	char *what;               /* e.g. "the NVIDIA driver" */
+	struct pp_strlist libs;   /* e.g. libcuda.so.1 */
+};
+
 struct pp_axis_value {
 	char *name;                 /* e.g. "gpu"; part of variant names */
 	char *suffix;               /* part of package/image names; "" none */
@@ -50,6 +57,7 @@ struct pp_axis_value {
 	struct pp_strlist forbid_isa; /* instruction sets its binaries
 					 must not contain (padpack split) */
 	struct pp_container container;
+	struct pp_accel accel;      /* accel.what NULL: none */
 	unsigned line;
 };
 
@@ -77,7 +85,20 @@ struct pp_needed {
 /* padpack split: which package a staged path goes to. */
 struct pp_file_rule {
 	char *path;     /* a glob relative to the stage, e.g. "usr/include/..." */
-	char *package;  /* a template, e.g. lib@name@-dev */
+	char *package;  /* a template, e.g. lib@name@-dev; NULL with drop */
+	char *role;     /* runtime, dev, tools ...; NULL: from the name */
+	char *drop;     /* why the file is left out, or NULL */
+	unsigned line;
+};
+
+/* Maintainer scripts a package can have, in this order. */
+enum pp_script { PP_PREINST, PP_POSTINST, PP_PRERM, PP_POSTRM, PP_NR_SCRIPTS };
+
+/* padpack split: control fields and scripts of the packages a glob names. */
+struct pp_control_rule {
+	char *package;              /* a glob (template), e.g. lib@name@1* */
+	struct pp_strlist fields;   /* Name=value */
+	char *scripts[PP_NR_SCRIPTS]; /* templates, relative to the spec */
 	unsigned line;
 };
 
@@ -107,6 +128,16 @@ struct pp_spec {
 	size_t nr_variants;
 	struct pp_image image;
 	char *package;       /* base package name (template) */
+	char *revision;      /* Debian revision ("1") */
+	char *title;         /* short name for synopses, or NULL */
+	char *section;       /* section of tools and data packages */
+	char *copyright;     /* DEP-5 file, relative to the cwd; or NULL */
+	char *changelog;     /* debian/changelog, relative to the cwd; or NULL */
+	char *distribution, *urgency;
+	char *templates;     /* control templates dir, or NULL: padpack's */
+	struct pp_strlist build_depends;
+	struct pp_control_rule *control;
+	size_t nr_control;
 	struct pp_needed *needed;
 	size_t nr_needed;
 	struct pp_file_rule *files;

@@ -7,6 +7,9 @@
 #include <libconfig.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <stdio.h>
+#include <sys/stat.h>
 
 #include "fsutil.h"
 #include "specint.h"
@@ -380,6 +383,34 @@ static int read_container(struct loader *L, const config_setting_t *g,
 	       read_strings(L, s, "run_flags", &c->run_flags, NULL, 1) ? -1 : 0;
 }
 
+static int is_soname(const char *s)
+{
+	return strstr(s, ".so") && !strchr(s, '/') && !strpbrk(s, " \t");
+}
+
+static int read_accel(struct loader *L, const config_setting_t *g,
+		      struct pp_accel *a)
+{
+	const config_setting_t *s = config_setting_get_member(g, "accelerator");
+
+	if (!s)
+		return 0;
+	if (read_string(L, s, "what", &a->what, NULL, NULL) < 0 ||
+	    read_strings(L, s, "libs", &a->libs, NULL, 0) < 0)
+		return -1;
+	for (size_t i = 0; i < a->libs.nr; i++)
+		if (!is_soname(a->libs.items[i]))
+			return pp_setting_error(config_setting_get_member(s,
+						"libs"), L->file, L->err, "'%s' "
+						"is not a library file name; "
+						"give SONAMEs, e.g. libcuda.so.1",
+						a->libs.items[i]);
+	if (!a->libs.nr)
+		return pp_setting_error(s, L->file, L->err, "libs is empty; "
+					"list the driver's libraries");
+	return 0;
+}
+
 static int read_value(struct loader *L, const config_setting_t *g,
 		      struct pp_axis *axis, struct pp_axis_value *v)
 {
@@ -408,7 +439,8 @@ static int read_value(struct loader *L, const config_setting_t *g,
 	build_tools(L->spec, &outer);
 	rc = read_settings(L, g, &v->set, &outer);
 	pp_strlist_release(&outer);
-	if (rc < 0 || read_isa(L, g, &v->forbid_isa) < 0)
+	if (rc < 0 || read_isa(L, g, &v->forbid_isa) < 0 ||
+	    read_accel(L, g, &v->accel) < 0)
 		return -1;
 	return read_container(L, g, &v->container);
 }
@@ -505,6 +537,31 @@ static int read_needed(struct loader *L, const config_setting_t *list)
 	return 0;
 }
 
+static const char *const role_names[] = {
+	"runtime", "dev", "tools", "python", "doc", "data", NULL,
+};
+
+static int check_file_rule(struct loader *L, const config_setting_t *e,
+			   const struct pp_file_rule *f)
+{
+	if (f->path[0] == '/')
+		return pp_setting_error(config_setting_get_member(e, "path"),
+					L->file, L->err, "'%s' is absolute; write "
+					"it relative to the stage, e.g. "
+					"usr/lib/*", f->path);
+	if (!f->package == !f->drop)
+		return pp_setting_error(e, L->file, L->err, "needs either "
+					"package (where the files go) or drop "
+					"(why they are left out), not %s",
+					f->package ? "both" : "neither");
+	if (f->role && !in_list(role_names, f->role))
+		return pp_setting_error(config_setting_get_member(e, "role"),
+					L->file, L->err, "unknown role '%s'; "
+					"known: runtime, dev, tools, python, "
+					"doc, data", f->role);
+	return 0;
+}
+
 static int read_files(struct loader *L, const config_setting_t *list)
 {
 	struct pp_spec *sp = L->spec;
@@ -518,16 +575,162 @@ static int read_files(struct loader *L, const config_setting_t *list)
 
 		f->line = config_setting_source_line(e);
 		if (read_string(L, e, "path", &f->path, NULL, NULL) < 0 ||
-		    read_template(L, e, "package", &f->package) < 0)
+		    read_template(L, e, "package", &f->package) < 0 ||
+		    read_string(L, e, "role", &f->role, NULL, NULL) < 0 ||
+		    read_string(L, e, "drop", &f->drop, NULL, NULL) < 0 ||
+		    check_file_rule(L, e, f) < 0)
 			return -1;
-		if (f->path[0] == '/')
-			return pp_setting_error(config_setting_get_member(e,
-						"path"), L->file, L->err, "'%s' "
-						"is absolute; write it relative "
-						"to the stage, e.g. usr/lib/*",
-						f->path);
 	}
 	return 0;
+}
+
+/* A file setting: relative to the spec's directory, and it must exist. */
+static int read_spec_file(struct loader *L, const config_setting_t *g,
+			  const char *key, char **out, int want_dir)
+{
+	const config_setting_t *s = config_setting_get_member(g, key);
+	char *dir;
+	struct stat st;
+
+	if (read_string(L, g, key, out, NULL, NULL) < 0 || !*out)
+		return *out ? 0 : (s ? -1 : 0);
+	dir = pp_dirname(L->spec->path);
+	if (**out != '/' && strcmp(dir, ".")) {
+		char *joined = xmalloc(strlen(dir) + strlen(*out) + 2);
+
+		sprintf(joined, "%s/%s", dir, *out);
+		free(*out);
+		*out = joined;
+	}
+	free(dir);
+	if (stat(*out, &st) < 0 || !S_ISDIR(st.st_mode) != !want_dir)
+		return pp_setting_error(s, L->file, L->err, "'%s' is not %s; "
+					"paths are relative to the spec",
+					config_setting_get_string(s),
+					want_dir ? "a directory" :
+					"an existing file");
+	return 0;
+}
+
+static int is_field_name(const char *s)
+{
+	return is_word(s, UPPER LOWER DIGIT, UPPER LOWER DIGIT "-") &&
+	       strcasecmp(s, "Package");
+}
+
+static int read_control_rule(struct loader *L, const config_setting_t *e,
+			     struct pp_control_rule *c)
+{
+	static const char *const names[PP_NR_SCRIPTS] = {
+		"preinst", "postinst", "prerm", "postrm",
+	};
+	const config_setting_t *f = config_setting_get_member(e, "fields");
+
+	c->line = config_setting_source_line(e);
+	if (read_template(L, e, "package", &c->package) < 0)
+		return -1;
+	for (int i = 0; f && i < config_setting_length(f); i++) {
+		const config_setting_t *fe = config_setting_get_elem(f,
+								(unsigned)i);
+		const char *name = config_setting_name(fe);
+		const char *v = config_setting_get_string(fe);
+
+		if (!is_field_name(name))
+			return pp_setting_error(fe, L->file, L->err, "not a "
+						"field padpack lets a spec set; "
+						"use a control field name other "
+						"than Package");
+		if (strchr(v, '\n') && strcasecmp(name, "Description"))
+			return pp_setting_error(fe, L->file, L->err, "has a "
+						"line break; only Description "
+						"may span lines");
+		if (check_template(L, fe, v, NULL) < 0)
+			return -1;
+		pp_strlist_pushf(&c->fields, "%s=%s", name, v);
+	}
+	for (int i = 0; i < PP_NR_SCRIPTS; i++)
+		if (read_spec_file(L, e, names[i], &c->scripts[i], 0) < 0)
+			return -1;
+	return 0;
+}
+
+static int read_control(struct loader *L, const config_setting_t *list)
+{
+	struct pp_spec *sp = L->spec;
+	int n = list ? config_setting_length(list) : 0;
+
+	sp->control = xcalloc((size_t)n + 1, sizeof(*sp->control));
+	for (int i = 0; i < n; i++) {
+		struct pp_control_rule *c = &sp->control[sp->nr_control++];
+
+		if (read_control_rule(L, config_setting_get_elem(list,
+						(unsigned)i), c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int is_revision(const char *s)
+{
+	return is_word(s, LOWER UPPER DIGIT, LOWER UPPER DIGIT "+.~");
+}
+
+static int is_section(const char *s)
+{
+	return is_word(s, LOWER, LOWER DIGIT "/-");
+}
+
+static int is_urgency(const char *s)
+{
+	static const char *const u[] = {
+		"low", "medium", "high", "emergency", "critical", NULL,
+	};
+
+	return in_list(u, s);
+}
+
+static int is_title(const char *s)
+{
+	return *s && strlen(s) < 40 && !strchr(s, '\n');
+}
+
+static int read_build_depends(struct loader *L, const config_setting_t *g)
+{
+	const config_setting_t *s = config_setting_get_member(g,
+							      "build_depends");
+	struct pp_strlist *bd = &L->spec->build_depends;
+
+	if (read_strings(L, g, "build_depends", bd, NULL, 0) < 0)
+		return -1;
+	for (size_t i = 0; i < bd->nr; i++)
+		if (!is_package_name(bd->items[i]))
+			return pp_setting_error(config_setting_get_elem(s,
+						(unsigned)i), L->file, L->err,
+						"'%s' is not a package name",
+						bd->items[i]);
+	return 0;
+}
+
+static int read_package_about(struct loader *L, const config_setting_t *g)
+{
+	struct pp_spec *sp = L->spec;
+
+	return read_template(L, g, "name", &sp->package) ||
+	       read_string(L, g, "revision", &sp->revision, is_revision,
+			   "a Debian revision: letters, digits, '+', '.', "
+			   "'~', e.g. \"1\"") ||
+	       read_string(L, g, "title", &sp->title, is_title,
+			   "one line of under 40 characters") ||
+	       read_string(L, g, "section", &sp->section, is_section,
+			   "a Debian section, e.g. \"science\"") ||
+	       read_string(L, g, "distribution", &sp->distribution, is_section,
+			   "a distribution name, e.g. \"unstable\"") ||
+	       read_string(L, g, "urgency", &sp->urgency, is_urgency,
+			   "low, medium, high, emergency or critical") ||
+	       read_spec_file(L, g, "copyright", &sp->copyright, 0) ||
+	       read_spec_file(L, g, "changelog", &sp->changelog, 0) ||
+	       read_spec_file(L, g, "templates", &sp->templates, 1) ||
+	       read_build_depends(L, g) ? -1 : 0;
 }
 
 static int read_packages(struct loader *L, const config_setting_t *root)
@@ -536,9 +739,10 @@ static int read_packages(struct loader *L, const config_setting_t *root)
 
 	if (!g)
 		return 0;
-	return read_template(L, g, "name", &L->spec->package) ||
+	return read_package_about(L, g) ||
 	       read_needed(L, config_setting_get_member(g, "needed")) ||
-	       read_files(L, config_setting_get_member(g, "files")) ? -1 : 0;
+	       read_files(L, config_setting_get_member(g, "files")) ||
+	       read_control(L, config_setting_get_member(g, "control")) ? -1 : 0;
 }
 
 int pp_spec_read(const config_setting_t *root, const char *file,
@@ -570,6 +774,8 @@ void pp_spec_release_settings(struct pp_spec *spec)
 			free(v->suffix);
 			settings_release(&v->set);
 			pp_strlist_release(&v->forbid_isa);
+			free(v->accel.what);
+			pp_strlist_release(&v->accel.libs);
 			free(v->container.base);
 			free(v->container.dev_base);
 			pp_strlist_release(&v->container.build_flags);

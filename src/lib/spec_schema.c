@@ -41,6 +41,14 @@ static const struct pp_skey container_keys[] = {
 	{ "needs", PP_ST_GROUPS, 0, tool_keys, \
 	  "a list of tools, e.g. ( { program = \"nvcc\"; what = \"CUDA\"; } )" }
 
+static const struct pp_skey accel_keys[] = {
+	{ "what", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "what drives the device, e.g. \"the NVIDIA driver\"" },
+	{ "libs", PP_ST_STRINGS, PP_SK_REQUIRED, NULL,
+	  "the driver's libraries, e.g. [\"libcuda.so.1\"]" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
 static const struct pp_skey value_keys[] = {
 	{ "name", PP_ST_STRING, PP_SK_REQUIRED, NULL,
 	  "lower-case letters, digits, '.' and '_', e.g. \"gpu\"" },
@@ -49,6 +57,8 @@ static const struct pp_skey value_keys[] = {
 	SETTINGS_KEYS,
 	{ "forbid_isa", PP_ST_STRINGS, 0, NULL,
 	  "instruction sets, e.g. [\"avx\", \"avx2\", \"fma\"]" },
+	{ "accelerator", PP_ST_GROUP, 0, accel_keys,
+	  "a group: { what = \"the NVIDIA driver\"; libs = [...]; }" },
 	{ "container", PP_ST_GROUP, 0, container_keys,
 	  "a group: { base = ...; dev_base = ...; build_flags = [...]; "
 	  "run_flags = [...]; }" },
@@ -98,14 +108,54 @@ static const struct pp_skey needed_keys[] = {
 static const struct pp_skey file_keys[] = {
 	{ "path", PP_ST_STRING, PP_SK_REQUIRED, NULL,
 	  "a glob relative to the stage, e.g. \"usr/include/*\"" },
-	{ "package", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	{ "package", PP_ST_STRING, 0, NULL,
 	  "a package name template, e.g. \"lib@name@-dev\"" },
+	{ "role", PP_ST_STRING, 0, NULL,
+	  "runtime, dev, tools, python, doc or data" },
+	{ "drop", PP_ST_STRING, 0, NULL,
+	  "why the file is left out, e.g. \"rebuilt at install time\"" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct pp_skey control_keys[] = {
+	{ "package", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "a package name or glob, e.g. \"lib@name@1*\"" },
+	{ "fields", PP_ST_MAP, 0, NULL,
+	  "control fields, e.g. { Section = \"science\"; }" },
+	{ "preinst", PP_ST_STRING, 0, NULL,
+	  "a maintainer-script template, e.g. \"scripts/x.preinst\"" },
+	{ "postinst", PP_ST_STRING, 0, NULL,
+	  "a maintainer-script template, e.g. \"scripts/x.postinst\"" },
+	{ "prerm", PP_ST_STRING, 0, NULL,
+	  "a maintainer-script template, e.g. \"scripts/x.prerm\"" },
+	{ "postrm", PP_ST_STRING, 0, NULL,
+	  "a maintainer-script template, e.g. \"scripts/x.postrm\"" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 static const struct pp_skey package_keys[] = {
 	{ "name", PP_ST_STRING, 0, NULL,
 	  "a package name template, e.g. \"@name@\"" },
+	{ "revision", PP_ST_STRING, 0, NULL,
+	  "the Debian revision, e.g. \"1\"" },
+	{ "title", PP_ST_STRING, 0, NULL,
+	  "a short name for synopses, e.g. \"Paddle core\"" },
+	{ "section", PP_ST_STRING, 0, NULL,
+	  "the Debian section of programs and data, e.g. \"science\"" },
+	{ "copyright", PP_ST_STRING, 0, NULL,
+	  "a DEP-5 copyright file, relative to the spec" },
+	{ "changelog", PP_ST_STRING, 0, NULL,
+	  "a debian/changelog file, relative to the spec" },
+	{ "distribution", PP_ST_STRING, 0, NULL,
+	  "the changelog's distribution, e.g. \"unstable\"" },
+	{ "urgency", PP_ST_STRING, 0, NULL,
+	  "low, medium, high, emergency or critical" },
+	{ "build_depends", PP_ST_STRINGS, 0, NULL,
+	  "Debian packages the build used, e.g. [\"cmake\", \"gcc\"]" },
+	{ "templates", PP_ST_STRING, 0, NULL,
+	  "a directory of control templates, relative to the spec" },
+	{ "control", PP_ST_GROUPS, 0, control_keys,
+	  "a list, e.g. ( { package = \"x\"; fields = { Section = \"y\"; }; } )" },
 	{ "needed", PP_ST_GROUPS, 0, needed_keys,
 	  "a list, e.g. ( { soname = \"libcudart.so.*\"; depends = \"x\"; } )" },
 	{ "files", PP_ST_GROUPS, 0, file_keys,

@@ -75,11 +75,26 @@ out:
 	return rc;
 }
 
+/* What this machine can run: a GPU build also needs a CUDA driver and
+ * device, an AVX build a CPU with AVX2 and FMA. */
+static void print_found(void)
+{
+	int cpu = paddle_device_available(PADDLE_DEVICE_CPU);
+
+	printf("found: cpu %s", cpu ? "yes" :
+	       "no (this CPU lacks AVX2/FMA; use a -noavx variant)");
+	if (!strcmp(paddle_device(), "gpu"))
+		printf(", gpu %s", paddle_device_available(PADDLE_DEVICE_GPU) ?
+		       "yes" : "no (no CUDA driver or device found)");
+	putchar('\n');
+}
+
 static void print_version(void)
 {
 	printf("paddle %s\nvariant: %s (device: %s, isa: %s)\n",
 	       paddle_version(), paddle_variant(), paddle_device(),
 	       paddle_isa());
+	print_found();
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,259 @@
+/* padpack split: the stage trees of padpack build -> Debian packages.
+ * Options and presentation only; the work is in lib/split*.c. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/fsutil.h"
+#include "../lib/split.h"
+#include "../lib/strbuf.h"
+#include "../lib/xalloc.h"
+#include "cmds.h"
+
+static const char usage[] =
+	"usage: padpack split [-c SPEC] [-B BUILD_DIR] [-o DIR] [--variant NAME]...\n"
+	"                     [--explain] [-Z gzip|xz|zstd|none] [-z LEVEL]\n"
+	"                     [--admindir DIR] [-q]\n\n"
+	"Turns the stage trees that 'padpack build' left (BUILD_DIR/VARIANT/stage)\n"
+	"into Debian packages: a runtime package per shared library (named from\n"
+	"its SONAME), -dev, programs, Python, documentation and -dbgsym\n"
+	"packages, with the variant in the name of each package whose files\n"
+	"differ between variants; files the same in every variant are shipped\n"
+	"once. Binaries are stripped, their debug information goes to -dbgsym\n"
+	"packages by build-id; dependencies are computed as dpkg-shlibdeps\n"
+	"does. Beside the packages: SHA256SUMS, a .buildinfo and a .changes.\n\n"
+	"Options:\n"
+	"  -c, --spec=FILE       the spec (default pkg/paddle.cfg)\n"
+	"  -B, --build-dir=DIR   where padpack build put the variants (build)\n"
+	"  -o, --output=DIR      where the packages go (default BUILD_DIR/debs)\n"
+	"      --variant=NAME    split this variant (a glob; repeat for more;\n"
+	"                        default: every variant that was built)\n"
+	"      --explain         print, for each staged file, the package chosen\n"
+	"                        and the rule that chose it; write nothing\n"
+	"  -Z, --compression=T   gzip, xz (default), zstd or none\n"
+	"  -z, --level=N         compression level\n"
+	"      --admindir=DIR    dpkg's database to resolve system libraries\n"
+	"                        with (default /var/lib/dpkg)\n"
+	"  -q, --quiet           print nothing but problems\n\n"
+	"Environment:\n"
+	"  SOURCE_DATE_EPOCH     the time of every file, the changelog and the\n"
+	"                        .changes: the same stage trees give the same\n"
+	"                        packages\n"
+	"  PADPACK_DATADIR       where control-templates/ and scripts/ are\n\n"
+	"Exit status: 0 done, 2 usage, 3 a spec, stage or dependency problem,\n"
+	"4 I/O error, 5 a tool (strip, objcopy) failed.\n";
+
+struct split_cli {
+	const char *spec, *build_dir, *out_dir, *admindir;
+	struct pp_strlist variants;
+	struct pp_compress_opts comp;
+	int explain, quiet;
+};
+
+enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR };
+
+static const struct option long_opts[] = {
+	{ "spec", required_argument, NULL, 'c' },
+	{ "build-dir", required_argument, NULL, 'B' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "compression", required_argument, NULL, 'Z' },
+	{ "level", required_argument, NULL, 'z' },
+	{ "admindir", required_argument, NULL, OPT_ADMINDIR },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
+{
+	long v;
+
+	switch (c) {
+	case 'c': cli->spec = optarg; break;
+	case 'B': cli->build_dir = optarg; break;
+	case 'o': cli->out_dir = optarg; break;
+	case OPT_VARIANT: pp_strlist_push(&cli->variants, optarg); break;
+	case OPT_EXPLAIN: cli->explain = 1; break;
+	case OPT_ADMINDIR: cli->admindir = optarg; break;
+	case 'q': cli->quiet = 1; break;
+	case 'Z':
+		if (pp_compressor_parse(optarg, &cli->comp.type) < 0)
+			return pp_usage_error(err, "unknown compression '%s'; "
+					      "use gzip, xz, zstd or none",
+					      optarg);
+		break;
+	case 'z':
+		if (pp_parse_int(optarg, 0, 22, &v) < 0)
+			return pp_usage_error(err, "level '%s' is not a number "
+					      "from 0 to 22", optarg);
+		cli->comp.level = (int)v;
+		break;
+	default:
+		return pp_usage_error(err, "unknown option");
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct split_cli *cli,
+		 struct pp_err *err)
+{
+	int c;
+
+	cli->spec = "pkg/paddle.cfg";
+	cli->build_dir = "build";
+	cli->comp = (struct pp_compress_opts){ PP_COMP_XZ, -1, 0 };
+	while ((c = getopt_long(argc, argv, "+c:B:o:Z:z:q", long_opts,
+				NULL)) != -1)
+		if (parse_one(c, cli, err) < 0)
+			return -1;
+	if (optind < argc)
+		return pp_usage_error(err, "unexpected argument '%s'",
+				      argv[optind]);
+	return pp_compress_opts_check(&cli->comp, err);
+}
+
+static int has_templates(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	int ok;
+
+	strbuf_addf(&sb, "%s/control-templates/runtime.control", dir);
+	ok = stat(sb.buf, &st) == 0;
+	strbuf_release(&sb);
+	return ok;
+}
+
+/* padpack's control-templates/ and scripts/: $PADPACK_DATADIR, else
+ * beside the program (a checkout: ./padpack, build-asan/padpack), else
+ * where make install puts them. */
+static char *find_datadir(void)
+{
+	const char *env = getenv("PADPACK_DATADIR");
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	static const char *const rel[] = { "", "/..", "/../share/padpack" };
+
+	if (env && *env)
+		return xstrdup(env);
+	if (n > 0) {
+		char *dir;
+
+		exe[n] = '\0';
+		dir = pp_dirname(exe);
+		for (size_t i = 0; i < 3; i++) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addf(&sb, "%s%s", dir, rel[i]);
+			if (has_templates(sb.buf)) {
+				free(dir);
+				return strbuf_detach(&sb, NULL);
+			}
+			strbuf_release(&sb);
+		}
+		free(dir);
+	}
+	return xstrdup("/usr/share/padpack");
+}
+
+static void print_result(const struct pp_split *s)
+{
+	printf("padpack split: %s %s, %zu variant%s, %zu packages in %s\n",
+	       s->spec->name, s->version, s->nr_stages,
+	       s->nr_stages == 1 ? "" : "s", s->nr_pkgs, s->opts.out_dir);
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *p = &s->pkgs[i];
+		struct strbuf path = STRBUF_INIT;
+		struct stat st;
+
+		strbuf_addf(&path, "%s/%s", s->opts.out_dir, p->deb);
+		printf("  %-30s %-8s %-10s %8lld  %s\n", p->name,
+		       pp_role_name(p->role), p->common ? "common" :
+		       p->variant ? p->variant->name : "all",
+		       stat(path.buf, &st) == 0 ? (long long)st.st_size : 0LL,
+		       p->deb);
+		strbuf_release(&path);
+	}
+	for (size_t i = 0; i < s->written.nr; i++)
+		if (!strstr(s->written.items[i], ".deb"))
+			printf("  %s\n", s->written.items[i]);
+}
+
+static int split(struct split_cli *cli, const struct pp_spec *spec,
+		 const unsigned char *selected, struct pp_err *err)
+{
+	struct pp_split_opts o = { 0 };
+	struct strbuf out = STRBUF_INIT, work = STRBUF_INIT, text = STRBUF_INIT;
+	char *datadir = find_datadir();
+	struct pp_split s;
+	long long ts;
+	int rc;
+
+	if (pp_source_date(&ts, err) < 0) {
+		free(datadir);
+		return -1;
+	}
+	if (cli->out_dir)
+		strbuf_addstr(&out, cli->out_dir);
+	else
+		strbuf_addf(&out, "%s/debs", cli->build_dir);
+	strbuf_addf(&work, "%s/split", cli->build_dir);
+	o.build_dir = cli->build_dir;
+	o.out_dir = out.buf;
+	o.work_dir = work.buf;
+	o.datadir = datadir;
+	o.admindir = cli->admindir;
+	o.selected = selected;
+	o.explicit_selection = cli->variants.nr > 0;
+	o.timestamp = (time_t)ts;
+	o.comp = cli->comp;
+	rc = pp_split_plan(&s, spec, &o, err);
+	if (rc == 0 && cli->explain) {
+		pp_split_explain(&s, &text);
+		fputs(text.buf, stdout);
+	} else if (rc == 0) {
+		rc = pp_split_run(&s, err);
+		if (rc == 0 && !cli->quiet)
+			print_result(&s);
+	}
+	pp_split_release(&s);
+	free(datadir);
+	strbuf_release(&out);
+	strbuf_release(&work);
+	strbuf_release(&text);
+	return rc;
+}
+
+static int run(int argc, char **argv, struct pp_err *err)
+{
+	struct split_cli cli = { 0 };
+	struct pp_spec spec;
+	unsigned char *selected;
+	int rc;
+
+	rc = parse(argc, argv, &cli, err);
+	if (rc == 0)
+		rc = pp_spec_load(cli.spec, &spec, err);
+	if (rc < 0) {
+		pp_strlist_release(&cli.variants);
+		return -1;
+	}
+	selected = calloc(spec.nr_variants + 1, 1);
+	rc = pp_spec_select(&spec, cli.variants.items, cli.variants.nr,
+			    selected, err);
+	if (rc == 0)
+		rc = split(&cli, &spec, selected, err);
+	free(selected);
+	pp_spec_release(&spec);
+	pp_strlist_release(&cli.variants);
+	return rc;
+}
+
+const struct pp_cmd cmd_split = {
+	"split", run, "turn the staged variants into Debian packages", usage,
+};

@@ -1,0 +1,957 @@
+/* padpack split, building: each package's tree as debhelper would leave
+ * it (dh_fixperms, dh_compress, dh_strip with -dbgsym packages,
+ * dh_installdocs' copyright and changelog, dh_makeshlibs' shlibs, symbols
+ * and ldconfig trigger, dh_installdeb's conffiles and scripts), its
+ * control file, then the .deb. */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compress.h"
+#include "deb.h"
+#include "fsutil.h"
+#include "proc.h"
+#include "shlibs.h"
+#include "splitint.h"
+#include "tree.h"
+#include "xalloc.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static char *pkg_root(const struct pp_split *s, size_t pkg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", s->opts.work_dir, s->pkgs[pkg].name);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int mkparent(const char *path, struct pp_err *err)
+{
+	char *dir = pp_dirname(path);
+	int rc = pp_mkdir_p(dir, 0755, err);
+
+	free(dir);
+	return rc;
+}
+
+/* Runs a program; its output becomes part of the error when it fails. */
+static int run_tool(char *const argv[], struct pp_err *err)
+{
+	struct pp_spawn sp = { argv, NULL, NULL, -1, -1, NULL, 0 };
+	struct strbuf out = STRBUF_INIT;
+	char buf[4096];
+	int fds[2], ws, rc = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot create a pipe");
+	sp.out_fd = fds[1];
+	pid = pp_spawn(&sp, err);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -1;
+	}
+	while ((n = read(fds[0], buf, sizeof(buf))) != 0)
+		if (n > 0)
+			strbuf_add(&out, buf, (size_t)n);
+		else if (errno != EINTR)
+			break;
+	close(fds[0]);
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	if (pp_exit_status(ws)) {
+		struct strbuf cmd = STRBUF_INIT;
+
+		for (size_t i = 0; argv[i]; i++) {
+			if (i)
+				strbuf_addch(&cmd, ' ');
+			pp_shell_quote(&cmd, argv[i]);
+		}
+		strbuf_rtrim(&out);
+		rc = pp_err_set(err, PP_EXIT_BUILD, "'%s' failed (exit status "
+				"%d)%s%s", cmd.buf, pp_exit_status(ws),
+				out.len ? ": " : "", out.buf);
+		strbuf_release(&cmd);
+	}
+	strbuf_release(&out);
+	return rc;
+}
+
+static int set_mtime(const char *path, time_t t, struct pp_err *err)
+{
+	struct timespec ts[2] = { { t, 0 }, { t, 0 } };
+
+	if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot set the time of "
+				    "'%s'", path);
+	return 0;
+}
+
+/* gzip -9n: no name, no time, so the bytes depend on the input only. */
+static int gzip_file(const char *src, const char *dst, struct pp_err *err)
+{
+	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1 };
+	struct strbuf data = STRBUF_INIT;
+	struct pp_outfile of;
+	struct pp_zwriter *z;
+	int rc = -1;
+
+	if (pp_read_file(src, &data, err) < 0)
+		return -1;
+	if (pp_outfile_open(&of, dst, 0644, err) == 0) {
+		z = pp_zwriter_new(&o, of.fd, err);
+		if (z && pp_zwriter_write(z, data.buf, data.len, err) == 0) {
+			rc = pp_zwriter_finish(z, err);
+		} else if (z) {
+			pp_zwriter_abort(z);
+		}
+		if (rc == 0)
+			rc = pp_outfile_commit(&of, err);
+		else
+			pp_outfile_abort(&of);
+	}
+	strbuf_release(&data);
+	return rc;
+}
+
+/* ---- permissions, as dh_fixperms sets them ---------------------------- */
+
+static mode_t fixed_mode(const struct pp_split_file *f)
+{
+	mode_t m = f->st.st_mode & 0777;
+
+	switch (f->c.cls) {
+	case PP_CLASS_EXEC:
+	case PP_CLASS_SCRIPT:
+		return 0755;
+	case PP_CLASS_SHLIB:
+	case PP_CLASS_MODULE:
+	case PP_CLASS_OBJECT:
+	case PP_CLASS_STATIC:
+	case PP_CLASS_LIBTOOL:
+	case PP_CLASS_HEADER:
+	case PP_CLASS_PKGCONFIG:
+	case PP_CLASS_CMAKE:
+	case PP_CLASS_MAN:
+	case PP_CLASS_DOC:
+		return 0644;
+	case PP_CLASS_PYTHON:
+		return f->c.elf ? 0644 : (m & 0111 ? 0755 : 0644);
+	default:
+		return m & 0111 ? 0755 : 0644;
+	}
+}
+
+/* ---- stripping, as dh_strip does -------------------------------------- */
+
+static int has_debug_info(const struct pp_split_file *f)
+{
+	return f->c.elf && (f->c.elf->has_symtab || f->c.elf->has_debug) &&
+	       f->c.cls != PP_CLASS_OBJECT;
+}
+
+static long dbgsym_of(const struct pp_split *s, size_t pkg)
+{
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		if (s->pkgs[i].parent == (long)pkg)
+			return (long)i;
+	return -1;
+}
+
+static int strip_elf(struct pp_split *s, size_t pkg,
+		     const struct pp_split_file *f, const char *dst,
+		     struct pp_err *err)
+{
+	const char *id = f->c.elf->build_id;
+	long dbg = dbgsym_of(s, pkg);
+	struct strbuf debug = STRBUF_INIT, link = STRBUF_INIT;
+	int unneeded = f->c.cls != PP_CLASS_EXEC;
+	int rc = 0;
+
+	if (id[0] && dbg >= 0) {
+		char *droot = pkg_root(s, (size_t)dbg);
+
+		strbuf_addf(&debug, "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+			    droot, id, id + 2);
+		free(droot);
+		rc = mkparent(debug.buf, err);
+		if (rc == 0) {
+			char *argv[] = { "objcopy", "--only-keep-debug",
+					 "--compress-debug-sections",
+					 (char *)dst, debug.buf, NULL };
+
+			rc = run_tool(argv, err);
+		}
+		if (rc == 0 && pp_strlist_find(&s->pkgs[dbg].build_ids, id) < 0)
+			pp_strlist_push(&s->pkgs[dbg].build_ids, id);
+	}
+	if (rc == 0) {
+		char *argv[] = { "strip", "--remove-section=.comment",
+				 "--remove-section=.note",
+				 unneeded ? "--strip-unneeded" : (char *)dst,
+				 unneeded ? (char *)dst : NULL, NULL };
+
+		rc = run_tool(argv, err);
+	}
+	if (rc == 0 && debug.len) {
+		char *argv[] = { "objcopy", NULL, (char *)dst, NULL };
+
+		strbuf_addf(&link, "--add-gnu-debuglink=%s", debug.buf);
+		argv[1] = link.buf;
+		rc = run_tool(argv, err);
+		if (rc == 0)
+			rc = chmod(debug.buf, 0644) < 0 ?
+			     pp_err_errno(err, PP_EXIT_IO, "chmod '%s'",
+					  debug.buf) : 0;
+		if (rc == 0)
+			rc = set_mtime(debug.buf, f->st.st_mtime, err);
+	}
+	strbuf_release(&debug);
+	strbuf_release(&link);
+	return rc;
+}
+
+static int strip_static(const char *dst, struct pp_err *err)
+{
+	char *argv[] = { "strip", "--strip-debug", "--remove-section=.comment",
+			 "--remove-section=.note",
+			 "--enable-deterministic-archives", "-R", ".gnu.lto_*",
+			 "-R", ".gnu.debuglto_*", "-N", "__gnu_lto_slim", "-N",
+			 "__gnu_lto_v1", (char *)dst, NULL };
+
+	return run_tool(argv, err);
+}
+
+/* ---- copying the files ------------------------------------------------ */
+
+static int is_man_page(const struct pp_split_file *f)
+{
+	size_t n = strlen(f->path);
+
+	return !strncmp(f->path, "usr/share/man/", 14) &&
+	       (n < 3 || strcmp(f->path + n - 3, ".gz"));
+}
+
+static int copy_regular(struct pp_split *s, size_t pkg,
+			const struct pp_split_file *f, const char *src,
+			const char *dst, struct pp_err *err)
+{
+	int rc;
+
+	if (is_man_page(f)) { /* dh_compress */
+		struct strbuf gz = STRBUF_INIT;
+
+		strbuf_addf(&gz, "%s.gz", dst);
+		rc = gzip_file(src, gz.buf, err);
+		if (rc == 0)
+			rc = set_mtime(gz.buf, f->st.st_mtime, err);
+		strbuf_release(&gz);
+		return rc;
+	}
+	rc = pp_copy_file(src, dst, fixed_mode(f), err);
+	if (rc == 0 && f->c.cls == PP_CLASS_STATIC)
+		rc = strip_static(dst, err);
+	else if (rc == 0 && has_debug_info(f))
+		rc = strip_elf(s, pkg, f, dst, err);
+	if (rc == 0 && chmod(dst, fixed_mode(f)) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "chmod '%s'", dst);
+	if (rc == 0)
+		rc = set_mtime(dst, f->st.st_mtime, err);
+	return rc;
+}
+
+static int copy_link(const struct pp_split_file *f, const char *dst,
+		     struct pp_err *err)
+{
+	struct strbuf name = STRBUF_INIT, target = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addstr(&name, dst);
+	strbuf_addstr(&target, f->link);
+	if (is_man_page(f)) { /* the page it names is compressed too */
+		strbuf_addstr(&name, ".gz");
+		strbuf_addstr(&target, ".gz");
+	}
+	if (symlink(target.buf, name.buf) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot create link '%s'",
+				  name.buf);
+	if (rc == 0)
+		rc = set_mtime(name.buf, f->st.st_mtime, err);
+	strbuf_release(&name);
+	strbuf_release(&target);
+	return rc;
+}
+
+static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
+		     const char *root, struct pp_err *err)
+{
+	const struct pp_split_file *f = pp_split_at(s, ref);
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&src, "%s/%s", s->stages[ref.stage].dir, f->path);
+	strbuf_addf(&dst, "%s/%s", root, f->path);
+	rc = S_ISDIR(f->st.st_mode) ? pp_mkdir_p(dst.buf, 0755, err) :
+	     mkparent(dst.buf, err);
+	if (rc == 0 && S_ISREG(f->st.st_mode))
+		rc = copy_regular(s, pkg, f, src.buf, dst.buf, err);
+	else if (rc == 0 && S_ISLNK(f->st.st_mode))
+		rc = copy_link(f, dst.buf, err);
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	return rc;
+}
+
+/* ---- documentation ---------------------------------------------------- */
+
+static void rfc2822(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%a, %d %b %Y %H:%M:%S +0000", &tm);
+}
+
+int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
+		       struct pp_err *err)
+{
+	const struct pp_spec *spec = s->spec;
+	char date[64];
+
+	if (spec->changelog)
+		return pp_read_file(spec->changelog, out, err);
+	rfc2822(s->opts.timestamp, date, sizeof(date));
+	strbuf_addf(out, "%s (%s) %s; urgency=%s\n\n"
+		    "  * Built by padpack split from the staged build of %s %s"
+		    "\n    (%zu variant%s).\n\n -- %s  %s\n", spec->name,
+		    s->version, spec->distribution ? spec->distribution :
+		    "unstable", spec->urgency ? spec->urgency : "medium",
+		    spec->name, s->upstream, s->nr_stages,
+		    s->nr_stages == 1 ? "" : "s", spec->maintainer, date);
+	return 0;
+}
+
+static int write_at(const char *root, const char *rel, const void *data,
+		    size_t len, mode_t mode, time_t t, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&path, "%s/%s", root, rel);
+	rc = mkparent(path.buf, err);
+	if (rc == 0)
+		rc = pp_write_file(path.buf, data, len, mode, err);
+	if (rc == 0)
+		rc = set_mtime(path.buf, t, err);
+	strbuf_release(&path);
+	return rc;
+}
+
+static int add_docs(struct pp_split *s, size_t pkg, const char *root,
+		    struct pp_err *err)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT, tmp = STRBUF_INIT;
+	int rc;
+
+	if (p->role == PP_ROLE_DBGSYM) { /* dh_strip: a link to the parent's */
+		strbuf_addf(&rel, "%s/usr/share/doc/%s", root, p->name);
+		rc = mkparent(rel.buf, err);
+		if (rc == 0 && symlink(s->pkgs[p->parent].name, rel.buf) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot create '%s'",
+					  rel.buf);
+		strbuf_release(&rel);
+		return rc;
+	}
+	if (!s->spec->copyright) {
+		strbuf_release(&rel);
+		return pp_err_set(err, PP_EXIT_INPUT, "%s: packages.copyright is "
+				  "not set; every package ships "
+				  "/usr/share/doc/PACKAGE/copyright: give a "
+				  "DEP-5 copyright file", s->spec->path);
+	}
+	rc = pp_read_file(s->spec->copyright, &text, err);
+	strbuf_addf(&rel, "usr/share/doc/%s/copyright", p->name);
+	if (rc == 0)
+		rc = write_at(root, rel.buf, text.buf, text.len, 0644,
+			      s->opts.timestamp, err);
+	strbuf_reset(&text);
+	if (rc == 0)
+		rc = pp_split_changelog(s, &text, err);
+	strbuf_reset(&rel);
+	strbuf_addf(&rel, "%s/usr/share/doc/%s/changelog.Debian", root, p->name);
+	strbuf_addf(&tmp, "%s.gz", rel.buf);
+	if (rc == 0)
+		rc = pp_write_file(rel.buf, text.buf, text.len, 0644, err);
+	if (rc == 0)
+		rc = gzip_file(rel.buf, tmp.buf, err);
+	if (rc == 0 && unlink(rel.buf) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'", rel.buf);
+	if (rc == 0)
+		rc = set_mtime(tmp.buf, s->opts.timestamp, err);
+	strbuf_release(&rel);
+	strbuf_release(&text);
+	strbuf_release(&tmp);
+	return rc;
+}
+
+/* ---- control area ----------------------------------------------------- */
+
+static int write_ctrl(const char *root, const char *name, const char *text,
+		      mode_t mode, time_t t, struct pp_err *err)
+{
+	struct strbuf rel = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&rel, "DEBIAN/%s", name);
+	rc = write_at(root, rel.buf, text, strlen(text), mode, t, err);
+	strbuf_release(&rel);
+	return rc;
+}
+
+/* The upstream part of the version: dh_makeshlibs -VUpstream-Version. */
+static char *upstream_version(const char *version)
+{
+	const char *dash = strrchr(version, '-');
+
+	return xstrndup(version, dash ? (size_t)(dash - version) : strlen(version));
+}
+
+static const char *dev_package_of(const struct pp_split *s,
+				  const struct pp_split_pkg *p)
+{
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		if (s->pkgs[i].role == PP_ROLE_DEV &&
+		    (!s->pkgs[i].variant || s->pkgs[i].variant == p->variant) &&
+		    !s->pkgs[i].common)
+			return s->pkgs[i].variant ? s->pkgs[i].base :
+			       s->pkgs[i].name;
+	return NULL;
+}
+
+/* A variant's library package is not named from the SONAME alone, on
+ * purpose: say so to lintian, as a maintainer would. */
+static int variant_override(const struct pp_split *s,
+			    const struct pp_split_pkg *p, const char *root,
+			    struct pp_err *err)
+{
+	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT;
+	int rc = 0;
+
+	if (!p->variant || !strcmp(p->name, p->base))
+		return 0;
+	strbuf_addf(&rel, "usr/share/lintian/overrides/%s", p->name);
+	strbuf_addf(&text, "# %s is the %s variant of %s: the same library "
+		    "built another\n# way, which Provides, Conflicts with and "
+		    "Replaces the other variants.\npackage-name-doesnt-match-"
+		    "sonames %s\n", p->name, p->variant->name, p->base, p->base);
+	rc = write_at(root, rel.buf, text.buf, text.len, 0644,
+		      s->opts.timestamp, err);
+	strbuf_release(&rel);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* dh_makeshlibs: shlibs, symbols and the ldconfig trigger of a package
+ * with public shared libraries. The dependency names the role's package
+ * every variant provides. */
+static int library_files(const struct pp_split *s, size_t pkg,
+			 const char *root, struct pp_err *err)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	struct strbuf shlibs = STRBUF_INIT, symbols = STRBUF_INIT,
+		      dep = STRBUF_INIT;
+	char *up = upstream_version(s->version);
+	int rc = 0;
+
+	strbuf_addf(&dep, "%s (>= %s)", p->base, up);
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		char *dir;
+
+		if (f->c.cls != PP_CLASS_SHLIB)
+			continue;
+		dir = pp_dirname(f->path);
+		if (pp_is_public_libdir(dir) &&
+		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0)
+			pp_symbols_write(f->c.soname, p->base,
+					 dev_package_of(s, p), f->c.elf, up,
+					 &symbols);
+		free(dir);
+	}
+	if (shlibs.len && rc == 0)
+		rc = variant_override(s, p, root, err);
+	if (shlibs.len && rc == 0) {
+		rc = write_ctrl(root, "shlibs", shlibs.buf, 0644,
+				s->opts.timestamp, err);
+		if (rc == 0)
+			rc = write_ctrl(root, "symbols", symbols.buf, 0644,
+					s->opts.timestamp, err);
+		if (rc == 0)
+			rc = write_ctrl(root, "triggers", "# Triggers added by "
+					"padpack split\nactivate-noawait "
+					"ldconfig\n", 0644, s->opts.timestamp,
+					err);
+	}
+	free(up);
+	strbuf_release(&shlibs);
+	strbuf_release(&symbols);
+	strbuf_release(&dep);
+	return rc;
+}
+
+/* dh_installdeb: every file under /etc is a conffile. */
+static int conffiles(const struct pp_split *s, size_t pkg, const char *root,
+		     struct pp_err *err)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	struct strbuf text = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+		if (S_ISREG(f->st.st_mode) && !strncmp(f->path, "etc/", 4))
+			strbuf_addf(&text, "/%s\n", f->path);
+	}
+	if (text.len)
+		rc = write_ctrl(root, "conffiles", text.buf, 0644,
+				s->opts.timestamp, err);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* ---- maintainer scripts ----------------------------------------------- */
+
+static const char *const script_names[PP_NR_SCRIPTS] = {
+	"preinst", "postinst", "prerm", "postrm",
+};
+
+/* Expands a script template line by line, so errors name the line. */
+static int expand_script(const struct pp_vars *v, const char *file,
+			 struct strbuf *out, struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+	unsigned line = 0;
+	int rc = pp_read_file(file, &text, err);
+
+	for (p = text.buf; rc == 0 && *p;) {
+		const char *end = strchr(p, '\n');
+		char *l = xstrndup(p, end ? (size_t)(end - p) : strlen(p));
+
+		rc = pp_vars_expand(v, l, file, ++line, out, err);
+		strbuf_addch(out, '\n');
+		free(l);
+		p = end ? end + 1 : p + strlen(p);
+	}
+	strbuf_release(&text);
+	return rc;
+}
+
+/* The value of an axis with an accelerator in the package's variant. */
+static const struct pp_axis_value *accelerator(const struct pp_split *s,
+					       const struct pp_split_pkg *p)
+{
+	for (size_t a = 0; p->variant && a < s->spec->nr_axes; a++)
+		if (p->variant->values[a]->accel.what)
+			return p->variant->values[a];
+	return NULL;
+}
+
+static int holds(const struct pp_split *s, const struct pp_split_pkg *p,
+		 enum pp_file_class cls)
+{
+	for (size_t i = 0; i < p->nr_files; i++)
+		if (pp_split_at(s, p->files[i])->c.cls == cls)
+			return 1;
+	return 0;
+}
+
+/* The accelerator warning goes where the device code is: the variant's
+ * library packages (its programs when it has no library). */
+static int wants_accel_check(const struct pp_split *s, size_t pkg)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+
+	if (!accelerator(s, p) || p->role == PP_ROLE_DBGSYM)
+		return 0;
+	if (holds(s, p, PP_CLASS_SHLIB))
+		return 1;
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		if (s->pkgs[i].variant == p->variant &&
+		    holds(s, &s->pkgs[i], PP_CLASS_SHLIB))
+			return 0;
+	return holds(s, p, PP_CLASS_EXEC);
+}
+
+static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
+			struct pp_vars *v)
+{
+	const struct pp_axis_value *acc = accelerator(s, p);
+	char *libs = acc ? pp_strlist_join(&acc->accel.libs, " ") : NULL;
+
+	pp_vars_add(v, "name", s->spec->name);
+	pp_vars_add(v, "package", p->name);
+	pp_vars_add(v, "version", s->version);
+	pp_vars_add(v, "variant", p->variant ? p->variant->name : "");
+	pp_vars_add(v, "triplet", s->triplet);
+	pp_vars_add(v, "what", acc ? acc->accel.what : "");
+	pp_vars_add(v, "libs", libs);
+	pp_vars_add(v, "device", acc ? acc->name : "");
+	pp_vars_add(v, "isa_level", p->isa);
+	pp_vars_add(v, "isa_flags", p->isa_flags);
+	pp_vars_add(v, "isa_names", p->isa_names);
+	pp_vars_add(v, "alternative", p->isa_alternative);
+	free(libs);
+}
+
+/* padpack's own snippets for each script of a package. */
+static int snippets(const struct pp_split *s, size_t pkg,
+		    const struct pp_vars *v, struct strbuf *out,
+		    struct pp_err *err)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	struct strbuf file = STRBUF_INIT;
+	int rc = 0;
+
+	if (p->isa_flags) {
+		strbuf_addf(&file, "%s/scripts/isa-check.preinst",
+			    s->opts.datadir);
+		rc = expand_script(v, file.buf, &out[PP_PREINST], err);
+	}
+	if (rc == 0 && wants_accel_check(s, pkg)) {
+		strbuf_reset(&file);
+		strbuf_addf(&file, "%s/scripts/accelerator-check.postinst",
+			    s->opts.datadir);
+		rc = expand_script(v, file.buf, &out[PP_POSTINST], err);
+	}
+	strbuf_release(&file);
+	return rc;
+}
+
+/* The spec's script for this package, if a control rule gives one. */
+static const char *spec_script(const struct pp_split *s,
+			       const struct pp_split_pkg *p, int which,
+			       struct pp_err *err)
+{
+	struct pp_expand_ctx ec = { s->spec, p->variant, s->upstream, 1, 1,
+				    NULL };
+	const char *found = NULL;
+
+	for (size_t i = 0; i < s->spec->nr_control; i++) {
+		const struct pp_control_rule *r = &s->spec->control[i];
+		struct strbuf glob = STRBUF_INIT;
+
+		if (!r->scripts[which])
+			continue;
+		if (pp_spec_expand(r->package, &ec, &glob, err) == 0 &&
+		    !fnmatch(glob.buf, p->name, 0))
+			found = r->scripts[which];
+		strbuf_release(&glob);
+	}
+	return found;
+}
+
+static int write_script(const struct pp_split *s, size_t pkg, int which,
+			const struct pp_vars *v, const struct strbuf *snippet,
+			const char *root, struct pp_err *err)
+{
+	const char *given = spec_script(s, &s->pkgs[pkg], which, err);
+	struct strbuf text = STRBUF_INIT;
+	char *mark;
+	int rc = 0;
+
+	if (given) {
+		rc = expand_script(v, given, &text, err);
+		mark = rc == 0 ? strstr(text.buf, "#PADPACK#") : NULL;
+		if (rc == 0 && snippet->len && !mark)
+			rc = pp_err_set(err, PP_EXIT_INPUT, "%s: no #PADPACK# "
+					"line where padpack's checks for %s go; "
+					"add one", given, s->pkgs[pkg].name);
+		if (rc == 0 && mark) {
+			struct strbuf t = STRBUF_INIT;
+
+			strbuf_add(&t, text.buf, (size_t)(mark - text.buf));
+			strbuf_addstr(&t, snippet->buf);
+			strbuf_addstr(&t, mark + 9 + (mark[9] == '\n'));
+			strbuf_release(&text);
+			text = t;
+		}
+	} else if (snippet->len) {
+		strbuf_addf(&text, "#!/bin/sh\nset -e\n\n%s\nexit 0\n",
+			    snippet->buf);
+	}
+	if (rc == 0 && text.len)
+		rc = write_ctrl(root, script_names[which], text.buf, 0755,
+				s->opts.timestamp, err);
+	strbuf_release(&text);
+	return rc;
+}
+
+static int maint_scripts(const struct pp_split *s, size_t pkg,
+			 const char *root, struct pp_err *err)
+{
+	struct strbuf snip[PP_NR_SCRIPTS];
+	struct pp_vars v = { PP_STRLIST_INIT, PP_STRLIST_INIT };
+	int rc;
+
+	for (int i = 0; i < PP_NR_SCRIPTS; i++)
+		strbuf_init(&snip[i]);
+	script_vars(s, &s->pkgs[pkg], &v);
+	rc = snippets(s, pkg, &v, snip, err);
+	for (int i = 0; rc == 0 && i < PP_NR_SCRIPTS; i++)
+		rc = write_script(s, pkg, i, &v, &snip[i], root, err);
+	for (int i = 0; i < PP_NR_SCRIPTS; i++)
+		strbuf_release(&snip[i]);
+	pp_vars_release(&v);
+	return rc;
+}
+
+/* ---- one package ------------------------------------------------------ */
+
+/* Every directory of the tree gets the run's time: dpkg-deb keeps older
+ * times, so without this the packed bytes would depend on the clock. */
+static int settle_dirs(const char *root, time_t t, struct pp_err *err)
+{
+	struct pp_tree tree = { 0 };
+	struct strbuf path = STRBUF_INIT;
+	int rc = pp_tree_walk(root, NULL, &tree, err);
+
+	for (size_t i = 0; rc == 0 && i < tree.nr; i++) {
+		if (!S_ISDIR(tree.e[i].st.st_mode))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s%s", root, *tree.e[i].path ? "/" : "",
+			    tree.e[i].path);
+		if (chmod(path.buf, 0755) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "chmod '%s'", path.buf);
+		else
+			rc = set_mtime(path.buf, t, err);
+	}
+	strbuf_release(&path);
+	pp_tree_release(&tree);
+	return rc;
+}
+
+static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	char *root = pkg_root(s, pkg);
+	struct strbuf debian = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&debian, "%s/DEBIAN", root);
+	rc = pp_mkdir_p(debian.buf, 0755, err);
+	for (size_t i = 0; rc == 0 && i < p->nr_files; i++)
+		rc = copy_file(s, pkg, p->files[i], root, err);
+	if (rc == 0)
+		rc = add_docs(s, pkg, root, err);
+	if (rc == 0 && p->role != PP_ROLE_DBGSYM)
+		rc = library_files(s, pkg, root, err);
+	if (rc == 0)
+		rc = conffiles(s, pkg, root, err);
+	strbuf_release(&debian);
+	free(root);
+	return rc;
+}
+
+/* ---- relations between the packages of the run ----------------------- */
+
+static void add_rel(struct pp_strlist *rel, const char *name, const char *ver)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s (= %s)", name, ver);
+	if (pp_strlist_find(rel, sb.buf) < 0)
+		pp_strlist_push(rel, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* The Python 3 versions an extension module is built for, as dh_python3
+ * records them: _x.cpython-311-x86_64-linux-gnu.so -> 3.11. */
+static void python_deps(const struct pp_split *s, const struct pp_split_pkg *p,
+			struct pp_strlist *rel)
+{
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const char *tag = strstr(pp_split_at(s, p->files[i])->path,
+					 ".cpython-3");
+		unsigned minor;
+
+		if (tag && sscanf(tag, ".cpython-3%u", &minor) == 1) {
+			pp_strlist_pushf(rel, "python3 (<< 3.%u)", minor + 1);
+			pp_strlist_pushf(rel, "python3 (>= 3.%u~)", minor);
+			return;
+		}
+	}
+	pp_strlist_push(rel, "python3:any");
+}
+
+/* Depends between the run's packages: a variant's package on the shared
+ * part of its role, -dev on its runtime library, -dbgsym on its package,
+ * all at exactly this version. */
+static void run_relations(const struct pp_split *s, size_t pkg,
+			  struct pp_strlist *rel)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+
+	if (p->role == PP_ROLE_DBGSYM) {
+		add_rel(rel, s->pkgs[p->parent].name, s->version);
+		return;
+	}
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *q = &s->pkgs[i];
+
+		if (i == pkg || q->role == PP_ROLE_DBGSYM)
+			continue;
+		if (q->common && !p->common && p->variant &&
+		    !strcmp(q->base, p->base))
+			add_rel(rel, q->name, s->version);
+		if (p->role == PP_ROLE_DEV && q->role == PP_ROLE_RUNTIME &&
+		    !q->common && (!q->variant || q->variant == p->variant ||
+				   !p->variant))
+			add_rel(rel, q->variant && !p->variant ? q->base :
+				q->name, s->version);
+	}
+	if (p->role == PP_ROLE_PYTHON)
+		python_deps(s, p, rel);
+}
+
+static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
+		   struct pp_err *err)
+{
+	struct pp_shlibdeps deps;
+	struct pp_strlist rel = PP_STRLIST_INIT;
+	struct strbuf depends = STRBUF_INIT;
+	char *root = pkg_root(s, pkg), *joined;
+	int rc;
+
+	rc = pp_shlibdeps_package(ctx, s, pkg, &deps, err);
+	if (rc == 0) {
+		pp_shlibdeps_format(&deps, &depends);
+		run_relations(s, pkg, &rel);
+		joined = pp_strlist_join(&rel, ", ");
+		if (*joined)
+			strbuf_addf(&depends, "%s%s", depends.len ? ", " : "",
+				    joined);
+		free(joined);
+		rc = pp_split_control(s, pkg, depends.buf, root, err);
+	}
+	if (rc == 0)
+		rc = maint_scripts(s, pkg, root, err);
+	if (rc == 0)
+		rc = settle_dirs(root, s->opts.timestamp, err);
+	pp_shlibdeps_release(&deps);
+	pp_strlist_release(&rel);
+	strbuf_release(&depends);
+	free(root);
+	return rc;
+}
+
+static int pack(struct pp_split *s, size_t pkg, struct pp_err *err)
+{
+	struct pp_pack_opts o = { s->opts.comp, s->opts.timestamp };
+	char *root = pkg_root(s, pkg), *written = NULL;
+	const char *base;
+	int rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
+
+	if (rc == 0) {
+		base = strrchr(written, '/');
+		s->pkgs[pkg].deb = xstrdup(base ? base + 1 : written);
+		pp_strlist_push(&s->written, s->pkgs[pkg].deb);
+	} else {
+		pp_err_prefix(err, "package %s: ", s->pkgs[pkg].name);
+	}
+	free(written);
+	free(root);
+	return rc;
+}
+
+/* ---- the run ---------------------------------------------------------- */
+
+/* Removes what the previous run wrote: the files its SHA256SUMS lists. */
+static int remove_previous(const struct pp_split *s, struct pp_err *err)
+{
+	struct strbuf sums = STRBUF_INIT, path = STRBUF_INIT;
+	struct pp_err none;
+	char *save = NULL, *line;
+
+	pp_err_init(&none);
+	strbuf_addf(&path, "%s/SHA256SUMS", s->opts.out_dir);
+	if (pp_read_file(path.buf, &sums, &none) < 0) {
+		pp_err_release(&none);
+		strbuf_release(&path);
+		return 0;
+	}
+	pp_err_release(&none);
+	for (line = strtok_r(sums.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *name = strstr(line, "  ");
+
+		if (!name || strchr(name + 2, '/') || !name[2])
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", s->opts.out_dir, name + 2);
+		if (unlink(path.buf) < 0 && errno != ENOENT) {
+			pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+				     path.buf);
+			strbuf_release(&sums);
+			strbuf_release(&path);
+			return -1;
+		}
+	}
+	strbuf_release(&sums);
+	strbuf_release(&path);
+	return 0;
+}
+
+static int prepare_dirs(const struct pp_split *s, struct pp_err *err)
+{
+	if (pp_remove_tree(s->opts.work_dir, err) < 0 ||
+	    pp_mkdir_p(s->opts.work_dir, 0755, err) < 0 ||
+	    pp_mkdir_p(s->opts.out_dir, 0755, err) < 0)
+		return -1;
+	return remove_previous(s, err);
+}
+
+int pp_split_run(struct pp_split *s, struct pp_err *err)
+{
+	struct pp_shlibs_ctx *ctx;
+	int rc = prepare_dirs(s, err);
+
+	/* -dbgsym trees fill while their packages' binaries are stripped */
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+		if (s->pkgs[i].role == PP_ROLE_DBGSYM) {
+			char *root = pkg_root(s, i);
+			struct strbuf d = STRBUF_INIT;
+
+			strbuf_addf(&d, "%s/DEBIAN", root);
+			rc = pp_mkdir_p(d.buf, 0755, err);
+			if (rc == 0)
+				rc = add_docs(s, i, root, err);
+			strbuf_release(&d);
+			free(root);
+		}
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+		if (s->pkgs[i].role != PP_ROLE_DBGSYM)
+			rc = build_tree(s, i, err);
+	ctx = rc == 0 ? pp_shlibs_ctx_new(s) : NULL;
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+		rc = control(s, ctx, i, err);
+	pp_shlibs_ctx_free(ctx);
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+		rc = pack(s, i, err);
+	if (rc == 0)
+		rc = pp_split_write_changes(s, err);
+	return rc;
+}

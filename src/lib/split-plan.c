@@ -1,0 +1,1004 @@
+/* padpack split, planning: read the stage trees, classify, find the files
+ * every variant shares, assign each file to a package. Writes nothing. */
+#include "split.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "shlibs.h"
+#include "splitint.h"
+#include "tree.h"
+#include "xalloc.h"
+
+static const char *const role_names[PP_ROLE_NR] = {
+	[PP_ROLE_RUNTIME] = "runtime", [PP_ROLE_DEV] = "dev",
+	[PP_ROLE_TOOLS] = "tools", [PP_ROLE_PYTHON] = "python",
+	[PP_ROLE_DOC] = "doc", [PP_ROLE_DATA] = "data",
+	[PP_ROLE_DBGSYM] = "dbgsym",
+};
+
+const char *pp_role_name(enum pp_role role)
+{
+	return role < PP_ROLE_NR ? role_names[role] : "?";
+}
+
+char *pp_split_debian_version(const char *upstream, const char *revision)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = upstream;
+
+	/* X.Y.Z then aN, bN or rcN: a pre-release sorts before X.Y.Z */
+	while (*p && (isdigit((unsigned char)*p) || *p == '.'))
+		p++;
+	strbuf_add(&sb, upstream, (size_t)(p - upstream));
+	if (*p)
+		strbuf_addf(&sb, "~%s", p);
+	strbuf_addf(&sb, "-%s", revision);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- reading the stages ----------------------------------------------- */
+
+static int sha256_file(const char *path, unsigned char *out, struct pp_err *err)
+{
+	unsigned char buf[65536];
+	struct pp_hash h;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
+	pp_hash_init(&h, PP_SHA256);
+	while ((n = pp_read_full(fd, buf, sizeof(buf))) > 0)
+		pp_hash_update(&h, buf, (size_t)n);
+	pp_hash_final(&h, out);
+	close(fd);
+	if (n < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Marks in nonempty[] the directories of t that hold anything. */
+static void find_nonempty_dirs(const struct pp_tree *t, unsigned char *nonempty)
+{
+	char **dirs = xcalloc(t->nr + 1, sizeof(*dirs));
+	size_t nr = 0;
+
+	for (size_t i = 0; i < t->nr; i++)
+		if (S_ISDIR(t->e[i].st.st_mode))
+			dirs[nr++] = t->e[i].path;
+	qsort(dirs, nr, sizeof(*dirs), cmp_str);
+	for (size_t i = 0; i < t->nr; i++) {
+		char *parent = pp_dirname(t->e[i].path), **hit;
+		const char *key = strcmp(parent, ".") ? parent : "";
+
+		hit = *t->e[i].path ? bsearch(&key, dirs, nr, sizeof(*dirs),
+					      cmp_str) : NULL;
+		if (hit)
+			for (size_t j = 0; j < t->nr; j++)
+				if (t->e[j].path == *hit) {
+					nonempty[j] = 1;
+					break;
+				}
+		free(parent);
+	}
+	free(dirs);
+}
+
+static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
+		    struct pp_err *err)
+{
+	struct pp_split_file *f;
+	struct strbuf full = STRBUF_INIT;
+	int rc = 0;
+
+	if (!S_ISREG(e->st.st_mode) && !S_ISDIR(e->st.st_mode) &&
+	    !S_ISLNK(e->st.st_mode))
+		return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: a device, FIFO or "
+				  "socket; a package cannot ship one (create it "
+				  "in a maintainer script)", st->dir, e->path);
+	ARRAY_GROW(st->files, st->alloc, st->nr + 1);
+	f = &st->files[st->nr++];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup(e->path);
+	f->st = e->st;
+	f->link = e->link_target ? xstrdup(e->link_target) : NULL;
+	f->pkg = -1;
+	if (pp_classify(st->dir, f->path, &f->st, f->link, &f->c, err) < 0)
+		return -1;
+	if (S_ISREG(f->st.st_mode)) {
+		strbuf_addf(&full, "%s/%s", st->dir, f->path);
+		rc = sha256_file(full.buf, f->sum, err);
+		strbuf_release(&full);
+	}
+	return rc;
+}
+
+static int read_stage(struct pp_split_stage *st, struct pp_err *err)
+{
+	struct pp_tree t = { 0 };
+	unsigned char *nonempty;
+	int rc = 0;
+
+	if (pp_tree_walk(st->dir, NULL, &t, err) < 0)
+		return -1;
+	nonempty = xcalloc(t.nr + 1, 1);
+	find_nonempty_dirs(&t, nonempty);
+	for (size_t i = 0; i < t.nr && !rc; i++) {
+		if (!*t.e[i].path || (S_ISDIR(t.e[i].st.st_mode) && nonempty[i]))
+			continue; /* the root, and directories with content */
+		rc = add_file(st, &t.e[i], err);
+	}
+	free(nonempty);
+	pp_tree_release(&t);
+	return rc;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int load_stages(struct pp_split *s, struct pp_err *err)
+{
+	const struct pp_spec *spec = s->spec;
+	struct pp_strlist missing = PP_STRLIST_INIT;
+
+	s->stages = xcalloc(spec->nr_variants + 1, sizeof(*s->stages));
+	for (size_t i = 0; i < spec->nr_variants; i++) {
+		struct pp_split_stage *st = &s->stages[s->nr_stages];
+		struct strbuf dir = STRBUF_INIT;
+
+		if (s->opts.selected && !s->opts.selected[i])
+			continue;
+		strbuf_addf(&dir, "%s/%s/stage", s->opts.build_dir,
+			    spec->variants[i].name);
+		if (!is_dir(dir.buf)) {
+			pp_strlist_push(&missing, dir.buf);
+			strbuf_release(&dir);
+			continue;
+		}
+		st->variant = &spec->variants[i];
+		st->dir = strbuf_detach(&dir, NULL);
+		s->nr_stages++;
+		if (read_stage(st, err) < 0) {
+			pp_strlist_release(&missing);
+			return -1;
+		}
+	}
+	if (missing.nr && (s->opts.explicit_selection || !s->nr_stages)) {
+		char *all = pp_strlist_join(&missing, ", ");
+
+		pp_err_set(err, PP_EXIT_INPUT, "no stage tree %s; run 'padpack "
+			   "build' first (with -B if the build went elsewhere)",
+			   all);
+		free(all);
+		pp_strlist_release(&missing);
+		return -1;
+	}
+	for (size_t i = 0; i < missing.nr; i++)
+		pp_warn(err, "padpack split: %s is missing (the variant was not "
+			"built here); its packages are left out",
+			missing.items[i]);
+	pp_strlist_release(&missing);
+	return 0;
+}
+
+/* The architecture of the run: that of its ELF files, which must agree. */
+static int find_arch(struct pp_split *s, struct pp_err *err)
+{
+	const char *where = NULL;
+
+	for (size_t i = 0; i < s->nr_stages; i++)
+		for (size_t j = 0; j < s->stages[i].nr; j++) {
+			const struct pp_split_file *f = &s->stages[i].files[j];
+			const char *a;
+
+			if (!f->c.elf || f->c.cls == PP_CLASS_OBJECT)
+				continue;
+			a = pp_elf_debian_arch(f->c.elf);
+			if (!a)
+				return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: ELF "
+						  "machine %u is not one padpack "
+						  "knows a Debian architecture "
+						  "of", s->stages[i].dir, f->path,
+						  f->c.elf->machine);
+			if (!s->arch) {
+				s->arch = xstrdup(a);
+				s->triplet = xstrdup(pp_elf_multiarch(f->c.elf));
+				where = f->path;
+			} else if (strcmp(s->arch, a)) {
+				return pp_err_set(err, PP_EXIT_INPUT, "%s/%s is "
+						  "built for %s but %s for %s; "
+						  "one run packages one "
+						  "architecture", s->stages[i].dir,
+						  f->path, a, where, s->arch);
+			}
+		}
+	if (!s->arch) {
+		s->arch = xstrdup("amd64"); /* nothing built for a machine */
+		s->triplet = xstrdup("x86_64-linux-gnu");
+	}
+	return 0;
+}
+
+/* ---- rules ------------------------------------------------------------ */
+
+/* What a rule decided for one file. */
+struct choice {
+	char *base;      /* package name, NULL when dropped */
+	enum pp_role role;
+	int explicit_variant; /* the name already names the variant */
+	char *why;
+};
+
+static int expand(const struct pp_split *s, const struct pp_variant *v,
+		  const char *tmpl, struct strbuf *out, struct pp_err *err)
+{
+	struct pp_expand_ctx ctx = { s->spec, v, s->upstream, 1, 1, NULL };
+
+	return pp_spec_expand(tmpl, &ctx, out, err);
+}
+
+/* Whether a template's value changes from one variant to another. */
+static int names_variant(const struct pp_spec *spec, const char *tmpl)
+{
+	if (strstr(tmpl, "@variant@") || strstr(tmpl, "@suffix@"))
+		return 1;
+	for (size_t a = 0; a < spec->nr_axes; a++) {
+		char key[80];
+
+		snprintf(key, sizeof(key), "@%s@", spec->axes[a].name);
+		if (strstr(tmpl, key))
+			return 1;
+	}
+	return 0;
+}
+
+/* The package of programs, from packages.name (default: the spec's). */
+static char *tools_name(const struct pp_split *s, const struct pp_variant *v,
+			struct pp_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (expand(s, v, s->spec->package ? s->spec->package : "@name@", &sb,
+		   err) < 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *with_suffix(const char *base, const char *suffix)
+{
+	char *out = xmalloc(strlen(base) + strlen(suffix) + 2);
+
+	sprintf(out, "%s%s%s", base, *suffix ? "-" : "", suffix);
+	return out;
+}
+
+/* The -dev package of the project: that of its one public library, else
+ * lib<tools-name>-dev. */
+static char *project_dev(const struct pp_split *s,
+			 const struct pp_split_stage *st, const char *tools)
+{
+	char *found = NULL;
+
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct pp_split_file *f = &st->files[i];
+		char *dir, *dev;
+
+		if (f->c.cls != PP_CLASS_SHLIB)
+			continue;
+		dir = pp_dirname(f->path);
+		dev = pp_is_public_libdir(dir) ?
+		      pp_soname_dev_package(f->c.soname) : NULL;
+		free(dir);
+		if (!dev)
+			continue;
+		if (found && strcmp(found, dev)) {
+			free(found);
+			free(dev);
+			found = NULL;
+			break; /* several libraries: the project's name */
+		}
+		free(found);
+		found = dev;
+	}
+	(void)s;
+	if (found)
+		return found;
+	found = xmalloc(strlen(tools) + 8);
+	sprintf(found, "%s%s-dev", strncmp(tools, "lib", 3) ? "lib" : "", tools);
+	return found;
+}
+
+static void choose(struct choice *c, char *base, enum pp_role role,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void choose(struct choice *c, char *base, enum pp_role role,
+		   const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	c->base = base;
+	c->role = role;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	c->why = strbuf_detach(&sb, NULL);
+}
+
+/* The -dev package of a static library libfoo.a: that of libfoo.so.N
+ * when the stage has it, else libfoo-dev. */
+static char *static_dev(const struct pp_split_stage *st, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+	char *out;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	for (size_t i = 0; i < st->nr; i++) {
+		const char *so = st->files[i].c.soname;
+
+		if (st->files[i].c.cls == PP_CLASS_SHLIB && so &&
+		    !strncmp(so, base, n) && so[n] == '.')
+			return pp_soname_dev_package(so);
+	}
+	out = xmalloc(n + 5);
+	sprintf(out, "%.*s-dev", (int)n, base);
+	for (char *p = out; *p; p++)
+		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	return out;
+}
+
+static char *python_name(const char *path)
+{
+	char *top = pp_python_top_module(path);
+	char *out = xmalloc(strlen(top) + 9);
+
+	sprintf(out, "python3-%s", top);
+	for (char *p = out; *p; p++)
+		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	free(top);
+	return out;
+}
+
+/* A shared library (or a link to one) in a public directory goes to the
+ * runtime package named from its SONAME; elsewhere it is private. */
+static int library_rule(const struct pp_split_file *f, const char *tools,
+			struct choice *c)
+{
+	char *dir = pp_dirname(f->path);
+	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
+	char *libdir = lib ? pp_dirname(lib) : NULL;
+	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
+	int pub = libdir && pp_is_public_libdir(libdir);
+
+	if (pkg && pub)
+		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
+		       "library directory -> runtime package named from the "
+		       "SONAME (policy 8.1)", f->c.cls == PP_CLASS_SHLIB ?
+		       "shared library with SONAME" : "link to the library",
+		       f->c.soname);
+	else {
+		free(pkg);
+		choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: private "
+		       "shared library (outside the linker's path) -> the "
+		       "program package");
+	}
+	free(dir);
+	free(libdir);
+	return 0;
+}
+
+/* padpack's defaults, by class; man pages and other links come later,
+ * once the files they document or point to are placed. */
+static int default_rule(const struct pp_split *s,
+			const struct pp_split_stage *st,
+			const struct pp_split_file *f, const char *tools,
+			struct choice *c)
+{
+	switch (f->c.cls) {
+	case PP_CLASS_LIBTOOL:
+		choose(c, NULL, PP_ROLE_DEV, "default: libtool archive; "
+		       "Debian ships none (policy 10.2)");
+		return 0;
+	case PP_CLASS_SHLIB:
+	case PP_CLASS_SHLIB_LINK:
+		return library_rule(f, tools, c);
+	case PP_CLASS_DEV_LINK:
+		choose(c, pp_soname_dev_package(f->c.soname), PP_ROLE_DEV,
+		       "default: link for linking with %s -> its -dev package",
+		       f->c.soname);
+		return 0;
+	case PP_CLASS_STATIC:
+		choose(c, static_dev(st, f->path), PP_ROLE_DEV,
+		       "default: static library -> the -dev package");
+		return 0;
+	case PP_CLASS_HEADER:
+	case PP_CLASS_PKGCONFIG:
+	case PP_CLASS_CMAKE:
+		choose(c, project_dev(s, st, tools), PP_ROLE_DEV, "default: %s "
+		       "-> the -dev package", pp_class_name(f->c.cls));
+		return 0;
+	case PP_CLASS_PYTHON:
+		choose(c, python_name(f->path), PP_ROLE_PYTHON, "default: "
+		       "Python module -> python3-<module> (Python policy)");
+		return 0;
+	case PP_CLASS_DOC: {
+		char *doc = with_suffix(tools, "doc");
+
+		choose(c, doc, PP_ROLE_DOC, "default: documentation -> the "
+		       "-doc package");
+		return 0;
+	}
+	case PP_CLASS_DATA:
+		if (!strncmp(f->path, "usr/share/", 10)) {
+			choose(c, with_suffix(tools, "data"), PP_ROLE_DATA,
+			       "default: architecture-independent data "
+			       "(usr/share) -> the -data package");
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: %s -> the program "
+	       "package", pp_class_name(f->c.cls));
+	return 0;
+}
+
+static enum pp_role role_of_name(const char *name, const char *given,
+				 const struct pp_split_file *f)
+{
+	size_t n = strlen(name);
+
+	if (given)
+		for (int r = 0; r < PP_ROLE_DBGSYM; r++)
+			if (!strcmp(given, role_names[r]))
+				return (enum pp_role)r;
+	if (n > 4 && !strcmp(name + n - 4, "-dev"))
+		return PP_ROLE_DEV;
+	if (n > 4 && !strcmp(name + n - 4, "-doc"))
+		return PP_ROLE_DOC;
+	if (!strncmp(name, "python3-", 8))
+		return PP_ROLE_PYTHON;
+	if ((n > 5 && !strcmp(name + n - 5, "-data")) ||
+	    (n > 7 && !strcmp(name + n - 7, "-common")))
+		return PP_ROLE_DATA;
+	if (f->c.cls == PP_CLASS_SHLIB || f->c.cls == PP_CLASS_SHLIB_LINK)
+		return PP_ROLE_RUNTIME;
+	return PP_ROLE_TOOLS;
+}
+
+/* The spec's files rules: the first whose glob matches the path. */
+static int spec_rule(const struct pp_split *s, const struct pp_split_stage *st,
+		     const struct pp_split_file *f, struct choice *c, int *hit,
+		     struct pp_err *err)
+{
+	const struct pp_spec *spec = s->spec;
+
+	*hit = 0;
+	for (size_t i = 0; i < spec->nr_files; i++) {
+		const struct pp_file_rule *r = &spec->files[i];
+		struct strbuf name = STRBUF_INIT;
+
+		if (fnmatch(r->path, f->path, 0))
+			continue;
+		*hit = 1;
+		if (r->drop) {
+			choose(c, NULL, PP_ROLE_TOOLS, "%s:%u: files[%zu] "
+			       "\"%s\": dropped: %s", spec->path, r->line, i,
+			       r->path, r->drop);
+			return 0;
+		}
+		if (expand(s, st->variant, r->package, &name, err) < 0 ||
+		    pp_check_package_name(name.buf, err) < 0) {
+			strbuf_release(&name);
+			return pp_err_prefix(err, "%s:%u: files[%zu]: ",
+					     spec->path, r->line, i);
+		}
+		choose(c, strbuf_detach(&name, NULL), PP_ROLE_TOOLS,
+		       "%s:%u: files[%zu] \"%s\"", spec->path, r->line, i,
+		       r->path);
+		c->role = role_of_name(c->base, r->role, f);
+		c->explicit_variant = names_variant(spec, r->package);
+		return 0;
+	}
+	return 0;
+}
+
+/* Where a man page's program is, or NULL. */
+static const struct pp_split_file *program_of_man(const struct pp_split_stage *st,
+						  const char *path)
+{
+	static const char *const bindirs[] = {
+		"usr/bin/", "usr/sbin/", "bin/", "sbin/", "usr/games/", NULL,
+	};
+	const char *base = strrchr(path, '/') + 1;
+	size_t n = strcspn(base, ".");
+
+	for (size_t i = 0; i < st->nr; i++)
+		for (const char *const *d = bindirs; *d; d++) {
+			size_t dl = strlen(*d);
+			const char *p = st->files[i].path;
+
+			if (!strncmp(p, *d, dl) && strlen(p + dl) == n &&
+			    !strncmp(p + dl, base, n))
+				return &st->files[i];
+		}
+	return NULL;
+}
+
+static const struct pp_split_file *find_file(const struct pp_split_stage *st,
+					     const char *path)
+{
+	for (size_t i = 0; path && i < st->nr; i++)
+		if (!strcmp(st->files[i].path, path))
+			return &st->files[i];
+	return NULL;
+}
+
+struct assignment {
+	struct choice *c; /* per file of the stage */
+};
+
+/* Man pages and links go where what they describe or reach goes. */
+static int follow_rule(const struct pp_split_stage *st,
+		       const struct pp_split_file *f, const struct choice *all,
+		       const char *tools, const char *dev, struct choice *c)
+{
+	const struct pp_split_file *to;
+	const char *what;
+
+	if (f->c.cls == PP_CLASS_MAN) {
+		const char *sec = strstr(f->path, "/man");
+
+		if (sec && sec[4] == '3') {
+			choose(c, xstrdup(dev), PP_ROLE_DEV, "default: manual "
+			       "page of section 3 (library calls) -> the -dev "
+			       "package");
+			return 0;
+		}
+		to = program_of_man(st, f->path);
+		what = "manual page -> the package of its program";
+	} else {
+		to = find_file(st, f->c.target);
+		what = "link -> the package of what it points to";
+	}
+	if (to && all[to - st->files].base) {
+		const struct choice *t = &all[to - st->files];
+
+		choose(c, xstrdup(t->base), t->role, "default: %s (%s)", what,
+		       to->path);
+		c->explicit_variant = t->explicit_variant;
+		return 0;
+	}
+	choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: %s -> the program "
+	       "package", pp_class_name(f->c.cls));
+	return 0;
+}
+
+static int is_follower(const struct pp_split_file *f)
+{
+	return f->c.cls == PP_CLASS_MAN || f->c.cls == PP_CLASS_SYMLINK;
+}
+
+static int assign_stage(const struct pp_split *s, const struct pp_split_stage *st,
+			struct choice *all, struct pp_err *err)
+{
+	char *tools = tools_name(s, st->variant, err), *dev;
+	int rc = 0, hit;
+
+	if (!tools)
+		return -1;
+	dev = project_dev(s, st, tools);
+	for (int pass = 0; pass < 2 && !rc; pass++)
+		for (size_t i = 0; i < st->nr && !rc; i++) {
+			const struct pp_split_file *f = &st->files[i];
+
+			if (pass == 0)
+				rc = spec_rule(s, st, f, &all[i], &hit, err);
+			if (rc || all[i].why)
+				continue;
+			if (pass == 0 && !is_follower(f))
+				rc = default_rule(s, st, f, tools, &all[i]);
+			else if (pass == 1)
+				rc = follow_rule(st, f, all, tools, dev, &all[i]);
+		}
+	free(tools);
+	free(dev);
+	return rc;
+}
+
+/* ---- sharing ---------------------------------------------------------- */
+
+static struct pp_split_file *same_path(const struct pp_split_stage *st,
+				       const char *path)
+{
+	return (struct pp_split_file *)find_file(st, path);
+}
+
+/* Regular files and empty directories: the same everywhere. Links: the
+ * same target, reaching a shared file (or outside the stage). */
+static void find_shared(struct pp_split *s, struct choice **choices)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < s->stages[0].nr; i++) {
+			struct pp_split_file *f = &s->stages[0].files[i];
+			int shared = 1;
+
+			if (S_ISLNK(f->st.st_mode) != pass)
+				continue;
+			for (size_t k = 1; k < s->nr_stages && shared; k++) {
+				struct pp_split_file *g = same_path(&s->stages[k],
+								    f->path);
+				struct choice *cg = g ? &choices[k][g -
+						s->stages[k].files] : NULL;
+
+				shared = g && (g->st.st_mode & 07777) ==
+					 (f->st.st_mode & 07777) &&
+					 (g->st.st_mode & S_IFMT) ==
+					 (f->st.st_mode & S_IFMT) &&
+					 !memcmp(g->sum, f->sum, sizeof(f->sum)) &&
+					 !cg->explicit_variant &&
+					 !strcmp(g->link ? g->link : "",
+						 f->link ? f->link : "");
+			}
+			if (shared && pass == 1 && f->c.target) {
+				const struct pp_split_file *t =
+					find_file(&s->stages[0], f->c.target);
+
+				shared = !t || t->shared;
+			}
+			if (choices[0][i].explicit_variant)
+				shared = 0;
+			f->shared = shared;
+			for (size_t k = 1; k < s->nr_stages && shared; k++)
+				same_path(&s->stages[k], f->path)->shared = 1;
+		}
+}
+
+/* ---- packages --------------------------------------------------------- */
+
+static long find_pkg(const struct pp_split *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		if (!strcmp(s->pkgs[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+static long add_pkg(struct pp_split *s, char *name, const char *base,
+		    enum pp_role role, const struct pp_variant *v, int common)
+{
+	struct pp_split_pkg *p;
+	long at = find_pkg(s, name);
+
+	if (at >= 0) {
+		free(name);
+		return at;
+	}
+	ARRAY_GROW(s->pkgs, s->alloc_pkgs, s->nr_pkgs + 1);
+	p = &s->pkgs[s->nr_pkgs];
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->base = xstrdup(base);
+	p->role = role;
+	p->variant = v;
+	p->common = common;
+	p->parent = -1;
+	return (long)s->nr_pkgs++;
+}
+
+static void add_ref(struct pp_split_pkg *p, size_t stage, size_t file)
+{
+	ARRAY_GROW(p->files, p->alloc_files, p->nr_files + 1);
+	p->files[p->nr_files].stage = stage;
+	p->files[p->nr_files].file = file;
+	p->nr_files++;
+}
+
+/* The package of the shared files of a role whose other files differ
+ * per variant: libfoo-dev -> libfoo-common-dev, foo -> foo-common. */
+static char *common_name(const char *base)
+{
+	size_t n = strlen(base);
+	char *out = xmalloc(n + 8);
+
+	if (n > 4 && !strcmp(base + n - 4, "-dev"))
+		sprintf(out, "%.*s-common-dev", (int)(n - 4), base);
+	else
+		sprintf(out, "%s-common", base);
+	return out;
+}
+
+/* Whether any variant's copy of a file of this base differs. */
+static int base_has_variant_files(const struct pp_split *s,
+				  struct choice **choices, const char *base)
+{
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++)
+			if (choices[k][i].base &&
+			    !strcmp(choices[k][i].base, base) &&
+			    !s->stages[k].files[i].shared &&
+			    !choices[k][i].explicit_variant)
+				return 1;
+	return 0;
+}
+
+static void place_file(struct pp_split *s, struct choice **choices,
+		       size_t k, size_t i)
+{
+	struct pp_split_file *f = &s->stages[k].files[i];
+	const struct choice *c = &choices[k][i];
+	const struct pp_variant *v = s->stages[k].variant;
+	long at;
+
+	if (!c->base)
+		return;
+	if (c->explicit_variant) {
+		at = add_pkg(s, xstrdup(c->base), c->base, c->role, v, 0);
+	} else if (!base_has_variant_files(s, choices, c->base)) {
+		at = add_pkg(s, xstrdup(c->base), c->base, c->role, NULL, 0);
+	} else if (f->shared) {
+		at = add_pkg(s, common_name(c->base), c->base, c->role, NULL, 1);
+	} else {
+		at = add_pkg(s, with_suffix(c->base, v->suffix), c->base,
+			     c->role, v, 0);
+	}
+	f->pkg = at;
+	if (f->shared && k > 0)
+		return; /* stage 0's copy is the one shipped */
+	add_ref(&s->pkgs[at], k, i);
+}
+
+static int needs_arch(const struct pp_split *s, const struct pp_split_pkg *p)
+{
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+		if (f->c.elf || f->c.cls == PP_CLASS_STATIC ||
+		    strstr(f->path, s->triplet))
+			return 1;
+	}
+	return 0;
+}
+
+static int has_debug_info(const struct pp_split_file *f)
+{
+	return f->c.elf && f->c.elf->build_id[0] &&
+	       (f->c.elf->has_symtab || f->c.elf->has_debug) &&
+	       f->c.cls != PP_CLASS_OBJECT;
+}
+
+static void add_dbgsym(struct pp_split *s)
+{
+	size_t nr = s->nr_pkgs;
+
+	for (size_t i = 0; i < nr; i++) {
+		int any = 0;
+		long d;
+
+		for (size_t j = 0; j < s->pkgs[i].nr_files && !any; j++)
+			any = has_debug_info(pp_split_at(s, s->pkgs[i].files[j]));
+		if (!any)
+			continue;
+		d = add_pkg(s, with_suffix(s->pkgs[i].name, "dbgsym"),
+			    s->pkgs[i].name, PP_ROLE_DBGSYM,
+			    s->pkgs[i].variant, s->pkgs[i].common);
+		s->pkgs[d].parent = (long)i;
+		s->pkgs[d].auto_built = 1;
+	}
+}
+
+static int cmp_pkg_name(const void *a, const void *b, void *arg)
+{
+	const struct pp_split *s = arg;
+
+	return strcmp(s->pkgs[*(const size_t *)a].name,
+		      s->pkgs[*(const size_t *)b].name);
+}
+
+/* Orders the packages by name, for output that does not depend on the
+ * order files were found in. */
+static void sort_pkgs(struct pp_split *s)
+{
+	size_t *order = xcalloc(s->nr_pkgs + 1, sizeof(*order));
+	long *newpos = xcalloc(s->nr_pkgs + 1, sizeof(*newpos));
+	struct pp_split_pkg *sorted = xcalloc(s->nr_pkgs + 1, sizeof(*sorted));
+
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		order[i] = i;
+	qsort_r(order, s->nr_pkgs, sizeof(*order), cmp_pkg_name, s);
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		sorted[i] = s->pkgs[order[i]];
+		newpos[order[i]] = (long)i;
+	}
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		if (sorted[i].parent >= 0)
+			sorted[i].parent = newpos[sorted[i].parent];
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++)
+			if (s->stages[k].files[i].pkg >= 0)
+				s->stages[k].files[i].pkg =
+					newpos[s->stages[k].files[i].pkg];
+	free(s->pkgs);
+	s->pkgs = sorted;
+	s->alloc_pkgs = s->nr_pkgs + 1;
+	free(order);
+	free(newpos);
+}
+
+static int make_packages(struct pp_split *s, struct choice **choices,
+			 struct pp_err *err)
+{
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++) {
+			struct pp_split_file *f = &s->stages[k].files[i];
+
+			place_file(s, choices, k, i);
+			f->rule = choices[k][i].why;
+			choices[k][i].why = NULL;
+		}
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		if (pp_check_package_name(s->pkgs[i].name, err) < 0)
+			return pp_err_prefix(err, "package '%s': ",
+					     s->pkgs[i].name);
+		s->pkgs[i].arch_all = !needs_arch(s, &s->pkgs[i]);
+	}
+	add_dbgsym(s);
+	sort_pkgs(s);
+	return 0;
+}
+
+static void free_choices(struct pp_split *s, struct choice **choices)
+{
+	for (size_t k = 0; k < s->nr_stages; k++) {
+		for (size_t i = 0; choices[k] && i < s->stages[k].nr; i++) {
+			free(choices[k][i].base);
+			free(choices[k][i].why);
+		}
+		free(choices[k]);
+	}
+	free(choices);
+}
+
+static int assign(struct pp_split *s, struct pp_err *err)
+{
+	struct choice **choices = xcalloc(s->nr_stages + 1, sizeof(*choices));
+	int rc = 0;
+
+	for (size_t k = 0; k < s->nr_stages && !rc; k++) {
+		choices[k] = xcalloc(s->stages[k].nr + 1, sizeof(**choices));
+		rc = assign_stage(s, &s->stages[k], choices[k], err);
+	}
+	if (!rc) {
+		find_shared(s, choices);
+		rc = make_packages(s, choices, err);
+	}
+	free_choices(s, choices);
+	return rc;
+}
+
+/* ---- the plan --------------------------------------------------------- */
+
+int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
+		  const struct pp_split_opts *opts, struct pp_err *err)
+{
+	enum pp_version_origin origin;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->spec = spec;
+	s->opts = *opts;
+	if (pp_spec_version(spec, spec->source, &s->upstream, &origin, err) < 0)
+		return -1;
+	s->version = pp_split_debian_version(s->upstream,
+					     spec->revision ? spec->revision : "1");
+	rc = load_stages(s, err);
+	if (!rc)
+		rc = find_arch(s, err);
+	if (!rc)
+		rc = assign(s, err);
+	return rc;
+}
+
+void pp_split_release(struct pp_split *s)
+{
+	for (size_t k = 0; k < s->nr_stages; k++) {
+		struct pp_split_stage *st = &s->stages[k];
+
+		for (size_t i = 0; i < st->nr; i++) {
+			free(st->files[i].path);
+			free(st->files[i].link);
+			free(st->files[i].rule);
+			pp_classified_release(&st->files[i].c);
+		}
+		free(st->files);
+		free(st->dir);
+	}
+	free(s->stages);
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		struct pp_split_pkg *p = &s->pkgs[i];
+
+		free(p->name);
+		free(p->base);
+		free(p->files);
+		pp_strlist_release(&p->build_ids);
+		free(p->isa);
+		free(p->isa_flags);
+		free(p->isa_names);
+		free(p->isa_alternative);
+		free(p->deb);
+		free(p->synopsis);
+		free(p->section);
+		free(p->priority);
+	}
+	free(s->pkgs);
+	pp_strlist_release(&s->written);
+	free(s->upstream);
+	free(s->version);
+	free(s->arch);
+	free(s->triplet);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- --explain -------------------------------------------------------- */
+
+static void explain_file(const struct pp_split *s, size_t k,
+			 const struct pp_split_file *f, struct strbuf *out)
+{
+	const char *where = f->shared && s->nr_stages > 1 ? "(all)" :
+			    s->stages[k].variant->name;
+
+	strbuf_addf(out, "%-10s %s%s\n", where, f->path,
+		    S_ISDIR(f->st.st_mode) ? "/" : "");
+	strbuf_addf(out, "           %s -> %s\n", pp_class_name(f->c.cls),
+		    f->pkg >= 0 ? s->pkgs[f->pkg].name : "(dropped)");
+	strbuf_addf(out, "           rule: %s\n", f->rule ? f->rule : "?");
+}
+
+void pp_split_explain(const struct pp_split *s, struct strbuf *out)
+{
+	size_t files = 0;
+
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++) {
+			const struct pp_split_file *f = &s->stages[k].files[i];
+
+			if (f->shared && k > 0)
+				continue;
+			explain_file(s, k, f, out);
+			files++;
+		}
+	strbuf_addf(out, "%zu files of %zu variants in %zu packages:\n", files,
+		    s->nr_stages, s->nr_pkgs);
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *p = &s->pkgs[i];
+
+		strbuf_addf(out, "  %-28s %-8s %-7s %s\n", p->name,
+			    pp_role_name(p->role), p->arch_all ? "all" : s->arch,
+			    p->common ? "files the same in every variant" :
+			    p->variant ? p->variant->name : "every variant");
+	}
+}

@@ -1,0 +1,122 @@
+/* padpack split: the stage trees that padpack build leaves, turned into
+ * the packages a Debian maintainer would write by hand, for every variant
+ * at once.
+ *
+ * Planning (pp_split_plan) reads each variant's stage tree, classifies
+ * every file by content and path, finds the files that are byte for byte
+ * the same in every variant, and assigns each file to one package by the
+ * spec's rules, then padpack's defaults; nothing is written.
+ * Running (pp_split_run) builds each package's tree (stripped binaries,
+ * debug files in -dbgsym packages, copyright and changelog, compressed
+ * manual pages), computes its control file from the role's template and
+ * its dependencies as dpkg-shlibdeps does, packs it, and writes
+ * SHA256SUMS, a .buildinfo and a .changes beside the packages. */
+#ifndef PP_SPLIT_H
+#define PP_SPLIT_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "classify.h"
+#include "compress.h"
+#include "error.h"
+#include "spec.h"
+#include "strbuf.h"
+#include "strlist.h"
+
+struct pp_split_opts {
+	const char *build_dir;    /* BUILD_DIR/VARIANT/stage are the inputs */
+	const char *out_dir;      /* where the packages go */
+	const char *work_dir;     /* package trees; emptied first */
+	const char *datadir;      /* padpack's control-templates/, scripts/ */
+	const char *admindir;     /* dpkg's database; NULL: the system's */
+	const unsigned char *selected; /* variants asked for; NULL: all */
+	int explicit_selection;   /* a selected variant without stage is an
+				     error, not skipped */
+	time_t timestamp;         /* SOURCE_DATE_EPOCH, or now */
+	struct pp_compress_opts comp;
+};
+
+/* What a package is for; each role has a control template. */
+enum pp_role {
+	PP_ROLE_RUNTIME, PP_ROLE_DEV, PP_ROLE_TOOLS, PP_ROLE_PYTHON,
+	PP_ROLE_DOC, PP_ROLE_DATA, PP_ROLE_DBGSYM, PP_ROLE_NR
+};
+
+const char *pp_role_name(enum pp_role role);
+
+/* One entry of one stage tree. */
+struct pp_split_file {
+	char *path;               /* relative to the stage, no "./" */
+	struct stat st;
+	char *link;               /* a symbolic link's target, as stored */
+	struct pp_classified c;
+	unsigned char sum[32];    /* SHA-256 of a regular file's content */
+	int shared;               /* the same in every variant */
+	long pkg;                 /* index into the packages; -1 dropped */
+	char *rule;               /* the rule that chose, for --explain */
+};
+
+struct pp_split_stage {
+	const struct pp_variant *variant;
+	char *dir;
+	struct pp_split_file *files;
+	size_t nr, alloc;
+};
+
+struct pp_split_ref {
+	size_t stage, file;
+};
+
+struct pp_split_pkg {
+	char *name;
+	char *base;               /* the role's name before any variant part */
+	enum pp_role role;
+	const struct pp_variant *variant; /* NULL: one for all variants */
+	int common;               /* the shared files of a role that also
+				     has variant packages */
+	int arch_all;
+	long parent;              /* -dbgsym: the package; else -1 */
+	struct pp_split_ref *files;
+	size_t nr_files, alloc_files;
+	/* filled while building */
+	struct pp_strlist build_ids;
+	char *isa;                /* the ISA level its code needs, or NULL */
+	char *isa_flags;          /* /proc/cpuinfo flags the preinst checks */
+	char *isa_names;          /* those extensions, for people */
+	char *isa_alternative;    /* the package to install instead */
+	char *deb;                /* the file written (its base name) */
+	char *synopsis, *section, *priority;
+	int auto_built;           /* -dbgsym: not in .changes Description */
+};
+
+struct pp_split {
+	const struct pp_spec *spec;
+	struct pp_split_opts opts;
+	char *upstream;           /* the version built */
+	char *version;            /* upstream-revision */
+	char *arch, *triplet;     /* of the binaries (the host's if none) */
+	struct pp_split_stage *stages;
+	size_t nr_stages;
+	struct pp_split_pkg *pkgs;
+	size_t nr_pkgs, alloc_pkgs;
+	struct pp_strlist written; /* every file of the run, in out_dir */
+};
+
+/* Plans the split of the selected variants' stage trees. */
+int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
+		  const struct pp_split_opts *opts, struct pp_err *err);
+void pp_split_release(struct pp_split *s);
+
+/* For --explain: one line per staged file (once for a file that is the
+ * same in every variant): the file, its class, the package chosen and
+ * the rule that chose it. */
+void pp_split_explain(const struct pp_split *s, struct strbuf *out);
+
+/* Builds and packs every package, then SHA256SUMS, .buildinfo and
+ * .changes. Files a previous run listed in OUT/SHA256SUMS are removed
+ * first; every file is written under a temporary name and renamed. */
+int pp_split_run(struct pp_split *s, struct pp_err *err);
+
+#endif

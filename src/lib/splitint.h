@@ -1,0 +1,74 @@
+/* Internals shared by the parts of padpack split: planning
+ * (split-plan.c), dependencies (shlibdeps.c), control data
+ * (split-control.c), building the trees (split-build.c), and the run's
+ * .changes/.buildinfo (changes.c). */
+#ifndef PP_SPLITINT_H
+#define PP_SPLITINT_H
+
+#include "dpkgdb.h"
+#include "split.h"
+
+static inline struct pp_split_file *pp_split_at(const struct pp_split *s,
+						struct pp_split_ref r)
+{
+	return &s->stages[r.stage].files[r.file];
+}
+
+/* The Debian version from the upstream one: 0.11.0rc1 -> 0.11.0~rc1 (so
+ * that it sorts before 0.11.0), then "-" and the revision. */
+char *pp_split_debian_version(const char *upstream, const char *revision);
+
+/* ---- dependencies (shlibdeps.c) ---- */
+
+/* What resolving NEEDED libraries of one package gives: Depends entries
+ * as dpkg-shlibdeps makes them, and warnings. */
+struct pp_shlibdeps {
+	struct pp_strlist keys;   /* dependency templates ("libc6 #MINVER#") */
+	struct pp_strlist minver; /* per key: "" or the version */
+};
+
+struct pp_shlibs_ctx;  /* caches lookups in the system across packages */
+
+struct pp_shlibs_ctx *pp_shlibs_ctx_new(const struct pp_split *s);
+void pp_shlibs_ctx_free(struct pp_shlibs_ctx *ctx);
+
+/* Resolves every NEEDED library of the package's ELF files; an
+ * unresolvable one is an error naming the file and the SONAME. */
+int pp_shlibdeps_package(struct pp_shlibs_ctx *ctx, const struct pp_split *s,
+			 size_t pkg, struct pp_shlibdeps *out, struct pp_err *err);
+/* "libc6 (>= 2.34), libpaddle1 (= 0.11.0-1)": sorted as dpkg does. */
+void pp_shlibdeps_format(const struct pp_shlibdeps *d, struct strbuf *out);
+void pp_shlibdeps_release(struct pp_shlibdeps *d);
+
+/* ---- control data (split-control.c) ---- */
+
+/* @name@ placeholders of templates (control files, maintainer scripts). */
+struct pp_vars {
+	struct pp_strlist names, values;
+};
+
+void pp_vars_add(struct pp_vars *v, const char *name, const char *value);
+void pp_vars_release(struct pp_vars *v);
+/* Appends text with its placeholders replaced; an unknown @word@ is an
+ * error naming file and line; other '@' are kept. */
+int pp_vars_expand(const struct pp_vars *v, const char *text, const char *file,
+		   unsigned line, struct strbuf *out, struct pp_err *err);
+
+/* Renders the package's control stanza from its role's template, the
+ * computed fields and the spec's overrides; depends is the computed
+ * Depends value. Writes DEBIAN/control under root. */
+int pp_split_control(const struct pp_split *s, size_t pkg,
+		     const char *depends, const char *root, struct pp_err *err);
+/* Wraps the paragraphs of an extended description at 79 columns. */
+void pp_wrap_description(const char *value, struct strbuf *out);
+
+/* The changelog every package ships: the spec's file, or one entry made
+ * for this run (dated SOURCE_DATE_EPOCH). */
+int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
+		       struct pp_err *err);
+
+/* ---- .changes, .buildinfo, SHA256SUMS (changes.c) ---- */
+
+int pp_split_write_changes(struct pp_split *s, struct pp_err *err);
+
+#endif
