@@ -189,7 +189,7 @@ const char *pp_version_origin_name(enum pp_version_origin origin);
 int pp_spec_version(const struct pp_spec *spec, const char *source,
 		    char **version, enum pp_version_origin *origin,
 		    struct pp_err *err);
-/* Whether s is X.Y.Z optionally followed by aN, bN or rcN. */
+/* Whether s is X.Y or X.Y.Z optionally followed by aN, bN or rcN. */
 int pp_version_is_release(const char *s);
 
 #endif

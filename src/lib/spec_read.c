@@ -302,7 +302,7 @@ static int read_about(struct loader *L, const config_setting_t *root)
 			   "a Debian package name: lower-case letters, digits, "
 			   "'+', '-', '.', at least 2 characters") ||
 	       read_string(L, root, "version", &sp->version, is_release,
-			   "X.Y.Z or X.Y.Z followed by aN, bN or rcN") ||
+			   "X.Y or X.Y.Z, maybe followed by aN, bN or rcN") ||
 	       read_string(L, root, "version_env", &sp->version_env,
 			   is_env_name, "a variable name (letters, digits, "
 			   "'_')") ||
@@ -584,13 +584,13 @@ static int read_files(struct loader *L, const config_setting_t *list)
 	return 0;
 }
 
-/* A file setting: relative to the spec's directory, and it must exist. */
+/* A file setting, relative to the spec's directory. Only padpack split
+ * reads these files, so a build does not need them: split checks them. */
 static int read_spec_file(struct loader *L, const config_setting_t *g,
-			  const char *key, char **out, int want_dir)
+			  const char *key, char **out)
 {
 	const config_setting_t *s = config_setting_get_member(g, key);
 	char *dir;
-	struct stat st;
 
 	if (read_string(L, g, key, out, NULL, NULL) < 0 || !*out)
 		return *out ? 0 : (s ? -1 : 0);
@@ -603,12 +603,6 @@ static int read_spec_file(struct loader *L, const config_setting_t *g,
 		*out = joined;
 	}
 	free(dir);
-	if (stat(*out, &st) < 0 || !S_ISDIR(st.st_mode) != !want_dir)
-		return pp_setting_error(s, L->file, L->err, "'%s' is not %s; "
-					"paths are relative to the spec",
-					config_setting_get_string(s),
-					want_dir ? "a directory" :
-					"an existing file");
 	return 0;
 }
 
@@ -649,7 +643,7 @@ static int read_control_rule(struct loader *L, const config_setting_t *e,
 		pp_strlist_pushf(&c->fields, "%s=%s", name, v);
 	}
 	for (int i = 0; i < PP_NR_SCRIPTS; i++)
-		if (read_spec_file(L, e, names[i], &c->scripts[i], 0) < 0)
+		if (read_spec_file(L, e, names[i], &c->scripts[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -727,9 +721,9 @@ static int read_package_about(struct loader *L, const config_setting_t *g)
 			   "a distribution name, e.g. \"unstable\"") ||
 	       read_string(L, g, "urgency", &sp->urgency, is_urgency,
 			   "low, medium, high, emergency or critical") ||
-	       read_spec_file(L, g, "copyright", &sp->copyright, 0) ||
-	       read_spec_file(L, g, "changelog", &sp->changelog, 0) ||
-	       read_spec_file(L, g, "templates", &sp->templates, 1) ||
+	       read_spec_file(L, g, "copyright", &sp->copyright) ||
+	       read_spec_file(L, g, "changelog", &sp->changelog) ||
+	       read_spec_file(L, g, "templates", &sp->templates) ||
 	       read_build_depends(L, g) ? -1 : 0;
 }
 

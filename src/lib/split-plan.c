@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -902,6 +903,48 @@ static int assign(struct pp_split *s, struct pp_err *err)
 
 /* ---- the plan --------------------------------------------------------- */
 
+static int spec_file(const struct pp_spec *spec, const char *setting,
+		     const char *path, int want_dir, struct pp_err *err)
+{
+	struct stat st;
+
+	if (!path || (stat(path, &st) == 0 && !S_ISDIR(st.st_mode) == !want_dir))
+		return 0;
+	return pp_err_set(err, PP_EXIT_INPUT, "%s: setting '%s': '%s' is not "
+			  "%s; paths are relative to the spec's directory",
+			  spec->path, setting, path, want_dir ? "a directory" :
+			  "a file");
+}
+
+/* The files the spec names, which only split reads. */
+static int check_spec_files(const struct pp_spec *spec, struct pp_err *err)
+{
+	static const char *const names[PP_NR_SCRIPTS] = {
+		"preinst", "postinst", "prerm", "postrm",
+	};
+
+	if (!spec->copyright)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s: setting "
+				  "'packages.copyright' is missing; every "
+				  "package ships /usr/share/doc/PACKAGE/copyright:"
+				  " give a DEP-5 copyright file", spec->path);
+	if (spec_file(spec, "packages.copyright", spec->copyright, 0, err) ||
+	    spec_file(spec, "packages.changelog", spec->changelog, 0, err) ||
+	    spec_file(spec, "packages.templates", spec->templates, 1, err))
+		return -1;
+	for (size_t i = 0; i < spec->nr_control; i++)
+		for (int k = 0; k < PP_NR_SCRIPTS; k++) {
+			char setting[64];
+
+			snprintf(setting, sizeof(setting),
+				 "packages.control[%zu].%s", i, names[k]);
+			if (spec_file(spec, setting, spec->control[i].scripts[k],
+				      0, err) < 0)
+				return -1;
+		}
+	return 0;
+}
+
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 		  const struct pp_split_opts *opts, struct pp_err *err)
 {
@@ -911,6 +954,8 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 	memset(s, 0, sizeof(*s));
 	s->spec = spec;
 	s->opts = *opts;
+	if (check_spec_files(spec, err) < 0)
+		return -1;
 	if (pp_spec_version(spec, spec->source, &s->upstream, &origin, err) < 0)
 		return -1;
 	s->version = pp_split_debian_version(s->upstream,

@@ -138,11 +138,13 @@ static const char *skip_digits(const char *s)
 
 int pp_version_is_release(const char *s)
 {
-	for (int i = 0; i < 3; i++) {
-		s = skip_digits(s);
-		if (!s || (i < 2 && *s++ != '.'))
-			return 0;
-	}
+	int parts = 0;
+
+	/* X.Y or X.Y.Z: the last number ends the string or a suffix */
+	while ((s = skip_digits(s)) && ++parts < 3 && *s == '.')
+		s++;
+	if (!s || parts < 2 || *s == '.')
+		return 0;
 	if (!*s)
 		return 1;
 	if (*s == 'a' || *s == 'b')
@@ -187,7 +189,7 @@ int pp_spec_version(const struct pp_spec *spec, const char *source,
 	if (env && *env) {
 		if (!pp_version_is_release(env))
 			return pp_err_set(err, PP_EXIT_INPUT, "%s='%s' is not a "
-					  "version; use X.Y.Z or X.Y.Z followed "
+					  "version; use X.Y or X.Y.Z, maybe followed "
 					  "by aN, bN or rcN", spec->version_env,
 					  env);
 		*version = xstrdup(env);

@@ -17,7 +17,7 @@
 # overlay resolve dependencies from the mirror without an update.
 
 DEBIAN_ROOT_CACHE=${DEBIAN_ROOT_CACHE:-/var/tmp/padpack-root}
-DEBIAN_ROOT_EXTRA="gcc libc6-dev pkg-config"
+DEBIAN_ROOT_EXTRA="gcc libc6-dev pkg-config python3"
 
 debian_root_key() {
 	{ sed -n '/^debian_root_build()/,/^}/p' "${BASH_SOURCE[0]}"

@@ -90,7 +90,7 @@ static void paddle_spec(struct t_ctx *t)
 			      "-mno-avx2") >= 0);
 	CHECK(pp_strlist_find(&spec.axes[1].values[1].forbid_isa, "avx") >= 0);
 	CHECK_STR(spec.axes[0].values[1].set.needs[0].program, "nvcc");
-	CHECK(spec.nr_needed >= 1 && spec.nr_files >= 1);
+	CHECK(spec.nr_needed >= 1 && spec.copyright && spec.title);
 	pp_spec_release(&spec);
 	pp_err_release(&err);
 }
@@ -175,7 +175,7 @@ static void wrong_types(struct t_ctx *t)
 {
 	fails_with(t, HEAD "version = 1.5;\naxes = ( " ISA_AXIS " );\n", "6",
 		   WANT("setting 'version'", "is a decimal number",
-			"must be X.Y.Z"));
+			"must be X.Y or X.Y.Z"));
 	fails_with(t, HEAD "build = { cmake = \"-DX=1\"; };\n"
 		   "axes = ( " ISA_AXIS " );\n", "6",
 		   WANT("'build.cmake'", "is a string", "list of CMake"));
@@ -188,8 +188,8 @@ static void wrong_types(struct t_ctx *t)
 
 static void bad_values(struct t_ctx *t)
 {
-	fails_with(t, HEAD "version = \"1.2\";\naxes = ( " ISA_AXIS " );\n",
-		   "6", WANT("'version'", "'1.2' is not valid"));
+	fails_with(t, HEAD "version = \"1.2.3.4\";\naxes = ( " ISA_AXIS " );\n",
+		   "6", WANT("'version'", "'1.2.3.4' is not valid"));
 	fails_with(t, HEAD "axes = ( { name = \"d\"; values = (\n"
 		   "  { name = \"Cpu\"; suffix = \"\"; } ); } );\n", "7",
 		   WANT("'axes[d].values[Cpu].name'", "lower-case"));
@@ -297,7 +297,10 @@ static void versions(struct t_ctx *t)
 	CHECK(pp_version_is_release("0.11.0"));
 	CHECK(pp_version_is_release("1.0.0rc2"));
 	CHECK(pp_version_is_release("2.1.3b1"));
-	CHECK(!pp_version_is_release("1.0"));
+	CHECK(pp_version_is_release("2.14"));
+	CHECK(!pp_version_is_release("1"));
+	CHECK(!pp_version_is_release("1.2.3.4"));
+	CHECK(!pp_version_is_release("1..2"));
 	CHECK(!pp_version_is_release("1.0.0-1"));
 	CHECK(!pp_version_is_release("v1.0.0"));
 	CHECK(!pp_version_is_release("1.0.0rc"));
