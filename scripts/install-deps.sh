@@ -17,7 +17,7 @@ build_pkgs="$build_pkgs g++ ninja-build ccache python3-dev git"
 test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  gpgv gnupg sqv debsigs debsig-verify apt-utils
  clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc
- mmdebstrap eatmydata gdb"
+ mmdebstrap eatmydata gdb autoconf automake libtool"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"

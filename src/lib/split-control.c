@@ -247,7 +247,8 @@ static void variant_text(const struct pp_split *s, const struct pp_split_pkg *p,
 	struct pp_strlist sib = PP_STRLIST_INIT;
 	const struct pp_variant *v = p->role == PP_ROLE_DBGSYM ? NULL : p->variant;
 
-	if (p->common || (!v && s->nr_stages > 1 && p->role != PP_ROLE_DBGSYM)) {
+	if (p->common || (!v && s->spec->nr_variants > 1 &&
+			  p->role != PP_ROLE_DBGSYM)) {
 		strbuf_addstr(out, p->common ? "It holds the files that are the "
 			      "same in every variant:" : "It serves every "
 			      "variant:");
@@ -287,7 +288,7 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 
 	if (p->common)
 		strbuf_addstr(&note, " (common files)");
-	else if (p->variant && s->nr_stages > 1)
+	else if (p->variant && s->spec->nr_variants > 1)
 		strbuf_addf(&note, " (%s)", p->variant->name);
 	list_sonames(s, p, &sonames);
 	variant_text(s, p, &vtext);

@@ -641,8 +641,19 @@ static struct pp_split_file *same_path(const struct pp_split_stage *st,
 
 /* Regular files and empty directories: the same everywhere. Links: the
  * same target, reaching a shared file (or outside the stage). */
-static void find_shared(struct pp_split *s, struct choice **choices)
+static void find_shared(struct pp_split *s, struct choice **choices,
+			struct pp_err *err)
 {
+	/* a variant not here may differ: sharing needs them all, so that a
+	 * package's name means the same files in every run */
+	if (s->nr_stages < s->spec->nr_variants) {
+		if (s->spec->nr_variants > 1)
+			pp_warn(err, "padpack split: %zu of the %zu variants are "
+				"here: files the same in every variant cannot be "
+				"told apart, so each variant's packages hold all "
+				"of its files", s->nr_stages, s->spec->nr_variants);
+		return;
+	}
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < s->stages[0].nr; i++) {
 			struct pp_split_file *f = &s->stages[0].files[i];
@@ -894,7 +905,7 @@ static int assign(struct pp_split *s, struct pp_err *err)
 		rc = assign_stage(s, &s->stages[k], choices[k], err);
 	}
 	if (!rc) {
-		find_shared(s, choices);
+		find_shared(s, choices, err);
 		rc = make_packages(s, choices, err);
 	}
 	free_choices(s, choices);
@@ -1013,7 +1024,7 @@ void pp_split_release(struct pp_split *s)
 static void explain_file(const struct pp_split *s, size_t k,
 			 const struct pp_split_file *f, struct strbuf *out)
 {
-	const char *where = f->shared && s->nr_stages > 1 ? "(all)" :
+	const char *where = f->shared && s->spec->nr_variants > 1 ? "(all)" :
 			    s->stages[k].variant->name;
 
 	strbuf_addf(out, "%-10s %s%s\n", where, f->path,

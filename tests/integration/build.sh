@@ -3,61 +3,12 @@
 # tree, then what each stage tree holds and does, a no-change rebuild, the
 # version from a git tag with --source, and a variant that fails.
 #
-# The four-variant build is kept in /var/tmp/padpack-tests, keyed by a hash
-# of everything it depends on (the core, the spec, padpack's build code,
-# the compilers), so a second `make check` on an unchanged tree reuses it;
-# a stale or missing one is rebuilt from clean. PADPACK_TEST_NO_CACHE=1
-# always rebuilds. A lock keeps two runs from sharing it at once.
+# The four-variant build is kept in /var/tmp/padpack-tests (see
+# tests/core-cache.sh), so a second `make check` on an unchanged tree
+# reuses it; a stale or missing one is rebuilt from clean.
 source "$(dirname "$0")/../lib.sh"
 
-LIBDIR=usr/lib/x86_64-linux-gnu
-# nvcc where the spec looks for it; without it the GPU variants are skipped.
-NVCC=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)
-if [ -n "$NVCC" ]; then
-	VARIANTS="cpu-avx cpu-noavx gpu-avx gpu-noavx"
-else
-	VARIANTS="cpu-avx cpu-noavx"
-fi
-
-cache_key() {
-	{
-		(cd "$TOP" && find pkg src/lib/build*.c src/lib/spec*.c src/cmd/build* \
-			src/lib/variant.c src/lib/proc.c -type f | sort |
-			xargs sha256sum)
-		cc --version; c++ --version; cmake --version
-		[ -n "$NVCC" ] && "$NVCC" --version
-		command -v ccache ninja
-	} 2>&1 | sha256sum | cut -c1-16
-}
-
-CACHE_ROOT=/var/tmp/padpack-tests
-KEY=$(cache_key)
-OUT=$CACHE_ROOT/core-$KEY
-B=$OUT/build
-# One suite at a time uses the cache (another checkout may run make check).
-mkdir -p "$CACHE_ROOT"
-exec 9>"$CACHE_ROOT/lock"
-flock 9
-
-# build_all: the four variants from a clean tree into $B (or the cache).
-build_all() {
-	local rc
-	if [ -z "${PADPACK_TEST_NO_CACHE:-}" ] && [ -f "$OUT/complete" ]; then
-		ok "all variants built from clean (cached in $OUT)"
-		return
-	fi
-	rm -rf "$CACHE_ROOT"/core-* && mkdir -p "$OUT"
-	(cd "$TOP" && "$PADPACK" build -j2 -B "$B" --json) >"$OUT/build.json" \
-		2>"$OUT/build.err"
-	rc=$?
-	if [ "$rc" = 0 ]; then
-		touch "$OUT/complete"
-		ok "all variants built from clean with -j2 ($VARIANTS)"
-	else
-		not_ok "all variants built from clean with -j2" "exit $rc" \
-			"$(tail -n 30 "$OUT/build.err")"
-	fi
-}
+source "$(dirname "$0")/../core-cache.sh"
 
 stage_files() { # VARIANT: the files every stage tree must hold
 	local s=$B/$1/stage

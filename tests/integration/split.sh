@@ -1,0 +1,335 @@
+#!/bin/bash
+# padpack split on the bundled Paddle core: the package set of the four
+# variants, where each staged file went, what is shared, the relations
+# between the packages, stripping and -dbgsym, shlibs, symbols and
+# triggers, the .changes, .buildinfo and SHA256SUMS, reproducibility, and
+# the errors (an unresolvable NEEDED library, missing stages, spec rules).
+# lintian and installing into a clean root are in split-install.sh.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../core-cache.sh"
+
+export SOURCE_DATE_EPOCH=1700000000
+V=0.11.0-1
+D=$WORK/debs
+
+split_core() { # extra args: padpack split of the cached build into $D
+	"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$B" -o "$D" "$@"
+}
+
+contents() { # DEB: the paths it ships, without ./
+	dpkg-deb --fsys-tarfile "$1" | tar -t | sed 's|^\./||; /\/$/d; /^$/d'
+}
+
+deb() { # PACKAGE [ARCH]: its file in $D
+	echo "$D/${1}_${V}_${2:-amd64}.deb"
+}
+
+field() { # PACKAGE FIELD [ARCH]
+	dpkg-deb -f "$(deb "$1" "${3:-amd64}")" "$2"
+}
+
+suffix_of() { # VARIANT: the suffix the spec gives its packages
+	case $1 in
+	cpu-avx) echo "" ;;
+	cpu-noavx) echo "-noavx" ;;
+	gpu-avx) echo "-gpu" ;;
+	gpu-noavx) echo "-gpu-noavx" ;;
+	esac
+}
+
+check_set() {
+	local got missing= v p
+	got=" $(cd "$D" && ls ./*.deb | sed 's|^\./||; s/_.*//' | tr '\n' ' ')"
+	[ -n "$ALL" ] && for p in libpaddle-common-dev paddle-common \
+				  python3-paddle-common paddle-doc; do
+		case "$got" in *" $p "*) ;; *) missing="$missing $p" ;; esac
+	done
+	for v in $VARIANTS; do
+		for p in libpaddle1 libpaddle-dev paddle python3-paddle \
+			 libpaddle1 paddle python3-paddle; do
+			p=$p$(suffix_of "$v")
+			case "$got" in *" $p "*) ;; *) missing="$missing $p" ;; esac
+		done
+		for p in libpaddle1 paddle python3-paddle; do
+			p=$p$(suffix_of "$v")-dbgsym
+			case "$got" in *" $p "*) ;; *) missing="$missing $p" ;; esac
+		done
+	done
+	if [ -z "$missing" ]; then
+		ok "the package set: runtime, -dev, programs, Python, docs, -dbgsym, per variant where files differ"
+	else
+		not_ok "the package set" "missing:$missing" "got:$got"
+	fi
+}
+
+# Each file of each stage lands in exactly one of the packages that
+# variant installs (its own and the shared ones), as the same path, or
+# compressed (manual pages); nothing else comes from the stage.
+check_every_file() {
+	local v pk list bad=
+	for v in $VARIANTS; do
+		list=$WORK/ship-$v
+		: >"$list"
+		for pk in $(cd "$D" && ls ./*.deb); do
+			local a
+			a=$(dpkg-deb -f "$D/$pk" Package)
+			case "$a" in *-dbgsym) continue ;; esac
+			# the variant's own packages (their synopsis names
+			# it) and the shared ones (whose synopsis names none)
+			if dpkg-deb -f "$D/$pk" Description | head -1 | grep -q "($v)$" ||
+			   ! dpkg-deb -f "$D/$pk" Description | head -1 |
+			   grep -qE '\((cpu|gpu)-(no)?avx\)$'; then
+				contents "$D/$pk" >>"$list"
+			fi
+		done
+		(cd "$B/$v/stage" && find . ! -type d | sed 's|^\./||') | sort >"$WORK/stage-$v"
+		sed 's/\.gz$//' "$list" | sort >"$WORK/ship-sorted-$v"
+		# shipped twice within one variant's set?
+		if sort "$list" | uniq -d | grep -q .; then
+			bad="$bad $v: twice: $(sort "$list" | uniq -d | head -3 | tr '\n' ' ')"
+		fi
+		if comm -23 "$WORK/stage-$v" "$WORK/ship-sorted-$v" | grep -q .; then
+			bad="$bad $v: missing: $(comm -23 "$WORK/stage-$v" "$WORK/ship-sorted-$v" | head -3 | tr '\n' ' ')"
+		fi
+		if comm -13 "$WORK/stage-$v" "$WORK/ship-sorted-$v" |
+		   grep -vE '^usr/share/(doc/[^/]+/(copyright|changelog\.Debian)|lintian/overrides/.*)$' | grep -q .; then
+			bad="$bad $v: extra: $(comm -13 "$WORK/stage-$v" "$WORK/ship-sorted-$v" | head -3 | tr '\n' ' ')"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		ok "every staged file of every variant is in exactly one of its packages"
+	else
+		not_ok "every staged file of every variant is in exactly one of its packages" "$bad"
+	fi
+}
+
+check_shared() {
+	check "the header is shipped once, in libpaddle-common-dev" bash -c "
+		n=0; for f in '$D'/*.deb; do
+			dpkg-deb -c \"\$f\" | grep -q 'usr/include/paddle/paddle.h' && n=\$((n + 1))
+		done; [ \$n = 1 ] && dpkg-deb -c '$(deb libpaddle-common-dev)' | grep -q paddle.h"
+	check "python3-paddle-common and paddle-doc are Architecture: all" bash -c "
+		[ \"\$(dpkg-deb -f '$(deb python3-paddle-common all)' Architecture)\" = all ] &&
+		[ \"\$(dpkg-deb -f '$(deb paddle-doc all)' Architecture)\" = all ]"
+	check "the manual page is compressed, in paddle-common, for every variant" bash -c "
+		dpkg-deb -c '$(deb paddle-common all)' | grep -q 'usr/share/man/man1/paddle.1.gz' &&
+		dpkg-deb --fsys-tarfile '$(deb paddle-common all)' |
+			tar -xO ./usr/share/man/man1/paddle.1.gz | gzip -t"
+	check "the pkg-config file differs per variant: in libpaddle-dev-noavx" bash -c "
+		dpkg-deb --fsys-tarfile '$(deb libpaddle-dev-noavx)' |
+			tar -xO ./usr/lib/x86_64-linux-gnu/pkgconfig/paddle.pc | grep -q 'variant=cpu-noavx'"
+}
+
+check_relations() {
+	check_fails "libpaddle1-noavx provides, conflicts with and replaces the others" 0 \
+		'^Conflicts: libpaddle1, .*libpaddle1-gpu.*Replaces: libpaddle1, .*Provides: libpaddle1 \(= 0\.11\.0-1\)$' \
+		bash -c "dpkg-deb -f '$(deb libpaddle1-noavx)' Conflicts Replaces Provides | tr '\n' ' ' | sed 's/ $//'"
+	check_fails "paddle depends on libpaddle1 (=) and its shared part, libc by symbols" 0 \
+		'^libc6 \(>= 2\.[0-9]+\), libpaddle1 \(= 0\.11\.0-1\), paddle-common \(= 0\.11\.0-1\)$' \
+		field paddle Depends
+	check_fails "paddle-noavx depends on libpaddle1-noavx (= version)" 0 \
+		'libpaddle1-noavx \(= 0\.11\.0-1\)' field paddle-noavx Depends
+	check_fails "the -dev of a variant depends on its runtime and the shared -dev" 0 \
+		'^libpaddle-common-dev \(= 0\.11\.0-1\), libpaddle1-noavx \(= 0\.11\.0-1\)$' \
+		field libpaddle-dev-noavx Depends
+	check_fails "libpaddle-common-dev depends on what every variant provides" 0 \
+		'^libpaddle1 \(= 0\.11\.0-1\)$' field libpaddle-common-dev Depends
+	check_fails "python3-paddle: Python 3.11 as dh_python3 writes it" 0 \
+		'python3 \(<< 3\.12\), python3 \(>= 3\.11~\)' field python3-paddle Depends
+	if [ -n "$NVCC" ]; then
+		check_fails "libpaddle1-gpu: libcudart from the spec's mapping" 0 \
+			'libcudart13 \| cuda-cudart-13-0' field libpaddle1-gpu Depends
+		check_fails "libpaddle1-gpu warns at install time when no driver is there" 0 \
+			'the NVIDIA driver is not installed here' \
+			dpkg-deb -I "$(deb libpaddle1-gpu)" postinst
+		check "the CPU packages have no driver check" bash -c \
+			"! dpkg-deb -I '$(deb libpaddle1)' postinst 2>/dev/null"
+	fi
+	check_fails "libpaddle1 sections and Multi-Arch" 0 \
+		'^Section: libs Priority: optional Multi-Arch: same$' \
+		bash -c "dpkg-deb -f '$(deb libpaddle1)' Section Priority Multi-Arch | tr '\n' ' ' | sed 's/ $//'"
+}
+
+check_library_files() {
+	check_fails "shlibs: the name every variant provides, upstream version" 0 \
+		'^libpaddle 1 libpaddle1 \(>= 0\.11\.0\)$' \
+		dpkg-deb -I "$(deb libpaddle1-noavx)" shlibs
+	check_fails "symbols: every exported symbol, Build-Depends-Package" 0 \
+		'libpaddle\.so\.1 libpaddle1 #MINVER#.\* Build-Depends-Package: libpaddle-dev.* paddle_sgemm@PADDLE_1 0\.11\.0' \
+		bash -c "dpkg-deb -I '$(deb libpaddle1)' symbols | tr '\n' '.'"
+	check_fails "triggers: activate-noawait ldconfig" 0 '^activate-noawait ldconfig$' \
+		dpkg-deb -I "$(deb libpaddle1)" triggers
+	check_fails "a variant's library says why its name differs from the SONAME" 0 \
+		'^package-name-doesnt-match-sonames libpaddle1$' bash -c \
+		"dpkg-deb --fsys-tarfile '$(deb libpaddle1-noavx)' | tar -xO ./usr/share/lintian/overrides/libpaddle1-noavx"
+}
+
+# The shipped binaries are stripped and point at their debug file, which
+# the -dbgsym package holds under the build-id, as its Build-Ids says.
+check_dbgsym() {
+	local x=$WORK/x-dbg id lib
+	mkdir -p "$x"
+	dpkg-deb -x "$(deb libpaddle1-noavx)" "$x"
+	dpkg-deb -x "$(deb libpaddle1-noavx-dbgsym)" "$x"
+	lib=$x/usr/lib/x86_64-linux-gnu/libpaddle.so.1.0.0
+	id=$(eu-readelf -n "$lib" | awk '/Build ID:/ { print $3 }')
+	check "the shipped library is stripped (no .symtab) and has a debuglink" bash -c \
+		"! eu-readelf -S '$lib' | grep -q ' .symtab ' && eu-readelf -S '$lib' | grep -q .gnu_debuglink"
+	check_fails "Build-Ids names the library's build-id" 0 "^$id\$" \
+		field libpaddle1-noavx-dbgsym Build-Ids
+	check "the debug file is at .build-id/xx/rest.debug with the same build-id" bash -c "
+		f='$x/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug' &&
+		[ \"\$(eu-readelf -n \"\$f\" | awk '/Build ID:/ { print \$3 }')\" = '$id' ] &&
+		eu-readelf -S \"\$f\" | grep -q debug_info"
+	check_fails "gdb finds paddle_sgemm's source line through the debug file" 0 \
+		'gemm_portable\.c|core\.c' gdb -batch -nx \
+		-ex "set debug-file-directory $x/usr/lib/debug" \
+		-ex "file $lib" -ex 'info line paddle_sgemm' -ex 'info line paddle_gemm_portable'
+	check_fails "-dbgsym: control as debhelper writes it" 0 \
+		'^Depends: libpaddle1-noavx \(= 0\.11\.0-1\) Auto-Built-Package: debug-symbols Section: debug$' \
+		bash -c "dpkg-deb -f '$(deb libpaddle1-noavx-dbgsym)' Depends Auto-Built-Package Section | tr '\n' ' ' | sed 's/ $//'"
+}
+
+check_run_files() {
+	check "SHA256SUMS holds for every file of the run" bash -c \
+		"cd '$D' && sha256sum --quiet -c SHA256SUMS && [ \$(wc -l < SHA256SUMS) = \$(ls | grep -vc SHA256SUMS) ]"
+	check ".changes: fields, checksums, Binary, Description, Architecture" \
+		python3 "$TOP/tests/tools/check-changes.py" "$D/paddle_${V}_amd64.changes"
+	check_fails ".changes: dated SOURCE_DATE_EPOCH, the changelog's entry" 0 \
+		'Date: Tue, 14 Nov 2023 22:13:20 \+0000.*Changes:. paddle \(0\.11\.0-1\) unstable; urgency=medium' \
+		bash -c "tr '\n' '.' < '$D/paddle_${V}_amd64.changes'"
+	check_fails ".buildinfo: the packages' checksums, what built them" 0 \
+		'^Format: 1\.0.*Checksums-Sha256:.*libpaddle1_0\.11\.0-1_amd64\.deb.*Installed-Build-Depends:. [a-z].*cmake \(= .*Environment:.*SOURCE_DATE_EPOCH="1700000000"' \
+		bash -c "tr '\n' '.' < '$D/paddle_${V}_amd64.buildinfo'"
+}
+
+# The same stage trees and SOURCE_DATE_EPOCH give the same bytes; the
+# .changes differs only in the .buildinfo's lines (its Build-Date is the
+# real time, as dpkg-genbuildinfo's).
+check_reproducible() {
+	local d1=$WORK/first bad=
+	cp -a "$D" "$d1"
+	sleep 1
+	split_core -q >"$WORK/second.log" 2>&1 || { not_ok "a second run" "$(cat "$WORK/second.log")"; return; }
+	for f in "$d1"/*.deb; do
+		cmp -s "$f" "$D/$(basename "$f")" || bad="$bad $(basename "$f")"
+	done
+	if [ -z "$bad" ]; then
+		ok "a second run writes byte-identical .debs"
+	else
+		not_ok "a second run writes byte-identical .debs" "differ:$bad"
+	fi
+	check ".changes identical but for the .buildinfo's checksums" bash -c "
+		diff <(grep -v buildinfo '$d1/paddle_${V}_amd64.changes') \
+		     <(grep -v buildinfo '$D/paddle_${V}_amd64.changes')"
+}
+
+check_explain() {
+	local out
+	out=$(split_core --explain 2>&1)
+	check_fails "--explain: each file, its class, the package and the rule" 0 \
+		'usr/lib/x86_64-linux-gnu/libpaddle.so.1.0.0.*shared library -> libpaddle1-noavx.*rule: default: shared library with SONAME libpaddle.so.1' \
+		bash -c "printf '%s' \"\$1\" | tr '\n' ' '" sh "$out"
+	check_fails "--explain: a file the same everywhere is listed once, as (all)" 0 \
+		'^\(all\) +usr/include/paddle/paddle.h$' printf '%s\n' "$out"
+	check "--explain writes nothing" bash -c "! ls '$WORK/explain-out' 2>/dev/null &&
+		'$PADPACK' split -c '$TOP/pkg/paddle.cfg' -B '$B' -o '$WORK/explain-out' --explain >/dev/null &&
+		! ls '$WORK/explain-out' 2>/dev/null"
+}
+
+# A spec whose rules send files elsewhere, drop some, name packages per
+# variant, and override a field; on one variant.
+check_rules() {
+	local spec=$WORK/rules.cfg out=$WORK/rules
+	sed '/^packages = {/,$d' "$TOP/pkg/paddle.cfg" >"$spec"
+	cat >>"$spec" <<-EOF
+	packages = {
+		title = "PaddlePaddle core";
+		copyright = "$TOP/pkg/paddle.copyright";
+		files = (
+			{ path = "usr/share/doc/*"; drop = "docs are online"; },
+			{ path = "usr/lib/*/cmake/*"; package = "paddle-cmake-@variant@"; role = "dev"; }
+		);
+		control = (
+			{ package = "libpaddle1*"; fields = { Section = "science"; Homepage = ""; }; }
+		);
+	};
+	EOF
+	check_fails "spec rules: drop and a package per variant, said by --explain" 0 \
+		'dropped: docs are online.*paddle-cmake-cpu-noavx' bash -c \
+		"'$PADPACK' split -c '$spec' -B '$B' -o '$out' --variant cpu-noavx --explain | tr '\n' ' '"
+	check_fails "spec rules: the packages follow them" 0 'paddle-cmake-cpu-noavx_' \
+		bash -c "'$PADPACK' split -c '$spec' -B '$B' -o '$out' --variant cpu-noavx -q && ls '$out'"
+	check "spec rules: no -doc package; the field override holds" bash -c "
+		! ls '$out' | grep -q doc &&
+		[ \"\$(dpkg-deb -f '$out/libpaddle1-noavx_${V}_amd64.deb' Section)\" = science ] &&
+		[ -z \"\$(dpkg-deb -f '$out/libpaddle1-noavx_${V}_amd64.deb' Homepage)\" ]"
+	check "one variant of four: all its files in packages named for it" bash -c "
+		dpkg-deb -f '$out/libpaddle1-noavx_${V}_amd64.deb' Description | head -1 |
+		grep -qx 'PaddlePaddle core - shared library (cpu-noavx)' &&
+		dpkg-deb -c '$out/libpaddle-dev-noavx_${V}_amd64.deb' | grep -q paddle.h &&
+		! ls '$out' | grep -q common"
+}
+
+# A program needing a library nobody provides: an error naming both.
+check_errors() {
+	local bad=$WORK/badbuild spec=$WORK/bad.cfg
+	mkdir -p "$bad/cpu-noavx"
+	cp -a "$B/cpu-noavx/stage" "$bad/cpu-noavx/"
+	printf 'int nothere(void);\nint main(void) { return nothere(); }\n' >"$WORK/m.c"
+	printf 'int nothere(void) { return 0; }\n' >"$WORK/n.c"
+	cc -shared -fPIC -Wl,-soname,libnothere.so.7 -o "$WORK/libnothere.so.7" "$WORK/n.c" &&
+	cc -o "$bad/cpu-noavx/stage/usr/bin/needy" "$WORK/m.c" "$WORK/libnothere.so.7"
+	check_fails "an unresolvable NEEDED: exit 3, the file and the SONAME" 3 \
+		'stage/usr/bin/needy: NEEDED libnothere\.so\.7 cannot be resolved to a package.*packages\.needed' \
+		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out" --variant cpu-noavx
+	check "a failed split leaves no package behind" bash -c "! ls '$WORK/bad-out'/*.deb 2>/dev/null"
+	check_fails "no stage tree for an explicit variant: exit 3, what to do" 3 \
+		"no stage tree .*badbuild/cpu-avx/stage; run 'padpack build' first" \
+		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out" --variant cpu-avx
+	check_fails "variants not built are skipped, saying so" 3 \
+		'cpu-avx/stage is missing \(the variant was not built here\)' \
+		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out"
+	sed 's|^\tcopyright = .*||' "$TOP/pkg/paddle.cfg" >"$spec"
+	check_fails "no copyright file: names the setting" 3 \
+		"setting 'packages.copyright' is missing" \
+		"$PADPACK" split -c "$spec" -B "$B" -o "$WORK/bad-out" --variant cpu-noavx
+	sed 's|^\ttitle = .*|\ttitle = "paddle and friends";|' "$TOP/pkg/paddle.cfg" >"$spec"
+	sed -i "s|copyright = \"paddle.copyright\"|copyright = \"$TOP/pkg/paddle.copyright\"|" "$spec"
+	check_fails "a synopsis lintian would reject: names template and package" 3 \
+		'tools.control: the synopsis of paddle starts with the package.s name' \
+		"$PADPACK" split -c "$spec" -B "$B" -o "$WORK/bad-out" --variant cpu-avx
+	check_fails "a bad files rule: file, line and setting" 3 \
+		"setting 'packages.files\[0\]': needs either package .* or drop" bash -c "
+		sed 's|^\tfiles = (|\tfiles = ( { path = \"x\"; }|' '$TOP/pkg/paddle.cfg' > '$spec' &&
+		'$PADPACK' split -c '$spec' -B '$B' --explain"
+}
+
+build_all
+# Files are shared only when every variant of the spec is there; without
+# nvcc the GPU variants are not, and each CPU variant keeps all its files.
+ALL=
+[ "$(echo $VARIANTS | wc -w)" = 4 ] && ALL=1
+if [ -f "$OUT/complete" ]; then
+	if split_core >"$WORK/split.log" 2>&1; then
+		ok "padpack split of the four variants ($(grep -c '\.deb$' "$WORK/split.log") packages)"
+		check_set
+		check_every_file
+		if [ -n "$ALL" ]; then
+			check_shared
+			check_relations
+		else
+			check_fails "without the GPU variants nothing is shared, saying why" 0 \
+				'2 of the 4 variants are here' cat "$WORK/split.log"
+		fi
+		check_library_files
+		check_dbgsym
+		check_run_files
+		check_explain
+		check_reproducible
+		check_rules
+	else
+		not_ok "padpack split of the four variants" "$(cat "$WORK/split.log")"
+	fi
+	check_errors
+fi
