@@ -1,0 +1,123 @@
+#!/bin/bash
+# The packages padpack split makes of the bundled Paddle core, judged by
+# Debian's tools: lintian on the whole set (through the .changes), then
+# apt and dpkg in a clean Debian 12 root (mmdebstrap, cached, an overlay
+# per test): one variant's packages install together and run, the -dev
+# package builds a C program through pkg-config, the cpu-avx library is
+# swapped for the cpu-noavx one through Conflicts/Replaces, and a GPU
+# library warns, without failing, on a host without the driver.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../core-cache.sh"
+source "$(dirname "$0")/../tools/debian-root.sh"
+
+export SOURCE_DATE_EPOCH=1700000000
+V=0.11.0-1
+D=$WORK/debs
+# Warnings left on purpose, each with its reason in README.md.
+ALLOWED_WARNINGS='initial-upload-closes-no-bugs'
+
+check_lintian() {
+	local out tags
+	out=$(cd "$D" && lintian --display-level '>=warning' \
+		"paddle_${V}_amd64.changes" 2>&1 | grep -v '^running with root')
+	if printf '%s\n' "$out" | grep -q '^E: '; then
+		not_ok "lintian: no error on any package" "$(printf '%s\n' "$out" | grep '^E: ' | head)"
+	else
+		ok "lintian: no error on any of the $(ls "$D"/*.deb | wc -l) packages"
+	fi
+	tags=$(printf '%s\n' "$out" | awk '/^W: / { print $3 }' | sort -u)
+	if printf '%s\n' "$tags" | grep -vxE "${ALLOWED_WARNINGS}|" | grep -q .; then
+		not_ok "lintian: no warning but the ones README.md explains" \
+			"$(printf '%s\n' "$out" | grep '^W: ' | grep -vE "$ALLOWED_WARNINGS" | head)"
+	else
+		ok "lintian: no warning but the ones README.md explains (${tags:-none})"
+	fi
+}
+
+# The cpu-avx variant's packages, and those every variant shares.
+CPU_AVX="libpaddle1 paddle paddle-common python3-paddle python3-paddle-common
+	libpaddle-dev libpaddle-common-dev paddle-doc"
+
+# in_root SCRIPT: runs the shell script (a file written to the packages'
+# directory, seen as /debs) in a fresh overlay of the clean root.
+in_root() {
+	local name
+	name=t-$(date +%s%N).sh
+	cat >"$D/$name"
+	debian_root_run "$D" "sh -e /debs/$name"
+}
+
+# The apt-get line that installs the cpu-avx set from its files.
+install_set() {
+	local p f line="apt-get install -y -q --no-install-recommends"
+	for p in $CPU_AVX; do
+		for f in "$D/${p}_${V}"_*.deb; do
+			[ -e "$f" ] && line="$line /debs/$(basename "$f")"
+		done
+	done
+	echo "$line >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }"
+}
+
+check_install() {
+	check_fails "apt installs the cpu-avx packages together; paddle runs" 0 \
+		'variant: cpu-avx .*sgemm 96x96x96 on cpu .*: ok' in_root <<-EOF
+		$(install_set)
+		paddle --version | tr '\n' ' '; paddle
+		EOF
+	check_fails "the Python module works from the installed packages" 0 \
+		"'variant': 'cpu-avx'" in_root <<-EOF
+		$(install_set)
+		python3 -c 'import paddle; print(paddle.build_info()); assert paddle.matmul([[1, 2]], [[3], [4]]) == [[11.0]]'
+		EOF
+	check_fails "the -dev package builds a C program through pkg-config" 0 \
+		'^built with .*-lpaddle *: cpu-avx 6$' in_root <<-EOF
+		$(install_set)
+		cat >/tmp/use.c <<'C'
+		#include <paddle/paddle.h>
+		#include <stdio.h>
+		int main(void) { float a = 2, b = 3, c = 0;
+			int st = paddle_sgemm(PADDLE_DEVICE_CPU, 1, 1, 1, &a, &b, &c);
+			printf("%s %g\\n", paddle_variant(), c); return st; }
+		C
+		flags=\$(pkg-config --cflags --libs paddle)
+		gcc -o /tmp/use /tmp/use.c \$flags
+		printf 'built with %s: ' "\$flags"; /tmp/use
+		EOF
+	check_fails "apt swaps libpaddle1 for libpaddle1-noavx (Conflicts/Replaces), dpkg back" 0 \
+		'Removing libpaddle1:amd64 .*variant: cpu-noavx .*ii +libpaddle1-noavx .*back: paddle 0\.11\.0 variant: cpu-avx ' \
+		in_root <<-EOF
+		$(install_set)
+		apt-get install -y -q --no-install-recommends /debs/libpaddle1-noavx_${V}_amd64.deb 2>&1 | tr '\n' ' '
+		paddle --version | tr '\n' ' '
+		dpkg -l 'libpaddle1*' | grep '^ii' | tr '\n' ' '
+		dpkg -i /debs/libpaddle1_${V}_amd64.deb >/dev/null 2>&1
+		echo back: \$(paddle --version | tr '\n' ' ')
+		EOF
+}
+
+# A GPU library on a host without the NVIDIA driver: installed anyway, with
+# a warning that says what is missing.
+check_gpu_warning() {
+	check_fails "a GPU library installs without the driver, warning what is missing" 0 \
+		'W: libpaddle1-gpu: the NVIDIA driver is not installed here \(none of: libcuda\.so\.1\).*status: 0 ii' \
+		in_root <<-EOF
+		rc=0; dpkg --force-depends -i /debs/libpaddle1-gpu_${V}_amd64.deb >/tmp/out 2>&1 || rc=\$?
+		tr '\n' ' ' </tmp/out; echo status: \$rc \$(dpkg-query -W -f='\${db:Status-Abbrev}' libpaddle1-gpu)
+		EOF
+}
+
+build_all
+if [ -f "$OUT/complete" ]; then
+	if "$PADPACK" split -B "$B" -o "$D" -c "$TOP/pkg/paddle.cfg" -q >"$WORK/split.log" 2>&1; then
+		check_lintian
+		if debian_root_prepare; then
+			ok "a clean Debian 12 root (mmdebstrap, cached in $DEBIAN_ROOT_CACHE)"
+			check_install
+			[ -n "$NVCC" ] && check_gpu_warning
+		else
+			not_ok "a clean Debian 12 root (mmdebstrap)" "see above"
+		fi
+	else
+		not_ok "padpack split of the core" "$(cat "$WORK/split.log")"
+	fi
+fi
