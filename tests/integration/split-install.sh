@@ -84,7 +84,7 @@ check_install() {
 		printf 'built with %s: ' "\$flags"; /tmp/use
 		EOF
 	check_fails "apt swaps libpaddle1 for libpaddle1-noavx (Conflicts/Replaces), dpkg back" 0 \
-		'Removing libpaddle1:amd64 .*variant: cpu-noavx .*ii +libpaddle1-noavx .*back: paddle 0\.11\.0 variant: cpu-avx ' \
+		'Removing libpaddle1:amd64 .*variant: cpu-noavx .*ii +libpaddle1-noavx:amd64 .*back: paddle 0\.11\.0 variant: cpu-avx ' \
 		in_root <<-EOF
 		$(install_set)
 		apt-get install -y -q --no-install-recommends /debs/libpaddle1-noavx_${V}_amd64.deb 2>&1 | tr '\n' ' '
