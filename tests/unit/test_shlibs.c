@@ -185,7 +185,7 @@ static void elf_facts(struct t_ctx *t)
 {
 	struct pp_elf_info info;
 	struct pp_err err;
-	int malloc_versioned = 0;
+	int start_versioned = 0;
 
 	pp_err_init(&err);
 	CHECK_INT(pp_elf_read("/proc/self/exe", &info, &err), 0);
@@ -196,10 +196,10 @@ static void elf_facts(struct t_ctx *t)
 	CHECK(strlen(info.build_id) == 40);
 	CHECK_STR(pp_elf_debian_arch(&info), "amd64");
 	for (size_t i = 0; i < info.nr_undefined; i++)
-		if (!strcmp(info.undefined[i].name, "malloc"))
-			malloc_versioned = info.undefined[i].version &&
+		if (!strcmp(info.undefined[i].name, "__libc_start_main"))
+			start_versioned = info.undefined[i].version &&
 				!strncmp(info.undefined[i].version, "GLIBC_", 6);
-	CHECK(malloc_versioned);
+	CHECK(start_versioned);
 	pp_elf_release(&info);
 	CHECK_INT(pp_elf_read("/etc/passwd", &info, &err), 1);
 	CHECK_INT(pp_elf_read("/nonexistent", &info, &err), -1);
