@@ -81,6 +81,14 @@ char *pp_python_top_module(const char *path)
 	return NULL;
 }
 
+static int is_python_path(const char *path)
+{
+	char *top = pp_python_top_module(path);
+
+	free(top);
+	return top != NULL;
+}
+
 /* The class of a plain file that is not ELF, by path and first bytes. */
 static enum pp_file_class by_path(const char *path, const struct stat *st,
 				  const unsigned char *head, size_t n)
@@ -114,7 +122,7 @@ static enum pp_file_class by_path(const char *path, const struct stat *st,
 		return PP_CLASS_MAN;
 	if (matches(path, doc))
 		return PP_CLASS_DOC;
-	if (pp_python_top_module(path))
+	if (is_python_path(path))
 		return PP_CLASS_PYTHON;
 	if ((st->st_mode & 0111) && n >= 2 && head[0] == '#' && head[1] == '!')
 		return PP_CLASS_SCRIPT;
@@ -173,7 +181,7 @@ static int classify_file(const char *full, const char *path,
 		return 0;
 	}
 	out->cls = elf_class(out->elf);
-	if (out->cls == PP_CLASS_MODULE && pp_python_top_module(path))
+	if (out->cls == PP_CLASS_MODULE && is_python_path(path))
 		out->cls = PP_CLASS_PYTHON;
 	if (out->elf->soname)
 		out->soname = xstrdup(out->elf->soname);
