@@ -4,10 +4,11 @@
 #include "test.h"
 
 extern const struct t_case strbuf_tests[], version_tests[], control_tests[],
-	deps_tests[], zpieces_tests[];
+	deps_tests[], zpieces_tests[], pgp_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests, version_tests, control_tests, deps_tests, zpieces_tests,
+	pgp_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
