@@ -80,16 +80,26 @@ static int by_key(const struct pgp_sig *s, const struct pp_pgp_key *k)
 	return s->has_issuer && !memcmp(s->issuer, k->keyid, PP_PGP_KEYID_LEN);
 }
 
-/* The newest valid self-signature says what a key may do. */
-static void apply_binding(struct pp_pgp_key *k, const struct pgp_sig *s)
+/* The newest valid self-signature of each kind says what a key may do. */
+static void apply_binding(struct pp_pgp_key *k, const struct pgp_sig *s,
+			  int direct)
 {
-	if (k->bound && s->created < k->bound_at)
+	struct pp_pgp_binding *b = direct ? &k->direct : &k->binding;
+	const struct pp_pgp_binding *d = &k->direct, *u = &k->binding;
+
+	if (b->valid && s->created < b->at)
 		return;
+	b->valid = 1;
+	b->at = s->created;
+	b->has_flags = s->has_key_flags;
+	b->flags = s->key_flags;
+	b->has_expires = s->has_key_expires;
+	b->expires = s->key_expires;
 	k->bound = 1;
-	k->bound_at = s->created;
-	k->has_flags = s->has_key_flags;
-	k->flags = s->key_flags;
-	k->expires = s->has_key_expires ? s->key_expires : 0;
+	k->has_flags = (d->valid && d->has_flags) || (u->valid && u->has_flags);
+	k->flags = d->valid && d->has_flags ? d->flags : u->flags;
+	k->expires = d->valid && d->has_expires ? d->expires :
+		u->valid && u->has_expires ? u->expires : 0;
 }
 
 /* A signing subkey must sign the primary back (0x19, embedded), or anyone
@@ -125,7 +135,7 @@ static void subkey_sig(struct pp_pgp_cert *c, struct pp_pgp_key *sub,
 	if (s->has_key_flags && (s->key_flags & PP_PGP_CAN_SIGN) &&
 	    !back_signed(s, &c->primary, sub))
 		return;
-	apply_binding(sub, s);
+	apply_binding(sub, s, 0);
 }
 
 static void self_sig(struct kr_reader *r, struct pp_pgp_cert *c,
@@ -140,13 +150,13 @@ static void self_sig(struct kr_reader *r, struct pp_pgp_cert *c,
 			c->primary.revoked = 1;
 	} else if (r->on == ON_KEY && s->type == PP_PGP_SIG_DIRECT) {
 		if (!check_key_sig(s, &c->primary, &c->primary, NULL, NULL))
-			apply_binding(&c->primary, s);
+			apply_binding(&c->primary, s, 1);
 	} else if (uid && s->type >= PP_PGP_SIG_CERT_GENERIC &&
 		   s->type <= PP_PGP_SIG_CERT_POSITIVE &&
 		   !check_key_sig(s, &c->primary, &c->primary, NULL, uid)) {
 		uid->valid = 1;
 		uid->primary |= s->primary_uid;
-		apply_binding(&c->primary, s);
+		apply_binding(&c->primary, s, 0);
 	}
 }
 

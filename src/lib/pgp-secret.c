@@ -246,22 +246,33 @@ static int write_public(const char *dir, const struct strbuf *cert,
 	return rc;
 }
 
-/* Writes a key directory; the secret key last, so a directory with a
- * secret key always has its certificate. */
-int pgp_write_key_dir(const char *dir, EVP_PKEY *pkey,
-			 const struct strbuf *cert, const char *passphrase,
-			 struct pp_err *err)
+static int refuse_existing(const char *dir, struct pp_err *err)
 {
 	struct strbuf secret = STRBUF_INIT;
 	struct stat st;
-	int rc = -1;
+	int rc = 0;
 
 	strbuf_addf(&secret, "%s/%s", dir, PP_PGP_SECRET_FILE);
 	if (lstat(secret.buf, &st) == 0)
-		pp_err_set(err, PP_EXIT_INPUT, "'%s' exists; padpack never "
-			   "replaces a secret key (move it away first, or "
-			   "choose another directory)", secret.buf);
-	else if (!pp_mkdir_p(dir, 0700, err) && !write_public(dir, cert, err))
+		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s' exists; padpack never "
+				"replaces a secret key (move it away first, or "
+				"choose another directory)", secret.buf);
+	strbuf_release(&secret);
+	return rc;
+}
+
+/* Writes a key directory; the secret key last, so a directory with a
+ * secret key always has its certificate. */
+int pgp_write_key_dir(const char *dir, EVP_PKEY *pkey,
+		      const struct strbuf *cert, const char *passphrase,
+		      struct pp_err *err)
+{
+	struct strbuf secret = STRBUF_INIT;
+	int rc = -1;
+
+	strbuf_addf(&secret, "%s/%s", dir, PP_PGP_SECRET_FILE);
+	if (!refuse_existing(dir, err) && !pp_mkdir_p(dir, 0700, err) &&
+	    !write_public(dir, cert, err))
 		rc = write_secret(secret.buf, pkey, passphrase, err);
 	strbuf_release(&secret);
 	return rc;
@@ -295,7 +306,7 @@ int pp_pgp_key_generate(const char *dir, const char *uid, const char *algo,
 	EVP_PKEY *pkey;
 	int rc = -1;
 
-	if (check_uid(uid, err) < 0)
+	if (check_uid(uid, err) < 0 || refuse_existing(dir, err) < 0)
 		return -1;
 	pkey = new_key(algo, err);
 	if (pkey && !pp_pgp_cert_build(pkey, uid, (uint32_t)now, &cert, err))

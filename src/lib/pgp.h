@@ -72,6 +72,15 @@ enum pp_pgp_sigtype {
 #define PP_PGP_FPR_LEN 20
 #define PP_PGP_KEYID_LEN 8
 
+/* What a valid self-signature says of a key. */
+struct pp_pgp_binding {
+	int valid;
+	uint32_t at;              /* its creation time */
+	int has_flags, has_expires;
+	unsigned flags;           /* PP_PGP_CAN_* */
+	uint32_t expires;         /* seconds after key creation */
+};
+
 /* A public key or subkey. Keys padpack cannot use (other versions or
  * algorithms) are still listed, with pkey NULL. */
 struct pp_pgp_key {
@@ -86,9 +95,11 @@ struct pp_pgp_key {
 	size_t body_len;
 	EVP_PKEY *pkey;           /* NULL when it cannot check signatures */
 	const char *unusable;     /* why pkey is NULL */
-	/* From its newest valid self-signature (binding, for a subkey). */
-	int bound;                /* such a signature exists */
-	uint32_t bound_at;        /* its creation time */
+	/* The newest valid user ID certification (subkey binding, for a
+	 * subkey) and direct-key signature, and what they add up to: the
+	 * direct-key signature's subpackets win where it has them. */
+	struct pp_pgp_binding binding, direct;
+	int bound;                /* some valid self-signature binds it */
 	int has_flags;
 	unsigned flags;           /* PP_PGP_CAN_* */
 	uint32_t expires;         /* seconds after creation; 0: never */
