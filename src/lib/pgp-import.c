@@ -237,6 +237,10 @@ static int import_packet(struct import *imp, const struct pgp_packet *pkt,
 		return 0;
 	case 10: case 12:
 		return 0;
+	case 6: case 14:
+		return secret_error(imp, "it holds a public key, no secret key "
+				    "(give the output of gpg "
+				    "--export-secret-keys)", err);
 	}
 	return pp_err_set(err, PP_EXIT_INPUT, "%s: packet at offset %zu (tag "
 			  "%d) does not belong in gpg --export-secret-keys "

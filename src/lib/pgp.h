@@ -280,7 +280,8 @@ int pp_pgp_verify_detached(const struct pp_pgp_keyring *kr, const void *data,
 /* Checks a cleartext-signed text (InRelease). Refuses anything before the
  * BEGIN line or after the END line (as apt does), a missing or wrong Hash
  * header, and undashed lines that start with '-'. text (may be NULL) gets
- * the signed text, un-escaped, as gpgv -o writes it. Fails with
+ * the signed text, un-escaped, as it stands in the message (gpgv -o also
+ * drops trailing blanks, which the signature does not cover). Fails with
  * PP_EXIT_UNSIGNED when data is not cleartext-signed at all. */
 int pp_pgp_verify_clearsigned(const struct pp_pgp_keyring *kr,
 			      const void *data, size_t len, time_t now,
