@@ -65,6 +65,10 @@ static void prepare(struct pgp_check *c, const struct pp_pgp_keyring *kr,
 	if (!s->has_issuer && !s->has_issuer_fpr)
 		return fail(c, PP_EXIT_NOKEY, "the signature does not say which "
 			    "key made it (no issuer subpacket)");
+	if (s->has_issuer && s->has_issuer_fpr &&
+	    memcmp(s->issuer, s->issuer_fpr + 12, PP_PGP_KEYID_LEN))
+		return fail(c, PP_EXIT_BADSIG, "the signature's issuer key ID "
+			    "and issuer fingerprint disagree; it was altered");
 	c->key = pp_pgp_keyring_find(kr, s->has_issuer_fpr ? s->issuer_fpr :
 				     NULL, s->issuer, &c->cert);
 	if (!c->key)
