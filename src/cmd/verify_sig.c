@@ -1,9 +1,11 @@
 /* padpack verify-sig: check a detached or cleartext OpenPGP signature. */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../lib/fsutil.h"
+#include "../lib/xalloc.h"
 #include "pgpcmd.h"
 
 static const char usage[] =
@@ -72,14 +74,17 @@ static int parse(int argc, char **argv, struct vs_args *a,
 static int feed_file(struct pp_pgp_verify *v, const char *path,
 		     struct pp_err *err)
 {
-	static char buf[1 << 20];
+	const size_t size = 1 << 20;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
 	ssize_t n;
 
 	if (fd < 0)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
-	while ((n = pp_read_full(fd, buf, sizeof(buf))) > 0)
+	buf = xmalloc(size);
+	while ((n = pp_read_full(fd, buf, size)) > 0)
 		pp_pgp_verify_update(v, buf, (size_t)n);
+	free(buf);
 	close(fd);
 	if (n < 0)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
