@@ -59,10 +59,8 @@ int pgpcmd_load_keyrings(struct pp_pgp_keyring *kr, const char *const *paths,
 		return pp_usage_error(err, "--keyring is required: the public "
 				      "key(s) to trust, e.g. public.gpg");
 	for (size_t i = 0; i < n; i++)
-		if (pp_pgp_keyring_load(kr, paths[i], err) < 0) {
-			pp_pgp_keyring_release(kr);
+		if (pp_pgp_keyring_load(kr, paths[i], err) < 0)
 			return -1;
-		}
 	return 0;
 }
 

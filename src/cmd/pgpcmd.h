@@ -31,6 +31,7 @@ int pgpcmd_load_signer(struct pp_pgp_signer *s, const char *key,
 /* Reads a passphrase: the first line of file, without its newline. The
  * caller frees (and should clear) it. */
 int pgpcmd_passphrase(const char *file, char **out, struct pp_err *err);
+/* Loads every keyring into kr, which the caller releases either way. */
 int pgpcmd_load_keyrings(struct pp_pgp_keyring *kr, const char *const *paths,
 			 size_t n, struct pp_err *err);
 /* --digest NAME: sha256 or sha512 (also sha384, sha224). */

@@ -136,9 +136,10 @@ static int run(int argc, char **argv, struct pp_err *err)
 
 	if (parse(argc, argv, &a, err) < 0)
 		return -1;
-	if (pgpcmd_load_keyrings(&kr, a.keyrings, a.nr_keyrings, err) < 0)
-		return -1;
-	rc = pp_debsig_verify(argv[optind], &kr, time(NULL), &rep, err);
+	memset(&rep, 0, sizeof(rep));
+	rc = pgpcmd_load_keyrings(&kr, a.keyrings, a.nr_keyrings, err);
+	if (!rc)
+		rc = pp_debsig_verify(argv[optind], &kr, time(NULL), &rep, err);
 	if (a.json)
 		print_json(argv[optind], &rep, err);
 	else

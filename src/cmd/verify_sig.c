@@ -161,12 +161,13 @@ static int run(int argc, char **argv, struct pp_err *err)
 
 	if (parse(argc, argv, &a, err) < 0)
 		return -1;
-	if (pgpcmd_load_keyrings(&kr, a.keyrings, a.nr_keyrings, err) < 0)
-		return -1;
 	memset(&v, 0, sizeof(v));
 	file = argv[optind];
-	rc = optind == argc - 2 ? detached(&kr, file, argv[optind + 1], &v, err) :
-		cleartext(&kr, file, a.out, &v, err);
+	rc = pgpcmd_load_keyrings(&kr, a.keyrings, a.nr_keyrings, err);
+	if (!rc)
+		rc = optind == argc - 2 ?
+			detached(&kr, file, argv[optind + 1], &v, err) :
+			cleartext(&kr, file, a.out, &v, err);
 	if (a.json) {
 		print_json(file, &v, v.key || err->code == PP_EXIT_NOKEY, err);
 	} else if (!rc && (!a.out || strcmp(a.out, "-"))) {
