@@ -116,6 +116,57 @@ head -c $(($(stat -c %s ed.deb) - 40)) ed.deb > cut.deb
 check_fails "a truncated package: malformed (3)" 3 "truncated" \
 	"$PADPACK" verify cut.deb --keyring ed/public.gpg
 
+# set_origin IN OUT FILE: IN with its _gpgorigin member's content replaced
+set_origin() {
+	python3 - "$@" <<'EOF'
+import sys
+d = open(sys.argv[1], 'rb').read()
+sig = open(sys.argv[3], 'rb').read()
+pos, out = 8, [d[:8]]
+while pos < len(d):
+    hdr = d[pos:pos + 60]
+    size = int(hdr[48:58])
+    body = d[pos + 60:pos + 60 + size]
+    if hdr[:16].rstrip() == b'_gpgorigin':
+        hdr = hdr[:48] + b'%-10d' % len(sig) + hdr[58:]
+        body = sig
+    out += [hdr, body, b'\n' if len(body) & 1 else b'']
+    pos += 60 + size + (size & 1)
+open(sys.argv[2], 'wb').write(b''.join(out))
+EOF
+}
+ar p ed.deb _gpgorigin > origin.sig
+head -c $(($(stat -c %s origin.sig) - 20)) origin.sig > origin.cut
+set_origin ed.deb cutsig.deb origin.cut
+check_fails "a package whose signature is truncated: bad signature (11)" 11 \
+	"origin signature: malformed signature.*truncated" \
+	"$PADPACK" verify cutsig.deb --keyring ed/public.gpg
+python3 - origin.sig origin.asc <<'EOF'
+import base64, sys
+sig = open(sys.argv[1], 'rb').read()
+crc = 0xB704CE
+for b in sig:
+    crc ^= b << 16
+    for _ in range(8):
+        crc <<= 1
+        if crc & 0x1000000:
+            crc ^= 0x1864CFB
+crc &= 0xFFFFFF
+b64 = base64.b64encode(sig).decode()
+lines = [b64[i:i + 64] for i in range(0, len(b64), 64)]
+good = '=' + base64.b64encode(crc.to_bytes(3, 'big')).decode()
+bad = '=' + base64.b64encode((crc ^ 1).to_bytes(3, 'big')).decode()
+for name, c in ((sys.argv[2], good), (sys.argv[2] + '.bad', bad)):
+    open(name, 'w').write('-----BEGIN PGP SIGNATURE-----\n\n' + '\n'.join(lines) +
+                          '\n' + c + '\n-----END PGP SIGNATURE-----\n')
+EOF
+set_origin ed.deb armored.deb origin.asc
+check "an armored origin signature is accepted (as debsig-verify does)" \
+	"$PADPACK" verify armored.deb --keyring ed/public.gpg
+set_origin ed.deb crc.deb origin.asc.bad
+check_fails "an armored origin signature with a broken checksum: bad signature (11)" 11 \
+	"checksum mismatch" "$PADPACK" verify crc.deb --keyring ed/public.gpg
+
 # dpkg-deb writes no md5sums of its own
 make_tree nosums
 dpkg-deb --root-owner-group -b nosums nosums.deb >/dev/null
