@@ -98,7 +98,7 @@ static int raw_line(const char *data, size_t size, size_t *pos,
 
 static void rtrim(struct line *l)
 {
-	while (l->len && strchr(" \t\r", l->p[l->len - 1]))
+	while (l->len && pgp_blank(l->p[l->len - 1]))
 		l->len--;
 }
 
@@ -122,7 +122,7 @@ int pp_pgp_is_armored(const void *data, size_t len)
 {
 	const char *p = data;
 
-	while (len && strchr(" \t\r\n", *p)) {
+	while (len && (pgp_blank(*p) || *p == '\n')) {
 		p++;
 		len--;
 	}
@@ -465,7 +465,7 @@ static int read_signature(const char *d, size_t len, size_t *pos,
 	if (pp_pgp_dearmor(d, len, pos, label, &ct->sig, err) < 0)
 		return -1;
 	for (size_t i = *pos; i < len; i++)
-		if (!strchr(" \t\r\n", d[i]))
+		if (!pgp_blank(d[i]) && d[i] != '\n')
 			return clear_error(err, "data after the END PGP "
 					   "SIGNATURE line; refusing it, as apt "
 					   "does");

@@ -140,6 +140,7 @@ static int add_packets(struct pp_pgp_verify *v, const unsigned char *p,
 static int dearmor_sig(const void *sig, size_t len, struct strbuf *bin,
 		       struct pp_err *err)
 {
+	const char *text = sig;
 	size_t pos = 0;
 	char label[64];
 	int r = pp_pgp_dearmor(sig, len, &pos, label, bin, err);
@@ -152,6 +153,10 @@ static int dearmor_sig(const void *sig, size_t len, struct strbuf *bin,
 	if (strcmp(label, "SIGNATURE"))
 		return pp_err_set(err, PP_EXIT_BADSIG, "an armored %s where a "
 				  "SIGNATURE belongs", label);
+	for (; pos < len; pos++)
+		if (!pgp_blank(text[pos]) && text[pos] != '\n')
+			return pp_err_set(err, PP_EXIT_BADSIG, "data after the "
+					  "armored signature");
 	return 0;
 }
 
@@ -197,6 +202,15 @@ void pp_pgp_verify_release(struct pp_pgp_verify *v)
 
 /* ---- deciding -------------------------------------------------------------- */
 
+/* A subkey is only as good as its primary key. */
+static int primary_valid(const struct pp_pgp_cert *c, time_t now)
+{
+	const struct pp_pgp_key *p = &c->primary;
+
+	return p->bound && !p->revoked &&
+	       (!p->expires || (time_t)p->created + p->expires > now);
+}
+
 /* What does not depend on the data: times, and whether the key (and its
  * primary) may sign. */
 static void check_validity(struct pgp_check *c, time_t now)
@@ -220,10 +234,9 @@ static void check_validity(struct pgp_check *c, time_t now)
 		 !pgp_key_can_sign(c->key, (uint32_t)now, &why))
 		fail(c, PP_EXIT_BADSIG, "key %s cannot be trusted for this "
 		     "signature: %s", id, why);
-	else if (c->key != &c->cert->primary &&
-		 (c->cert->primary.revoked || !c->cert->primary.bound))
+	else if (c->key != &c->cert->primary && !primary_valid(c->cert, now))
 		fail(c, PP_EXIT_BADSIG, "the primary key of subkey %s is "
-		     "revoked or unbound", id);
+		     "revoked, expired or unbound", id);
 }
 
 static void evaluate(struct pgp_check *c, time_t now)

@@ -166,6 +166,12 @@ int pgp_sig_make(EVP_PKEY *pkey, const struct pp_pgp_key *key,
 
 /* ---- armor (pgp-armor.c) --------------------------------------------------- */
 
+/* Space, tab or CR: what may trail a line of armor. */
+static inline int pgp_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
 void pgp_base64(struct strbuf *out, const void *data, size_t len,
 		size_t line);
 
