@@ -321,20 +321,44 @@ int pp_deb_tap_member(struct pp_deb *deb, const struct pp_ar_member *m,
 	return 0;
 }
 
-static int walk_data(struct archive *a, pp_tar_data_fn data_fn, void *ctx,
-		     struct pp_err *err)
+/* The holes of a sparse entry read as zeros, as they do once extracted. */
+static int feed_zeros(pp_tar_data_fn data_fn, void *ctx, int64_t n,
+		      struct pp_err *err)
+{
+	static const char zeros[4096];
+
+	while (n > 0) {
+		size_t k = n < (int64_t)sizeof(zeros) ? (size_t)n : sizeof(zeros);
+
+		if (data_fn(zeros, k, ctx, err) < 0)
+			return -1;
+		n -= (int64_t)k;
+	}
+	return 0;
+}
+
+/* Passes an entry's data as one contiguous stream of size bytes. */
+static int walk_data(struct archive *a, int64_t size, pp_tar_data_fn data_fn,
+		     void *ctx, struct pp_err *err)
 {
 	const void *buf;
 	size_t len;
 	la_int64_t off;
+	int64_t pos = 0;
 	int r;
 
 	while ((r = archive_read_data_block(a, &buf, &len, &off)) ==
-	       ARCHIVE_OK)
+	       ARCHIVE_OK) {
+		if (off > pos && feed_zeros(data_fn, ctx, off - pos, err) < 0)
+			return -1;
 		if (len && data_fn(buf, len, ctx, err) < 0)
 			return -1;
+		pos = (off > pos ? off : pos) + (int64_t)len;
+	}
 	if (r != ARCHIVE_EOF)
 		return 1; /* the tar reader failed; see member_fail */
+	if (size > pos && feed_zeros(data_fn, ctx, size - pos, err) < 0)
+		return -1;
 	return data_fn(NULL, 0, ctx, err);
 }
 
@@ -353,7 +377,7 @@ int pp_deb_walk(struct pp_deb *deb, const struct pp_ar_member *member,
 		fill_entry(&te, ae);
 		rc = entry_fn(&te, ctx, err);
 		if (!rc && S_ISREG(te.mode) && !te.hardlink)
-			rc = walk_data(a, data_fn, ctx, err);
+			rc = walk_data(a, te.size, data_fn, ctx, err);
 		if (rc)
 			break;
 	}

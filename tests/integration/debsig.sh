@@ -223,3 +223,19 @@ SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q -Z none ztree n.deb
 check "zstd and uncompressed packages sign and verify" bash -c \
 	"'$PADPACK' verify z.deb --keyring ed/public.gpg &&
 	 '$PADPACK' verify n.deb --keyring ed/public.gpg"
+
+# a sparse file (GNU tar --sparse): its holes are zeros for md5sums
+mkdir -p sparse/root/usr/share sparse/ctl
+truncate -s 100K sparse/root/usr/share/sparse
+printf 'data' | dd of=sparse/root/usr/share/sparse bs=1 seek=50000 conv=notrunc 2>/dev/null
+truncate -s 300K sparse/root/usr/share/sparse
+(cd sparse/root && md5sum usr/share/sparse) > sparse/ctl/md5sums
+printf 'Package: sparse\nVersion: 1\nArchitecture: all\nMaintainer: X <x@example.org>\nDescription: x\n' \
+	> sparse/ctl/control
+(cd sparse && tar -C ctl -cf control.tar ./control ./md5sums &&
+ tar -C root --sparse --format=gnu -cf data.tar ./usr &&
+ printf '2.0\n' > debian-binary && ar rc ../sparse.deb debian-binary control.tar data.tar)
+"$PADPACK" sign sparse.deb --key ed -q
+check_fails "a sparse file's holes count as zeros in the md5sums check" 0 \
+	"1 of 1 file checked against md5sums" \
+	"$PADPACK" verify sparse.deb --keyring ed/public.gpg
