@@ -218,12 +218,29 @@ void pgp_put32(struct strbuf *out, uint32_t v)
 	strbuf_add(out, b, 4);
 }
 
+/* New format, for tags old headers cannot hold (a user attribute, 17). */
+static void put_new_header(struct strbuf *out, int tag, size_t len)
+{
+	strbuf_addch(out, 0xc0 | tag);
+	if (len < 192) {
+		strbuf_addch(out, (int)len);
+	} else if (len < 8384) {
+		strbuf_addch(out, (int)(((len - 192) >> 8) + 192));
+		strbuf_addch(out, (int)((len - 192) & 0xff));
+	} else {
+		strbuf_addch(out, 0xff);
+		pgp_put32(out, (uint32_t)len);
+	}
+}
+
 void pgp_put_packet(struct strbuf *out, int tag, const void *body,
 		    size_t len)
 {
 	unsigned ctb = 0x80 | (unsigned)tag << 2;
 
-	if (len < 256) {
+	if (tag > 15) {
+		put_new_header(out, tag, len);
+	} else if (len < 256) {
 		strbuf_addch(out, (int)ctb);
 		strbuf_addch(out, (int)len);
 	} else if (len < 65536) {

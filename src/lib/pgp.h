@@ -12,8 +12,11 @@
  *     pp_pgp_clearsign(&s, release, len, NULL, &inrelease, &err);
  *     pp_pgp_detach_sign(&s, release, len, NULL, 1, &release_gpg, &err);
  *   checking one:
+ *     pp_pgp_keyring_init(&kr);
  *     pp_pgp_keyring_load(&kr, "key.gpg", &err);
  *     pp_pgp_verify_clearsigned(&kr, data, len, time(NULL), &v, &text, &err);
+ *   a package's origin signature: see debsig.h.
+ * Every call returns 0, or -1 with err filled (exit code and message).
  */
 #ifndef PP_PGP_H
 #define PP_PGP_H

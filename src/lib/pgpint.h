@@ -69,7 +69,8 @@ int pgp_subpacket_next(struct pgp_in *area, struct pgp_subpacket *sp);
 
 void pgp_put16(struct strbuf *out, unsigned v);
 void pgp_put32(struct strbuf *out, uint32_t v);
-/* An old-format header (as gpg 2.2 writes) with the shortest length. */
+/* An old-format header (as gpg 2.2 writes) with the shortest length; a
+ * new-format one for tags above 15. */
 void pgp_put_packet(struct strbuf *out, int tag, const void *body,
 		    size_t len);
 /* A minimal MPI of a big-endian value (leading zeros are stripped). */

@@ -8,6 +8,7 @@
 
 #include <openssl/evp.h>
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define VEC_CREATED 1700000000u
 #define VEC_SIGNED 1700000100u
 #define VEC_UID "Test Vector <tv@example.org>"
@@ -325,6 +326,36 @@ static void packet_lengths(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* What the writer frames, the reader reads back: every length form, and
+ * tags above 15 (a user attribute) in a new-format header. */
+static void packet_round_trip(struct t_ctx *t)
+{
+	static const size_t lens[] = { 0, 191, 192, 255, 256, 8383, 8384,
+				       65535, 65536, 70000 };
+	static const int tags[] = { 2, 6, 13, 14, 17 };
+	unsigned char *body = calloc(1, 70000);
+	struct pp_err err;
+
+	pp_err_init(&err);
+	for (size_t i = 0; i < ARRAY_LEN(tags); i++)
+		for (size_t j = 0; j < ARRAY_LEN(lens); j++) {
+			struct strbuf sb = STRBUF_INIT;
+			struct pgp_packet p;
+			size_t pos = 0;
+
+			body[0] = (unsigned char)j;
+			pgp_put_packet(&sb, tags[i], body, lens[j]);
+			CHECK(pgp_packet_next((unsigned char *)sb.buf, sb.len,
+					      &pos, &p, &err) == 1);
+			CHECK_INT(p.tag, tags[i]);
+			CHECK_INT(p.len, lens[j]);
+			CHECK(pos == sb.len);
+			strbuf_release(&sb);
+		}
+	free(body);
+	pp_err_release(&err);
+}
+
 T_SUITE(pgp_tests) = {
 	{ "pgp CRC-24", crc24_values },
 	{ "pgp 5.11 key packet and fingerprint", vector_key },
@@ -336,5 +367,6 @@ T_SUITE(pgp_tests) = {
 	{ "pgp clearsign round trip", clearsign_round_trip },
 	{ "pgp MPIs must be minimal", mpi_strict },
 	{ "pgp packet lengths", packet_lengths },
+	{ "pgp packets written read back", packet_round_trip },
 	T_END,
 };
