@@ -14,7 +14,7 @@ build_pkgs="gcc make pkg-config libarchive-dev zlib1g-dev liblzma-dev
 # Tools the tests compare padpack against, and what they need to run.
 test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  gpgv gnupg sqv debsigs debsig-verify apt-utils
- clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc"
+ clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc openssl"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"
