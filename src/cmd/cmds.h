@@ -15,6 +15,8 @@ extern const struct pp_cmd cmd_pack, cmd_info, cmd_contents, cmd_field,
 	cmd_extract, cmd_control, cmd_compare_versions;
 extern const struct pp_cmd cmd_build;
 extern const struct pp_cmd cmd_repo;
+extern const struct pp_cmd cmd_key, cmd_sign, cmd_verify, cmd_clearsign,
+	cmd_detach_sign, cmd_verify_sig;
 
 /* Helpers shared by the commands (cmd/common.c). */
 int pp_usage_error(struct pp_err *err, const char *fmt, ...)

@@ -10,6 +10,7 @@ extern const struct t_case control_tests[];
 extern const struct t_case deps_tests[];
 extern const struct t_case zpieces_tests[];
 extern const struct t_case spec_tests[];
+extern const struct t_case pgp_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -18,6 +19,7 @@ static const struct t_case *const suites[] = {
 	deps_tests,
 	zpieces_tests,
 	spec_tests,
+	pgp_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
