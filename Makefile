@@ -9,7 +9,7 @@ MANDIR := $(PREFIX)/share/man
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libarchive zlib liblzma libzstd openssl
+PKGS := libarchive zlib liblzma libzstd openssl libelf
 
 ifeq ($(SANITIZE),1)
 B := build-asan
@@ -24,7 +24,7 @@ CPPFLAGS += -D_GNU_SOURCE -DPADPACK_VERSION='"$(VERSION)"'
 CFLAGS ?=
 CFLAGS += -std=c11 -Wall -Wextra -Werror $(OPT) \
 	  $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lZydis -lZycore -lpthread
 LDFLAGS += $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(,)undefined)
 , := ,
 

@@ -11,6 +11,7 @@
 static const struct pp_cmd *const commands[] = {
 	&cmd_pack, &cmd_info, &cmd_contents, &cmd_field, &cmd_extract,
 	&cmd_control, &cmd_compare_versions, &cmd_repo,
+	&cmd_isa,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

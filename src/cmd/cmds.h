@@ -13,6 +13,7 @@ struct pp_cmd {
 
 extern const struct pp_cmd cmd_pack, cmd_info, cmd_contents, cmd_field,
 	cmd_extract, cmd_control, cmd_compare_versions, cmd_repo;
+extern const struct pp_cmd cmd_isa;
 
 /* Helpers shared by the commands (cmd/common.c). */
 int pp_usage_error(struct pp_err *err, const char *fmt, ...)
