@@ -10,8 +10,8 @@
 #include "cmds.h"
 
 static const char usage[] =
-	"usage: padpack isa [--max LIMIT] [--exempt GLOB]... [--ifunc] [--json]\n"
-	"                   FILE...\n\n"
+	"usage: padpack isa [--max LIMIT] [--exempt GLOB]... [--ifunc]\n"
+	"                   [--dispatcher GLOB]... [--json] FILE...\n\n"
 	"Decodes the executable code of ELF files (executables, shared\n"
 	"libraries, .o files, and .a archives member by member) and prints,\n"
 	"per file, the highest x86-64 level its code needs, then one line per\n"
@@ -33,14 +33,17 @@ static const char usage[] =
 	"  --ifunc         leave out code that only ifunc resolvers reach (the\n"
 	"                  targets of STT_GNU_IFUNC/IRELATIVE resolvers that no\n"
 	"                  other code, data or export can enter); linked files\n"
+	"  --dispatcher GLOB  with --ifunc: functions matching GLOB hand out\n"
+	"                  variants as resolvers do (glibc's\n"
+	"                  __libc_ifunc_impl_list); implies --ifunc\n"
 	"  --json          print a JSON array, one object per file\n\n"
 	"Exit status: 0 within the limit, 1 above it, 2 usage, 3 a file is not\n"
 	"a readable x86-64 ELF file or archive, 4 a file cannot be read.\n";
 
 struct opts {
 	struct pp_isa_policy policy;
-	const char **globs;
-	size_t nr_globs, globs_alloc;
+	const char **globs, **dispatchers;
+	size_t nr_globs, globs_alloc, nr_dispatchers, dispatchers_alloc;
 	struct pp_isa_limit limit;
 	int has_limit, json;
 };
@@ -51,6 +54,7 @@ static int parse(int argc, char **argv, struct opts *o, struct pp_err *err)
 		{ "max", required_argument, NULL, 'm' },
 		{ "exempt", required_argument, NULL, 'e' },
 		{ "ifunc", no_argument, NULL, 'i' },
+		{ "dispatcher", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,6 +71,12 @@ static int parse(int argc, char **argv, struct opts *o, struct pp_err *err)
 			ARRAY_GROW(o->globs, o->globs_alloc, o->nr_globs + 1);
 			o->globs[o->nr_globs++] = optarg;
 			break;
+		case 'd':
+			ARRAY_GROW(o->dispatchers, o->dispatchers_alloc,
+				   o->nr_dispatchers + 1);
+			o->dispatchers[o->nr_dispatchers++] = optarg;
+			o->policy.ifunc_targets = 1; /* implied */
+			break;
 		case 'i':
 			o->policy.ifunc_targets = 1;
 			break;
@@ -81,6 +91,8 @@ static int parse(int argc, char **argv, struct opts *o, struct pp_err *err)
 		return pp_usage_error(err, "expected at least one FILE");
 	o->policy.exempt_globs = o->globs;
 	o->policy.nr_exempt_globs = o->nr_globs;
+	o->policy.dispatcher_globs = o->dispatchers;
+	o->policy.nr_dispatcher_globs = o->nr_dispatchers;
 	return 0;
 }
 
@@ -229,7 +241,7 @@ static int scan_one(const char *path, const struct opts *o, int first,
 
 static int run(int argc, char **argv, struct pp_err *err)
 {
-	struct opts o = { { NULL, 0, 0 }, NULL, 0, 0, { 0, { 0 } }, 0, 0 };
+	struct opts o = { 0 };
 	struct strbuf v = STRBUF_INIT;
 	unsigned failed = 0, printed = 0;
 	int rc = parse(argc, argv, &o, err);
@@ -246,6 +258,7 @@ static int run(int argc, char **argv, struct pp_err *err)
 	if (o.json && printed)
 		printf("]\n");
 	free(o.globs);
+	free(o.dispatchers);
 	strbuf_release(&v);
 	return rc || failed ? -1 : 0;
 }

@@ -95,12 +95,18 @@ void isa_funcs_add(struct isa_funcs *fs, uint64_t addr, unsigned flags)
 					     (unsigned char)flags };
 }
 
-static int glob_exempt(const struct pp_isa_policy *p, const char *name)
+static int matches(const char *const *globs, size_t nr, const char *name)
 {
-	for (size_t i = 0; p && i < p->nr_exempt_globs; i++)
-		if (!fnmatch(p->exempt_globs[i], name, 0))
+	for (size_t i = 0; i < nr; i++)
+		if (!fnmatch(globs[i], name, 0))
 			return 1;
 	return 0;
+}
+
+static int is_dispatcher(const struct pp_isa_policy *p, const char *name)
+{
+	return p && p->ifunc_targets &&
+	       matches(p->dispatcher_globs, p->nr_dispatcher_globs, name);
 }
 
 static int is_code_section(Elf *elf, size_t ndx)
@@ -131,8 +137,10 @@ static void add_symbol(struct isa_obj *o, const struct pp_isa_policy *p,
 	f->end = sym->st_size ? sym->st_value + sym->st_size : 0;
 	f->space = o->linked ? 0 : sym->st_shndx;
 	f->name = name;
-	f->why = glob_exempt(p, name) ? PP_ISA_EXEMPT_GLOB : PP_ISA_COUNTED;
-	f->flags = type == STT_GNU_IFUNC ? ISA_FUNC_RESOLVER : 0;
+	f->why = p && matches(p->exempt_globs, p->nr_exempt_globs, name) ?
+		 PP_ISA_EXEMPT_GLOB : PP_ISA_COUNTED;
+	f->flags = type == STT_GNU_IFUNC || is_dispatcher(p, name) ?
+		   ISA_FUNC_RESOLVER : 0;
 }
 
 /* The section of type (SHT_SYMTAB or SHT_DYNSYM), or NULL. */

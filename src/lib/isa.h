@@ -21,7 +21,8 @@
  *    branch or address from code outside such functions, no fall-through
  *    into it, no relocation or data word pointing into it, not exported.
  *    Linked files only (a .o holds its targets as unresolved relocations),
- *    see isa-dispatch.c for what the proof assumes.
+ *    see isa-dispatch.c for what the proof assumes. dispatcher_globs
+ *    names functions that count as resolvers too.
  * Nothing is exempt by default: a zeroed policy (or NULL) is the strict
  * "no instruction above the level anywhere".
  *
@@ -111,6 +112,10 @@ struct pp_isa_policy {
 	const char *const *exempt_globs; /* fnmatch(3) patterns */
 	size_t nr_exempt_globs;
 	int ifunc_targets; /* exempt code reachable only via ifunc resolvers */
+	/* Functions that, like a resolver, hand out the variants that CPUID
+	 * allows (glibc's __libc_ifunc_impl_list); with ifunc_targets. */
+	const char *const *dispatcher_globs;
+	size_t nr_dispatcher_globs;
 };
 
 /* Why code counts, or does not, in the verdict. */
