@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <ar.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -312,6 +313,32 @@ static int has_lto_sections(struct isa_obj *o)
 	return 0;
 }
 
+/* libelf reads a file cut short as one with fewer sections, which would
+ * scan as "no code": everything the headers describe must be there. */
+static int check_bounds(struct isa_obj *o)
+{
+	size_t size = 0, nr = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (!elf_rawfile(o->elf, &size) || elf_getshdrnum(o->elf, &nr) < 0)
+		return -1;
+	/* e_shnum is 0 only with no sections or more than 0xff00 */
+	if (o->ehdr.e_shnum && nr != o->ehdr.e_shnum)
+		return -1;
+	if (nr && (o->ehdr.e_shoff > size || !o->ehdr.e_shentsize ||
+		   (size - o->ehdr.e_shoff) / o->ehdr.e_shentsize < nr))
+		return -1;
+	while ((scn = elf_nextscn(o->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return -1;
+		if (sh.sh_type != SHT_NOBITS && (sh.sh_offset > size ||
+		    sh.sh_size > size - sh.sh_offset))
+			return -1;
+	}
+	return 0;
+}
+
 static int check_header(struct isa_obj *o, struct pp_err *err)
 {
 	const char *where = o->member ? o->member : "";
@@ -327,6 +354,11 @@ static int check_header(struct isa_obj *o, struct pp_err *err)
 				  o->ehdr.e_ident[EI_CLASS]);
 	if (elf_getshdrstrndx(o->elf, &o->shstrndx) < 0)
 		return elf_error(err, o->path, "section names");
+	if (check_bounds(o) < 0)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s%s%s: truncated or "
+				  "malformed ELF file (section headers or data "
+				  "past its end); rebuild it or check the copy",
+				  o->path, *where ? ":" : "", where);
 	o->linked = o->ehdr.e_type != ET_REL;
 	if (o->linked && o->ehdr.e_shnum == 0 && o->ehdr.e_phnum)
 		return pp_err_set(err, PP_EXIT_INPUT, "%s: has no section "
@@ -363,30 +395,45 @@ out:
 	return rc;
 }
 
+static int scan_member(struct scan *s, Elf *m, const char *path,
+		       struct pp_err *err)
+{
+	Elf_Arhdr *h = elf_getarhdr(m);
+	const char *name = h && h->ar_name ? h->ar_name : "?";
+
+	if (name[0] == '/') /* the symbol or long-name table */
+		return 0;
+	if (elf_kind(m) != ELF_K_ELF)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s: member '%s' is not "
+				  "an ELF object, so its code cannot be "
+				  "checked", path, name);
+	return scan_object(s, m, path, name, err);
+}
+
 static int scan_archive(struct scan *s, int fd, Elf *ar, const char *path,
 			struct pp_err *err)
 {
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
-	Elf *m;
+	size_t size = 0;
 
-	while ((m = elf_begin(fd, cmd, ar))) {
-		Elf_Arhdr *h = elf_getarhdr(m);
-		const char *name = h && h->ar_name ? h->ar_name : "?";
-		int rc = 0;
+	if (elf_rawfile(ar, &size) && size == SARMAG)
+		return 0; /* an archive with no members */
+	/* elf_next says ELF_C_NULL after the last member; a member that
+	 * cannot be read before that is a truncated archive */
+	while (cmd != ELF_C_NULL) {
+		Elf *m = elf_begin(fd, cmd, ar);
+		int rc;
 
-		if (name[0] != '/' && elf_kind(m) != ELF_K_ELF)
-			rc = pp_err_set(err, PP_EXIT_INPUT, "%s: member '%s' is "
-					"not an ELF object, so its code cannot be "
-					"checked", path, name);
-		else if (name[0] != '/')
-			rc = scan_object(s, m, path, name, err);
+		if (!m)
+			return pp_err_set(err, PP_EXIT_INPUT, "%s: truncated or "
+					  "malformed archive (%s)", path,
+					  elf_errmsg(-1));
+		rc = scan_member(s, m, path, err);
 		cmd = elf_next(m);
 		elf_end(m);
 		if (rc < 0)
 			return -1;
 	}
-	if (elf_errno() != 0)
-		return elf_error(err, path, "archive member");
 	return 0;
 }
 

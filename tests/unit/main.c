@@ -5,9 +5,11 @@
 
 extern const struct t_case strbuf_tests[], version_tests[], control_tests[],
 	deps_tests[], zpieces_tests[];
+extern const struct t_case isa_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests, version_tests, control_tests, deps_tests, zpieces_tests,
+	isa_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
