@@ -205,13 +205,14 @@ size_t isa_func_at(const struct isa_funcs *fs, size_t *cur, size_t space,
 
 static void fill_site(struct pp_isa_site *site, const struct isa_obj *o,
 		      const struct isa_func *f, const char *section,
-		      uint64_t sec_base, uint64_t addr)
+		      uint64_t sec_base, uint64_t addr, unsigned long index)
 {
 	site->member = o->member ? xstrdup(o->member) : NULL;
 	site->symbol = f && f->name ? xstrdup(f->name) : NULL;
 	site->section = xstrdup(section);
 	site->offset = site->symbol ? addr - f->start : addr - sec_base;
 	site->address = addr;
+	site->index = index;
 }
 
 struct section_ctx {
@@ -227,7 +228,8 @@ static void tally(struct scan *s, const struct isa_obj *o,
 	struct tally *t = &s->t[why][ext];
 
 	if (!t->count++)
-		fill_site(&t->first, o, f, sec->name, base, addr);
+		fill_site(&t->first, o, f, sec->name, base, addr,
+			  s->r->nr_insns);
 }
 
 static int decode_section(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
@@ -550,6 +552,15 @@ unsigned long pp_isa_count(const struct pp_isa_report *r, enum pp_isa_ext ext,
 	return n;
 }
 
+/* Higher level first, then earlier in the file. */
+static int worse(const struct pp_isa_use *a, const struct pp_isa_use *b)
+{
+	enum pp_isa_level la = pp_isa_ext_level(a->ext);
+	enum pp_isa_level lb = pp_isa_ext_level(b->ext);
+
+	return la != lb ? la > lb : a->first.index < b->first.index;
+}
+
 int pp_isa_check(const struct pp_isa_report *r,
 		 const struct pp_isa_limit *limit,
 		 const struct pp_isa_use **violation)
@@ -561,7 +572,7 @@ int pp_isa_check(const struct pp_isa_report *r,
 
 		if (u->why != PP_ISA_COUNTED || pp_isa_limit_allows(limit, u->ext))
 			continue;
-		if (!worst || pp_isa_ext_level(u->ext) > pp_isa_ext_level(worst->ext))
+		if (!worst || worse(u, worst))
 			worst = u;
 	}
 	if (violation)

@@ -133,6 +133,7 @@ struct pp_isa_site {
 	char *section;    /* ".text" ... */
 	uint64_t offset;  /* from symbol, or from section when symbol is NULL */
 	uint64_t address; /* virtual address; offset in the section in a .o */
+	unsigned long index; /* instructions before it in the file */
 };
 
 /* One extension used by code of one kind (counted, or exempt and why). */
@@ -169,8 +170,8 @@ unsigned long pp_isa_count(const struct pp_isa_report *r, enum pp_isa_ext ext,
 			   int with_exempt);
 
 /* Returns 0 when every counted extension is within limit; else 1 and, in
- * *violation, the counted use of the highest level that is not (its first
- * site is what to show). */
+ * *violation, the counted use above it of the highest level, the first in
+ * the file among those (its first site is what to show). */
 int pp_isa_check(const struct pp_isa_report *r,
 		 const struct pp_isa_limit *limit,
 		 const struct pp_isa_use **violation);
