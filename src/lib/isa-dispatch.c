@@ -33,6 +33,7 @@
 struct code_range {
 	uint64_t lo, hi;
 	const uint8_t *buf;
+	unsigned char *starts; /* a bit per byte: an instruction starts here */
 };
 
 struct edge {
@@ -48,9 +49,8 @@ struct dispatch {
 	size_t nr_targets, targets_alloc;
 	struct edge *edges;
 	size_t nr_edges, edges_alloc;
-	uint64_t lo, hi;         /* span of all code */
-	unsigned char *starts;   /* bit per byte of [lo, hi): an instruction */
 	unsigned char *active;   /* per function: still exempt */
+	struct pp_err *err;
 };
 
 static int add_range(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
@@ -58,11 +58,14 @@ static int add_range(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
 {
 	struct dispatch *d = arg;
 
-	(void)o;
 	(void)ndx;
+	if (sh->sh_addr + size < sh->sh_addr)
+		return pp_err_set(d->err, PP_EXIT_INPUT, "%s: malformed ELF "
+				  "file (a code section wraps around the "
+				  "address space)", o->path);
 	ARRAY_GROW(d->code, d->code_alloc, d->nr_code + 1);
 	d->code[d->nr_code++] = (struct code_range){ sh->sh_addr,
-						     sh->sh_addr + size, buf };
+		sh->sh_addr + size, buf, xcalloc(size / 8 + 1, 1) };
 	return 0;
 }
 
@@ -216,19 +219,19 @@ static int falls_through(const ZydisDecodedInstruction *in)
 	}
 }
 
-static void mark_start(struct dispatch *d, uint64_t addr)
+static void mark_start(const struct code_range *r, uint64_t addr)
 {
-	uint64_t bit = addr - d->lo;
+	uint64_t bit = addr - r->lo;
 
-	d->starts[bit / 8] |= (unsigned char)(1u << (bit % 8));
+	r->starts[bit / 8] |= (unsigned char)(1u << (bit % 8));
 }
 
 static int is_start(const struct dispatch *d, uint64_t addr)
 {
-	uint64_t bit = addr - d->lo;
+	const struct code_range *r = range_of(d, addr);
+	uint64_t bit = addr - (r ? r->lo : 0);
 
-	return addr >= d->lo && addr < d->hi &&
-	       (d->starts[bit / 8] >> (bit % 8) & 1);
+	return r && (r->starts[bit / 8] >> (bit % 8) & 1);
 }
 
 /* Decodes one code range, recording edges into candidate regions. */
@@ -249,7 +252,7 @@ static void scan_code(struct dispatch *d, const struct code_range *r)
 			falls = 1, prev = fi;
 			continue;
 		}
-		mark_start(d, addr);
+		mark_start(r, addr);
 		for (int k = insn_refs(d, &in, addr, refs, &branch); k-- > 0;)
 			if (branch || fi == NONE ||
 			    !(fs->v[fi].flags & ISA_FUNC_RESOLVER))
@@ -315,17 +318,18 @@ static void fixed_point(struct dispatch *d)
 
 static void release(struct dispatch *d)
 {
+	for (size_t i = 0; i < d->nr_code; i++)
+		free(d->code[i].starts);
 	free(d->code);
 	free(d->targets);
 	free(d->edges);
-	free(d->starts);
 	free(d->active);
 }
 
 int isa_dispatch_mark(struct isa_obj *o, const ZydisDecoder *dec,
 		      struct pp_err *err)
 {
-	struct dispatch d = { .o = o, .dec = dec };
+	struct dispatch d = { .o = o, .dec = dec, .err = err };
 	int n = 0;
 
 	if (isa_each_code_section(o, add_range, &d, err) < 0) {
@@ -333,12 +337,6 @@ int isa_dispatch_mark(struct isa_obj *o, const ZydisDecoder *dec,
 		return -1;
 	}
 	if (d.nr_code && find_targets(&d)) {
-		d.lo = d.code[0].lo;
-		for (size_t i = 0; i < d.nr_code; i++) {
-			d.lo = d.code[i].lo < d.lo ? d.code[i].lo : d.lo;
-			d.hi = d.code[i].hi > d.hi ? d.code[i].hi : d.hi;
-		}
-		d.starts = xcalloc((size_t)((d.hi - d.lo) / 8 + 1), 1);
 		for (size_t i = 0; i < d.nr_code; i++)
 			scan_code(&d, &d.code[i]);
 		scan_data(&d);
