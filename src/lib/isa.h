@@ -13,18 +13,22 @@
  * make every real library "need" AVX-512. The policy takes it out of the
  * verdict, and the report still lists it, marked exempt:
  *  - exempt_globs: functions whose symbol (or any alias at the same
- *    address) matches a glob (fnmatch). Explicit and per file; this is
- *    what the spec's isa_exempt_symbols = [ ... ] gives.
+ *    address) matches a glob (fnmatch). Explicit and per file: the
+ *    spec's isa_exempt_symbols = [ "glob", ... ].
  *  - ifunc_targets: code proven reachable only through an ifunc resolver:
  *    a function whose address an STT_GNU_IFUNC resolver (or an
  *    R_X86_64_IRELATIVE one) takes, and that nothing else enters: no
  *    branch or address from code outside such functions, no fall-through
  *    into it, no relocation or data word pointing into it, not exported.
- *    Linked files only (a .o holds its targets as unresolved relocations),
- *    see isa-dispatch.c for what the proof assumes. dispatcher_globs
- *    names functions that count as resolvers too.
+ *    Linked files only (a .o holds its targets as unresolved relocations);
+ *    isa-dispatch.c says what the proof assumes. dispatcher_globs names
+ *    functions that count as resolvers too (glibc's exported
+ *    __libc_ifunc_impl_list hands out every variant's address; without
+ *    it nothing in libc.so.6 is proven). Spec keys for split to map:
+ *    isa_ifunc = true, isa_dispatchers = [ "glob", ... ].
  * Nothing is exempt by default: a zeroed policy (or NULL) is the strict
- * "no instruction above the level anywhere".
+ * "no instruction above the level anywhere". Stripped files have no local
+ * symbols, so their local functions cannot be exempted by name.
  *
  * Library code: never prints; errors go to struct pp_err (exit 3 for a
  * file that is not a readable x86-64 ELF file or archive, 4 for I/O). */
