@@ -105,6 +105,11 @@ int isa_classify(const ZydisDecodedInstruction *insn, enum pp_isa_ext out[3])
 	 * code written for BSF never passes), so it counts as base. */
 	if (insn->mnemonic == ZYDIS_MNEMONIC_TZCNT)
 		return out[0] = PP_ISA_EXT_BASE, 1;
+	/* XGETBV exists to ask whether the OS enabled AVX state, and may only
+	 * run once CPUID said OSXSAVE: it is feature detection (libgcc's
+	 * __cpu_indicator_init, LLVM's getHostCPUName), not a use of XSAVE. */
+	if (insn->mnemonic == ZYDIS_MNEMONIC_XGETBV)
+		return out[0] = PP_ISA_EXT_BASE, 1;
 	m = &sets[insn->meta.isa_set];
 	e = (enum pp_isa_ext)m->ext;
 	out[n++] = e;

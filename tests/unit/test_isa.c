@@ -417,6 +417,40 @@ static void undecodable_bytes(struct t_ctx *t)
 	teardown(&fx);
 }
 
+/* How instructions map to extensions where the ISA set alone would
+ * mislead: feature detection, TZCNT, and VEX/EVEX forms of extensions
+ * beyond the levels. */
+static void special_encodings(struct t_ctx *t)
+{
+	static const char asm_c[] =
+		"__asm__(\".text\\n.globl f\\n.type f,@function\\nf:\\n"
+		"\\txgetbv\\n\\ttzcnt %eax, %ebx\\n"
+		"\\tvaesenc %xmm1, %xmm2, %xmm3\\n"
+		"\\tvpdpbusd %ymm1, %ymm2, %ymm3\\n"
+		"\\tcrc32q %rax, %rbx\\n\\tret\\n.size f,.-f\\n\");\n";
+	struct pp_isa_report r;
+	struct fixture fx;
+	const char *f;
+
+	if (setup(t, &fx) < 0)
+		return;
+	f = build(t, &fx, asm_c, "special", "-c", "special.o");
+	if (f && pp_isa_scan(f, NULL, &r, &fx.err) == 0) {
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_XSAVE, 1), 0);
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_BMI1, 1), 0);
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_AES, 1), 1);
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_AVX, 1), 1);
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_AVX512_VNNI, 1), 1);
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_AVX512VL, 1), 1);
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_AVX512F, 1), 1);
+		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_SSE42, 1), 1);
+		CHECK_INT(r.level, PP_ISA_V4);
+		pp_isa_report_release(&r);
+	}
+	CHECK_STR(fx.err.msg, "");
+	teardown(&fx);
+}
+
 T_SUITE(isa_tests) = {
 	{ "isa: level and extension names, limits", names_and_limits },
 	{ "isa: every Zydis ISA set is mapped", every_zydis_set_is_named },
@@ -429,5 +463,6 @@ T_SUITE(isa_tests) = {
 	  ifunc_dispatch },
 	{ "isa: non-ELF, truncated and missing files", bad_input },
 	{ "isa: undecodable bytes are skipped and counted", undecodable_bytes },
+	{ "isa: XGETBV, TZCNT, VEX AES, EVEX VNNI", special_encodings },
 	T_END,
 };
