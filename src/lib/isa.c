@@ -7,6 +7,7 @@
 #include <ar.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "isa-internal.h"
@@ -215,20 +216,15 @@ static void fill_site(struct pp_isa_site *site, const struct isa_obj *o,
 	site->index = index;
 }
 
-struct section_ctx {
-	struct scan *s;
-	const char *name;
-};
-
 static void tally(struct scan *s, const struct isa_obj *o,
 		  const struct isa_func *f, enum pp_isa_ext ext,
-		  const struct section_ctx *sec, uint64_t base, uint64_t addr)
+		  const char *section, uint64_t base, uint64_t addr)
 {
 	enum pp_isa_why why = f ? f->why : PP_ISA_COUNTED;
 	struct tally *t = &s->t[why][ext];
 
 	if (!t->count++)
-		fill_site(&t->first, o, f, sec->name, base, addr,
+		fill_site(&t->first, o, f, section, base, addr,
 			  s->r->nr_insns);
 }
 
@@ -237,15 +233,14 @@ static int decode_section(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
 {
 	struct scan *s = arg;
 	struct pp_isa_report *r = s->r;
-	struct section_ctx sec = { s, elf_strptr(o->elf, o->shstrndx,
-						  sh->sh_name) };
+	const char *section = elf_strptr(o->elf, o->shstrndx, sh->sh_name);
 	size_t space = o->linked ? 0 : ndx, cur = SIZE_MAX;
 	uint64_t base = o->linked ? sh->sh_addr : 0;
 	ZydisDecodedInstruction insn;
 	enum pp_isa_ext exts[3];
 
-	if (!sec.name)
-		sec.name = "?";
+	if (!section)
+		section = "?";
 	r->code_bytes += size;
 	for (size_t off = 0; off < size; off += insn.length) {
 		const struct isa_func *f;
@@ -262,7 +257,7 @@ static int decode_section(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
 		f = fi == SIZE_MAX ? NULL : &o->funcs.v[fi];
 		n = isa_classify(&insn, exts);
 		for (int i = 0; i < n; i++)
-			tally(s, o, f, exts[i], &sec, base, base + off);
+			tally(s, o, f, exts[i], section, base, base + off);
 		r->nr_insns++;
 		r->nr_exempt += f && f->why != PP_ISA_COUNTED;
 	}
@@ -497,6 +492,7 @@ int pp_isa_scan(const char *path, const struct pp_isa_policy *policy,
 		struct pp_isa_report *out, struct pp_err *err)
 {
 	struct scan *s = xcalloc(1, sizeof(*s));
+	struct stat st;
 	int fd, rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -513,7 +509,10 @@ int pp_isa_scan(const char *path, const struct pp_isa_policy *policy,
 		pp_err_errno(err, PP_EXIT_IO, "%s", path);
 		goto out;
 	}
-	rc = scan_fd(s, fd, path, err);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		pp_err_set(err, PP_EXIT_IO, "%s: not a regular file", path);
+	else
+		rc = scan_fd(s, fd, path, err);
 	close(fd);
 	if (!rc && s->lto)
 		pp_warn(err, "%s: holds LTO bytecode and no machine code; its "
