@@ -9,7 +9,7 @@ MANDIR := $(PREFIX)/share/man
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libarchive zlib liblzma libzstd openssl libelf
+PKGS := libarchive zlib liblzma libzstd openssl libconfig libelf
 
 ifeq ($(SANITIZE),1)
 B := build-asan
@@ -24,6 +24,9 @@ CPPFLAGS += -D_GNU_SOURCE -DPADPACK_VERSION='"$(VERSION)"'
 CFLAGS ?=
 CFLAGS += -std=c11 -Wall -Wextra -Werror $(OPT) \
 	  $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+# libconfig exports its own strbuf_release/strbuf_append: keep ours hidden
+# so that libconfig's calls never land in padpack's strbuf (and crash).
+CFLAGS += -fvisibility=hidden
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lZydis -lZycore -lpthread
 LDFLAGS += $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(,)undefined)
 , := ,

@@ -10,7 +10,9 @@
 
 static const struct pp_cmd *const commands[] = {
 	&cmd_pack, &cmd_info, &cmd_contents, &cmd_field, &cmd_extract,
-	&cmd_control, &cmd_compare_versions, &cmd_repo,
+	&cmd_control, &cmd_compare_versions,
+	&cmd_build,
+	&cmd_repo,
 	&cmd_isa,
 };
 

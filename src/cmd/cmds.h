@@ -12,7 +12,9 @@ struct pp_cmd {
 };
 
 extern const struct pp_cmd cmd_pack, cmd_info, cmd_contents, cmd_field,
-	cmd_extract, cmd_control, cmd_compare_versions, cmd_repo;
+	cmd_extract, cmd_control, cmd_compare_versions;
+extern const struct pp_cmd cmd_build;
+extern const struct pp_cmd cmd_repo;
 extern const struct pp_cmd cmd_isa;
 
 /* Helpers shared by the commands (cmd/common.c). */

@@ -13,6 +13,7 @@ static const char usage[] =
 	"usage: padpack repo init DIR [--suite S] [--codename C] [--origin O]\n"
 	"                     [--label L] [--description D] [--components C,...]\n"
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
+	"                     [--uri URI]\n"
 	"       padpack repo add DIR [--suite S] [--component C] X.deb...\n"
 	"       padpack repo remove DIR [--suite S] PACKAGE[:ARCH]...\n"
 	"       padpack repo list DIR [--suite S]\n"
@@ -31,7 +32,9 @@ static const char usage[] =
 	"        architecture, Release, InRelease and Release.gpg signed with\n"
 	"        the suite's key, by-hash copies; each suite is replaced in one\n"
 	"        atomic step, and only pool files changed since the last publish\n"
-	"        are read again (--full reads them all).\n"
+	"        are read again (--full reads them all). Beside dists/ it puts\n"
+	"        the suite's public key and a <suite>.sources file: the lines a\n"
+	"        client adds (with --uri as the address; default file:DIR).\n"
 	"verify  checks the InRelease signature against KEYRING, every index\n"
 	"        against Release, every pool file against Packages (and with\n"
 	"        --packages each package's own signature); prints each problem\n"
@@ -45,7 +48,7 @@ struct repo_opts {
 
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
-       O_PACKAGES };
+       O_PACKAGES, O_URI };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -62,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "unsigned", no_argument, NULL, O_UNSIGNED },
 	{ "keyring", required_argument, NULL, O_KEYRING },
 	{ "packages", no_argument, NULL, O_PACKAGES },
+	{ "uri", required_argument, NULL, O_URI },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -105,6 +109,7 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 	case O_UNSIGNED: o->unsigned_ok = 1; break;
 	case O_KEYRING: o->keyring = optarg; break;
 	case O_PACKAGES: o->packages = 1; break;
+	case O_URI: set_str(&s->uri, optarg); break;
 	default: return pp_usage_error(err, "unknown option");
 	}
 	return 0;

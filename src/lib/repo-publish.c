@@ -3,6 +3,7 @@
  * A client (or an interrupted publish) sees the old suite or the new one,
  * never a mix; by-hash copies of the previous indices are kept so that a
  * client holding the previous Release still finds what it names. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -330,6 +331,58 @@ static int codename_link(struct publish *p)
 	return rc;
 }
 
+/* "Paddle Release" -> "paddle-release", for the keyring's file name. */
+static void keyring_name(const struct pp_repo_suite *s, struct strbuf *out)
+{
+	const char *from = s->origin ? s->origin : s->suite;
+
+	for (const char *c = from; *c; c++)
+		strbuf_addch(out, isalnum((unsigned char)*c) ?
+			     tolower((unsigned char)*c) : '-');
+	strbuf_addstr(out, "-archive-keyring.gpg");
+}
+
+/* The public key beside the repository and the deb822 source a client
+ * adds to /etc/apt/sources.list.d/, pointing at the key once installed
+ * in /usr/share/keyrings/. */
+static int client_files(struct publish *p)
+{
+	struct strbuf key = STRBUF_INIT, dst = STRBUF_INIT, text = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	keyring_name(p->s, &key);
+	if (p->s->signing_key) {
+		char *dir = stat(p->s->signing_key, &st) == 0 && S_ISDIR(st.st_mode) ?
+			xstrdup(p->s->signing_key) : pp_dirname(p->s->signing_key);
+		struct strbuf src = STRBUF_INIT;
+
+		strbuf_addf(&src, "%s/public.gpg", dir);
+		strbuf_addf(&dst, "%s/%s", p->r->root, key.buf);
+		rc = pp_copy_file(src.buf, dst.buf, 0644, p->err);
+		free(dir);
+		strbuf_release(&src);
+	}
+	if (p->s->uri)
+		strbuf_addf(&text, "Types: deb\nURIs: %s\n", p->s->uri);
+	else
+		strbuf_addf(&text, "Types: deb\nURIs: file:%s\n", p->r->root);
+	strbuf_addf(&text, "Suites: %s\nComponents:", p->s->suite);
+	for (size_t i = 0; i < p->s->nr_components; i++)
+		strbuf_addf(&text, " %s", p->s->components[i]);
+	strbuf_addch(&text, '\n');
+	if (p->s->signing_key)
+		strbuf_addf(&text, "Signed-By: /usr/share/keyrings/%s\n", key.buf);
+	strbuf_reset(&dst);
+	strbuf_addf(&dst, "%s/%s.sources", p->r->root, p->s->suite);
+	if (!rc)
+		rc = pp_write_file(dst.buf, text.buf, text.len, 0644, p->err);
+	strbuf_release(&key);
+	strbuf_release(&dst);
+	strbuf_release(&text);
+	return rc;
+}
+
 static int publish_suite(struct publish *p)
 {
 	struct pp_repo_members ms;
@@ -355,6 +408,8 @@ static int publish_suite(struct publish *p)
 		rc = swap_in(p);
 	if (!rc)
 		rc = codename_link(p);
+	if (!rc)
+		rc = client_files(p);
 	return rc;
 }
 

@@ -87,6 +87,7 @@ void pp_repo_suite_release(struct pp_repo_suite *s)
 	free(s->label);
 	free(s->description);
 	free(s->signing_key);
+	free(s->uri);
 	pp_free_words(s->components, s->nr_components);
 	pp_free_words(s->archs, s->nr_archs);
 	memset(s, 0, sizeof(*s));
@@ -113,6 +114,7 @@ static int suite_from_stanza(const struct pp_stanza *st, const char *file,
 	s->label = opt_dup(st, "Label");
 	s->description = opt_dup(st, "Description");
 	s->signing_key = opt_dup(st, "Signing-Key");
+	s->uri = opt_dup(st, "URI");
 	if ((v = pp_stanza_get(st, "Components")))
 		s->nr_components = pp_split_words(v, &s->components);
 	if ((v = pp_stanza_get(st, "Architectures")))
@@ -151,6 +153,8 @@ static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
 		strbuf_addf(out, "Valid-For: %u\n", s->valid_for_days);
 	if (s->signing_key)
 		strbuf_addf(out, "Signing-Key: %s\n", s->signing_key);
+	if (s->uri)
+		strbuf_addf(out, "URI: %s\n", s->uri);
 }
 
 static int load_suites(struct pp_repo *r, struct pp_err *err)

@@ -12,7 +12,9 @@
  *                        keyed by its path, size, mtime and inode
  *   db/lock              serialises add, remove and publish
  *   pool/<component>/<prefix>/<source>/<file>.deb
- *   dists/<suite>/...    what apt reads; replaced atomically by publish */
+ *   dists/<suite>/...    what apt reads; replaced atomically by publish
+ *   <name>-archive-keyring.gpg, <suite>.sources
+ *                        the public key and the deb822 lines a client adds */
 #ifndef PP_REPO_H
 #define PP_REPO_H
 
@@ -31,6 +33,7 @@ struct pp_repo_suite {
 	size_t nr_archs;
 	unsigned valid_for_days; /* 0: no Valid-Until */
 	char *signing_key;       /* NULL: publish refuses unless unsigned */
+	char *uri;               /* where clients find it; default file:ROOT */
 };
 
 /* A suite's member: one pool file. */

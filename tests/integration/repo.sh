@@ -34,6 +34,9 @@ check_fails "publish refuses a suite without a key unless --unsigned" 2 \
 	"has no Signing-Key" "$PADPACK" repo publish "$R"
 check "publish --unsigned" "$PADPACK" repo publish "$R" --unsigned
 check "verify" "$PADPACK" repo verify "$R"
+check "stable.sources: the deb822 lines a client adds" bash -c "
+	grep -qx 'Types: deb' '$R/stable.sources' && grep -qx 'URIs: file:$R' '$R/stable.sources' &&
+	grep -qx 'Suites: stable' '$R/stable.sources' && grep -qx 'Components: main' '$R/stable.sources'"
 for a in amd64 arm64; do
 	check "$a: Packages, .gz and .xz agree" bash -c "cd '$R/dists/stable/main/binary-$a' &&
 		zcat Packages.gz | cmp - Packages && xzcat Packages.xz | cmp - Packages"

@@ -3,12 +3,22 @@
 
 #include "test.h"
 
-extern const struct t_case strbuf_tests[], version_tests[], control_tests[],
-	deps_tests[], zpieces_tests[];
+/* One line per suite, so that branches adding suites do not collide. */
+extern const struct t_case strbuf_tests[];
+extern const struct t_case version_tests[];
+extern const struct t_case control_tests[];
+extern const struct t_case deps_tests[];
+extern const struct t_case zpieces_tests[];
+extern const struct t_case spec_tests[];
 extern const struct t_case isa_tests[];
 
 static const struct t_case *const suites[] = {
-	strbuf_tests, version_tests, control_tests, deps_tests, zpieces_tests,
+	strbuf_tests,
+	version_tests,
+	control_tests,
+	deps_tests,
+	zpieces_tests,
+	spec_tests,
 	isa_tests,
 };
 

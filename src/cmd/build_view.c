@@ -1,0 +1,271 @@
+#include "build_view.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "../lib/xalloc.h"
+
+/* Lines of a failed variant's log shown in the report. */
+#define TAIL_LINES 15
+
+void build_view_init(struct build_view *v, enum build_view_mode mode,
+		     const struct pp_build *b)
+{
+	struct winsize ws;
+
+	memset(v, 0, sizeof(*v));
+	v->mode = mode;
+	v->out = stdout;
+	v->width = 80;
+	if (mode == VIEW_TTY && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col > 20)
+		v->width = ws.ws_col;
+	v->shown = xcalloc(b->nr_jobs + 1, sizeof(*v->shown));
+	v->cwd = getcwd(NULL, 0);
+}
+
+void build_view_release(struct build_view *v)
+{
+	free(v->shown);
+	free(v->cwd);
+}
+
+/* path relative to the current directory when it is under it. */
+static const char *rel(const struct build_view *v, const char *path)
+{
+	size_t n = v->cwd ? strlen(v->cwd) : 0;
+
+	if (n && !strncmp(path, v->cwd, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+void build_view_header(struct build_view *v, const struct pp_build *b)
+{
+	if (v->mode == VIEW_QUIET || v->mode == VIEW_JSON)
+		return;
+	fprintf(v->out, "padpack build: %s %s (version from %s), source %s\n",
+		b->spec->name, b->version,
+		pp_version_origin_name(b->version_origin), rel(v, b->source));
+	fprintf(v->out, "  %zu variant%s, up to %d at a time, %d compile "
+		"job%s each%s%s\n", b->nr_jobs, b->nr_jobs == 1 ? "" : "s",
+		b->parallel, b->compile_jobs, b->compile_jobs == 1 ? "" : "s",
+		b->image ? ", in image " : "", b->image ? b->image : "");
+	fflush(v->out);
+}
+
+/* One variant's line: name, phase, time, and where it is or why not. */
+static void job_line(const struct build_view *v, const struct pp_job *j,
+		     struct strbuf *out)
+{
+	strbuf_addf(out, "  %-14s %-9s %6.1f s", j->variant->name,
+		    pp_phase_name(j->phase), pp_job_seconds(j));
+	if (j->phase == PP_PHASE_DONE)
+		strbuf_addf(out, "  %s", rel(v, j->stage));
+	else if (j->phase == PP_PHASE_FAILED || j->phase == PP_PHASE_SKIPPED)
+		strbuf_addf(out, "  %s", j->message);
+	else if (j->phase != PP_PHASE_WAIT)
+		strbuf_addf(out, "  log: %s", rel(v, j->log));
+}
+
+static void redraw(struct build_view *v, const struct pp_build *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (v->drawn)
+		fprintf(v->out, "\033[%zuA", v->drawn);
+	for (size_t i = 0; i < b->nr_jobs; i++) {
+		strbuf_reset(&sb);
+		job_line(v, &b->jobs[i], &sb);
+		if (sb.len >= (size_t)v->width) /* a wrapped line breaks \033[A */
+			strbuf_setlen(&sb, (size_t)v->width - 1);
+		fprintf(v->out, "\r\033[K%s\n", sb.buf);
+	}
+	v->drawn = b->nr_jobs;
+	fflush(v->out);
+	strbuf_release(&sb);
+}
+
+static void plain_event(struct build_view *v, const struct pp_build *b,
+			const struct pp_job *j)
+{
+	size_t i = (size_t)(j - b->jobs);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (v->shown[i] == j->phase && j->phase != PP_PHASE_WAIT)
+		return;
+	v->shown[i] = j->phase;
+	if (v->mode == VIEW_PLAIN) {
+		job_line(v, j, &sb);
+		fprintf(v->out, "%s\n", sb.buf + 2);
+		fflush(v->out);
+	} else if (j->phase == PP_PHASE_SKIPPED) {
+		fprintf(stderr, "padpack build: %s skipped: %s\n",
+			j->variant->name, j->message);
+	}
+	strbuf_release(&sb);
+}
+
+void build_view_event(void *ctx, const struct pp_build *b,
+		      const struct pp_job *job)
+{
+	struct build_view *v = ctx;
+
+	if (v->mode == VIEW_TTY)
+		redraw(v, b);
+	else if (job && v->mode != VIEW_JSON)
+		plain_event(v, b, job);
+}
+
+static void report_failure(const struct build_view *v, const struct pp_job *j)
+{
+	struct strbuf tail = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct pp_err err;
+	const char *p, *nl;
+
+	pp_err_init(&err);
+	fprintf(stderr, "\npadpack build: variant %s: %s after %.1f s\n",
+		j->variant->name, j->message, pp_job_seconds(j));
+	if (pp_job_log_tail(j, TAIL_LINES, &tail, &err) == 0) {
+		fprintf(stderr, "  last lines of %s:\n", rel(v, j->log));
+		for (p = tail.buf; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
+		}
+	}
+	pp_step_command(&j->steps[j->current], &cmd);
+	fprintf(stderr, "  to reproduce:\n    %s\n", cmd.buf);
+	strbuf_release(&tail);
+	strbuf_release(&cmd);
+	pp_err_release(&err);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_job(FILE *f, const struct pp_job *j)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	int failed = j->phase == PP_PHASE_FAILED;
+
+	if (failed)
+		pp_step_command(&j->steps[j->current], &cmd);
+	fputs("{\"name\": ", f);
+	json_string(f, j->variant->name);
+	fputs(", \"suffix\": ", f);
+	json_string(f, j->variant->suffix);
+	fputs(", \"status\": ", f);
+	json_string(f, pp_phase_name(j->phase));
+	fprintf(f, ", \"seconds\": %.2f, \"failed_step\": ", pp_job_seconds(j));
+	json_string(f, failed ? pp_phase_name(j->steps[j->current].phase) :
+				NULL);
+	fputs(", \"stage\": ", f);
+	json_string(f, j->phase == PP_PHASE_DONE ? j->stage : NULL);
+	fputs(", \"log\": ", f);
+	json_string(f, j->phase == PP_PHASE_SKIPPED ? NULL : j->log);
+	fputs(", \"message\": ", f);
+	json_string(f, j->message);
+	fputs(", \"reproduce\": ", f);
+	json_string(f, failed ? cmd.buf : NULL);
+	fputs(", \"steps\": [", f);
+	for (size_t i = 0; i < j->nr_steps; i++)
+		fprintf(f, "%s{\"phase\": \"%s\", \"seconds\": %.2f, "
+			"\"up_to_date\": %s}", i ? ", " : "",
+			pp_phase_name(j->steps[i].phase), j->steps[i].seconds,
+			j->steps[i].up_to_date ? "true" : "false");
+	fputs("]}", f);
+	strbuf_release(&cmd);
+}
+
+static void json_result(FILE *f, const struct pp_build *b)
+{
+	fputs("{\"spec\": ", f);
+	json_string(f, b->spec->path);
+	fputs(", \"name\": ", f);
+	json_string(f, b->spec->name);
+	fputs(", \"version\": ", f);
+	json_string(f, b->version);
+	fputs(", \"version_from\": ", f);
+	json_string(f, pp_version_origin_name(b->version_origin));
+	fputs(", \"source\": ", f);
+	json_string(f, b->source);
+	fputs(", \"image\": ", f);
+	json_string(f, b->image);
+	fputs(",\n \"variants\": [", f);
+	for (size_t i = 0; i < b->nr_jobs; i++) {
+		fputs(i ? ",\n  " : "\n  ", f);
+		json_job(f, &b->jobs[i]);
+	}
+	fputs("\n ]}\n", f);
+}
+
+static void summary(struct build_view *v, const struct pp_build *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (v->mode == VIEW_TTY) {
+		redraw(v, b); /* the final state stays on screen ... */
+		for (size_t i = 0; i < b->nr_jobs; i++) /* ... lines cut */
+			if (b->jobs[i].phase == PP_PHASE_SKIPPED)
+				fprintf(stderr, "padpack build: %s skipped: %s\n",
+					b->jobs[i].variant->name,
+					b->jobs[i].message);
+		return;
+	}
+	fprintf(v->out, "result:\n");
+	for (size_t i = 0; i < b->nr_jobs; i++) {
+		strbuf_reset(&sb);
+		job_line(v, &b->jobs[i], &sb);
+		fprintf(v->out, "%s\n", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+void build_view_result(struct build_view *v, const struct pp_build *b)
+{
+	if (v->mode == VIEW_JSON)
+		json_result(v->out, b);
+	else if (v->mode != VIEW_QUIET)
+		summary(v, b);
+	fflush(v->out);
+	for (size_t i = 0; i < b->nr_jobs; i++)
+		if (b->jobs[i].phase == PP_PHASE_FAILED)
+			report_failure(v, &b->jobs[i]);
+}
+
+void build_view_dry_run(struct build_view *v, const struct pp_build *b)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	for (size_t i = 0; i < b->nr_jobs; i++) {
+		const struct pp_job *j = &b->jobs[i];
+
+		fprintf(v->out, "# %s%s%s\n", j->variant->name,
+			j->message ? ": skipped: " : "",
+			j->message ? j->message : "");
+		for (size_t s = 0; s < j->nr_steps; s++) {
+			strbuf_reset(&cmd);
+			pp_step_command(&j->steps[s], &cmd);
+			fprintf(v->out, "%s\n", cmd.buf);
+		}
+	}
+	strbuf_release(&cmd);
+}

@@ -1,0 +1,124 @@
+/* Building the variants of a spec: each one configured, compiled, tested
+ * and installed (DESTDIR) into BUILD_DIR/VARIANT/stage by CMake, several at
+ * once, each step's output in BUILD_DIR/VARIANT/build.log. On the host, or
+ * in a container image with the source mounted (docker or podman).
+ *
+ * pp_build_plan() decides every command without running anything (so a
+ * dry run can show them); pp_build_run() runs them and reports progress
+ * through callbacks, as the library never prints. */
+#ifndef PP_BUILD_H
+#define PP_BUILD_H
+
+#include <sys/types.h>
+#include <time.h>
+
+#include "error.h"
+#include "spec.h"
+#include "strbuf.h"
+#include "strlist.h"
+
+enum pp_phase {
+	PP_PHASE_WAIT,      /* not started yet */
+	PP_PHASE_CONFIGURE, /* cmake -S -B */
+	PP_PHASE_BUILD,     /* cmake --build */
+	PP_PHASE_TEST,      /* ctest */
+	PP_PHASE_INSTALL,   /* cmake --install, DESTDIR=stage */
+	PP_PHASE_DONE,
+	PP_PHASE_FAILED,
+	PP_PHASE_SKIPPED,   /* cannot build here (a tool is missing) */
+};
+
+const char *pp_phase_name(enum pp_phase phase);
+
+struct pp_step {
+	enum pp_phase phase;
+	struct pp_strlist argv;
+	struct pp_strlist env;  /* NAME=VALUE added to padpack's environment */
+	char *cwd;              /* NULL: padpack's current directory */
+	int up_to_date;         /* nothing to do: configure ran with these */
+	double seconds;         /* how long it took */
+};
+
+#define PP_MAX_STEPS 4
+
+/* The build of one variant. */
+struct pp_job {
+	const struct pp_variant *variant;
+	char *dir;        /* BUILD_DIR/VARIANT */
+	char *obj;        /* the CMake build tree */
+	char *stage;      /* the DESTDIR of the install */
+	char *log;        /* the full log */
+	char *stamp;      /* the configure command last run in obj */
+	struct pp_step steps[PP_MAX_STEPS];
+	size_t nr_steps;
+	size_t current;   /* the step running (or that failed) */
+	enum pp_phase phase;
+	char *message;    /* why it was skipped or failed */
+	int exit_status;  /* of the step that failed */
+	pid_t pid;
+	int log_fd;
+	struct timespec started, step_started, ended;
+};
+
+struct pp_build_opts {
+	const char *source;    /* NULL: the spec's source tree */
+	const char *build_dir; /* where BUILD_DIR/VARIANT go */
+	int jobs;              /* compile jobs in all, shared by variants */
+	int test;              /* 1 run the tests, 0 not, -1 as the spec says */
+	int require_all;       /* a variant that cannot build is an error */
+	int ccache;            /* use ccache when it is installed */
+	const char *image;     /* build inside this image, or NULL */
+	const char *engine;    /* with image: docker or podman (NULL: find) */
+	int dry_run;           /* only planning: no engine is no error */
+};
+
+struct pp_build {
+	const struct pp_spec *spec;
+	char *source;          /* absolute */
+	char *version;
+	enum pp_version_origin version_origin;
+	int test;
+	int parallel;          /* variants at once */
+	int compile_jobs;      /* jobs of each variant's compile */
+	char *engine;          /* the container engine, with an image */
+	char *image;
+	struct pp_job *jobs;   /* the selected variants, spec order */
+	size_t nr_jobs;
+};
+
+/* Plans the build of the selected variants (nr_variants flags). Finds the
+ * version, the tools and, with an image, the container engine. */
+int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
+		  const unsigned char *selected,
+		  const struct pp_build_opts *opts, struct pp_err *err);
+void pp_build_release(struct pp_build *b);
+
+/* Progress: job changed phase, or (job NULL) time passed, about four times
+ * a second while steps run. */
+struct pp_build_events {
+	void (*changed)(void *ctx, const struct pp_build *b,
+			const struct pp_job *job);
+	void *ctx;
+};
+
+/* Runs the plan. Returns 0 when every job that was not skipped succeeded;
+ * else -1 with PP_EXIT_BUILD. The jobs then tell what happened. */
+int pp_build_run(struct pp_build *b, const struct pp_build_events *ev,
+		 struct pp_err *err);
+
+/* Seconds the job has run so far, or ran in all. */
+double pp_job_seconds(const struct pp_job *job);
+/* The shell command that runs step again by hand, from any directory. */
+void pp_step_command(const struct pp_step *step, struct strbuf *out);
+/* What identifies a configure step (its command and environment), as
+ * kept in the job's stamp file to tell whether it must run again. */
+void pp_step_stamp(const struct pp_step *step, struct strbuf *out);
+/* Appends the last n lines of the job's log. */
+int pp_job_log_tail(const struct pp_job *job, int n, struct strbuf *out,
+		    struct pp_err *err);
+
+/* The container engine: name if given, else docker, else podman, looked
+ * up in PATH. Fails, saying so, when none is installed. */
+int pp_container_engine(const char *name, char **path, struct pp_err *err);
+
+#endif

@@ -1,0 +1,266 @@
+/* Loading a spec (parse, schema, settings), the variant matrix, variant
+ * selection, placeholder expansion and the version to build. */
+#include "spec.h"
+
+#include <fnmatch.h>
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "proc.h"
+#include "specint.h"
+#include "xalloc.h"
+
+/* More variants than this is a mistake in the axes, not a plan. */
+#define MAX_VARIANTS 1024
+
+static int parse(config_t *cfg, const char *path, struct pp_err *err)
+{
+	char *dir = pp_dirname(path);
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read spec '%s'", path);
+	else
+		fclose(f);
+	config_set_include_dir(cfg, dir); /* @include is relative to it */
+	if (!rc && config_read_file(cfg, path) != CONFIG_TRUE)
+		rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%d: %s; a spec is "
+				"libconfig: name = value; with \"strings\", "
+				"[ arrays ], ( lists ) and { groups }",
+				config_error_file(cfg) ? config_error_file(cfg) :
+							 path,
+				config_error_line(cfg), config_error_text(cfg));
+	free(dir);
+	return rc;
+}
+
+/* Number of variants in the full matrix, 0 when over MAX_VARIANTS. */
+static size_t matrix_size(const struct pp_spec *spec)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < spec->nr_axes; i++) {
+		n *= spec->axes[i].nr_values;
+		if (n > MAX_VARIANTS)
+			return 0;
+	}
+	return n;
+}
+
+/* Fills v from the value indexes idx[] (one per axis). */
+static void make_variant(const struct pp_spec *spec, const size_t *idx,
+			 struct pp_variant *v)
+{
+	struct strbuf name = STRBUF_INIT, suffix = STRBUF_INIT;
+
+	v->values = xcalloc(spec->nr_axes, sizeof(*v->values));
+	for (size_t a = 0; a < spec->nr_axes; a++) {
+		const struct pp_axis_value *val = &spec->axes[a].values[idx[a]];
+
+		v->values[a] = val;
+		strbuf_addf(&name, "%s%s", a ? "-" : "", val->name);
+		if (*val->suffix)
+			strbuf_addf(&suffix, "%s%s", suffix.len ? "-" : "",
+				    val->suffix);
+	}
+	v->name = strbuf_detach(&name, NULL);
+	v->suffix = strbuf_detach(&suffix, NULL);
+}
+
+static void free_variant(struct pp_variant *v)
+{
+	free(v->name);
+	free(v->suffix);
+	free(v->values);
+}
+
+/* Whether an exclude pattern names v; marks the pattern used. */
+static int excluded(const struct pp_strlist *exclude, unsigned char *used,
+		    const struct pp_variant *v)
+{
+	int hit = 0;
+
+	for (size_t i = 0; i < exclude->nr; i++)
+		if (!fnmatch(exclude->items[i], v->name, 0))
+			hit = used[i] = 1;
+	return hit;
+}
+
+static int unused_exclude(const struct pp_spec *spec,
+			  const config_setting_t *list,
+			  const unsigned char *used, struct pp_err *err)
+{
+	for (int i = 0; i < config_setting_length(list); i++)
+		if (!used[i]) {
+			const config_setting_t *e = config_setting_get_elem(list,
+								(unsigned)i);
+			char *all = pp_spec_variant_list(spec);
+
+			pp_setting_error(e, spec->path, err, "'%s' matches no "
+					 "variant; variants: %s",
+					 config_setting_get_string(e), all);
+			free(all);
+			return -1;
+		}
+	return 0;
+}
+
+/* Walks the matrix in axis order (the last axis varies fastest). */
+static void expand_matrix(struct pp_spec *spec, size_t total,
+			  const struct pp_strlist *exclude, unsigned char *used)
+{
+	size_t *idx = xcalloc(spec->nr_axes + 1, sizeof(*idx));
+
+	spec->variants = xcalloc(total, sizeof(*spec->variants));
+	for (size_t n = 0; n < total; n++) {
+		struct pp_variant *v = &spec->variants[spec->nr_variants];
+
+		make_variant(spec, idx, v);
+		if (excluded(exclude, used, v))
+			free_variant(v);
+		else
+			spec->nr_variants++;
+		for (size_t a = spec->nr_axes; a-- > 0;) {
+			if (++idx[a] < spec->axes[a].nr_values)
+				break;
+			idx[a] = 0;
+		}
+	}
+	free(idx);
+}
+
+/* Two variants with one suffix would get the same package/image names. */
+static int check_suffixes(const struct pp_spec *spec,
+			  const config_setting_t *axes, struct pp_err *err)
+{
+	for (size_t i = 0; i < spec->nr_variants; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(spec->variants[i].suffix,
+				    spec->variants[j].suffix))
+				return pp_setting_error(axes, spec->path, err,
+					"variants '%s' and '%s' have the same "
+					"suffix '%s', so their packages and "
+					"images would have the same names; give "
+					"their values different suffixes",
+					spec->variants[j].name,
+					spec->variants[i].name,
+					spec->variants[i].suffix);
+	return 0;
+}
+
+static int make_variants(struct pp_spec *spec, const config_setting_t *root,
+			 struct pp_err *err)
+{
+	const config_setting_t *axes = config_setting_get_member(root, "axes");
+	const config_setting_t *ex = config_setting_get_member(root, "exclude");
+	struct pp_strlist exclude = PP_STRLIST_INIT;
+	size_t total = matrix_size(spec);
+	unsigned char *used;
+	int rc = 0;
+
+	if (!total)
+		return pp_setting_error(axes, spec->path, err, "the axes make "
+					"over %d variants; use fewer values or "
+					"exclude some", MAX_VARIANTS);
+	for (int i = 0; ex && i < config_setting_length(ex); i++)
+		pp_strlist_push(&exclude, config_setting_get_string(
+					config_setting_get_elem(ex, (unsigned)i)));
+	used = xcalloc(exclude.nr + 1, 1);
+	expand_matrix(spec, total, &exclude, used);
+	if (ex)
+		rc = unused_exclude(spec, ex, used, err);
+	if (!rc && !spec->nr_variants)
+		rc = pp_setting_error(ex, spec->path, err, "excludes every "
+				      "variant; nothing would be built");
+	if (!rc)
+		rc = check_suffixes(spec, axes, err);
+	free(used);
+	pp_strlist_release(&exclude);
+	return rc;
+}
+
+/* The source tree is relative to the spec's directory. */
+static void resolve_source(struct pp_spec *spec)
+{
+	char *dir = pp_dirname(spec->path);
+	char *src = spec->source ? spec->source : xstrdup(".");
+
+	if (*src != '/' && strcmp(dir, ".")) {
+		spec->source = xmalloc(strlen(dir) + strlen(src) + 2);
+		sprintf(spec->source, "%s/%s", dir, src);
+		free(src);
+	} else {
+		spec->source = src;
+	}
+	free(dir);
+}
+
+int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err)
+{
+	config_t cfg;
+	int rc;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->path = xstrdup(path);
+	config_init(&cfg);
+	rc = parse(&cfg, path, err);
+	if (!rc)
+		rc = pp_spec_check_schema(config_root_setting(&cfg), path, err);
+	if (!rc)
+		rc = pp_spec_read(config_root_setting(&cfg), path, spec, err);
+	if (!rc)
+		rc = make_variants(spec, config_root_setting(&cfg), err);
+	config_destroy(&cfg);
+	if (rc) {
+		pp_spec_release(spec);
+		return -1;
+	}
+	resolve_source(spec);
+	return 0;
+}
+
+static void image_release(struct pp_image *im)
+{
+	free(im->registry);
+	free(im->name);
+	free(im->tag);
+	free(im->dev);
+	free(im->apt_mirror);
+	free(im->mount);
+}
+
+void pp_spec_release(struct pp_spec *spec)
+{
+	for (size_t i = 0; i < spec->nr_variants; i++)
+		free_variant(&spec->variants[i]);
+	free(spec->variants);
+	pp_spec_release_settings(spec);
+	for (size_t i = 0; i < spec->nr_needed; i++) {
+		free(spec->needed[i].soname);
+		free(spec->needed[i].depends);
+	}
+	free(spec->needed);
+	for (size_t i = 0; i < spec->nr_files; i++) {
+		free(spec->files[i].path);
+		free(spec->files[i].package);
+	}
+	free(spec->files);
+	image_release(&spec->image);
+	pp_strlist_release(&spec->test_args);
+	free(spec->package);
+	free(spec->path);
+	free(spec->name);
+	free(spec->version);
+	free(spec->version_env);
+	free(spec->maintainer);
+	free(spec->homepage);
+	free(spec->summary);
+	free(spec->description);
+	free(spec->source);
+	free(spec->generator);
+	memset(spec, 0, sizeof(*spec));
+}

@@ -1,0 +1,164 @@
+/* The build spec (libconfig): what a project is, the axes its variants
+ * vary along (device, ISA, ...) and what each axis value adds to a build.
+ * Loading validates everything, names file, line and setting on error, and
+ * expands the variant matrix. See pkg/paddle.cfg for the documented form.
+ *
+ * Strings in cmake, cflags, env values and image tags may hold @name@
+ * placeholders, expanded per variant by pp_spec_expand(). */
+#ifndef PP_SPEC_H
+#define PP_SPEC_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "strbuf.h"
+#include "strlist.h"
+
+/* A program a variant needs on the build host, e.g. nvcc; @program@ in a
+ * template expands to where it was found. */
+struct pp_tool {
+	char *program;             /* a bare name, looked up in PATH ... */
+	struct pp_strlist search;  /* ... then in these absolute directories */
+	char *what;                /* what provides it, for messages */
+	unsigned line;
+};
+
+/* What the build section and each axis value add to a variant's build;
+ * a variant gets the build section's, then each of its values' in axis
+ * order (for env, a later value of the same name wins). */
+struct pp_settings {
+	struct pp_strlist cmake;   /* CMake arguments, usually -DNAME=VALUE */
+	struct pp_strlist cflags;  /* C/C++ compiler flags */
+	struct pp_strlist env;     /* NAME=VALUE */
+	struct pp_tool *needs;
+	size_t nr_needs;
+};
+
+/* Containers of one device kind: images for `padpack docker`, and the
+ * docker run flags used by builds (--in-image) and by running an image. */
+struct pp_container {
+	char *base;                     /* base of the production image */
+	char *dev_base;                 /* base of the development image */
+	struct pp_strlist build_flags;  /* added to `docker run` of builds */
+	struct pp_strlist run_flags;    /* to run the image, e.g. --gpus all */
+};
+
+struct pp_axis_value {
+	char *name;                 /* e.g. "gpu"; part of variant names */
+	char *suffix;               /* part of package/image names; "" none */
+	struct pp_settings set;
+	struct pp_strlist forbid_isa; /* instruction sets its binaries
+					 must not contain (padpack split) */
+	struct pp_container container;
+	unsigned line;
+};
+
+struct pp_axis {
+	char *name;                 /* e.g. "device"; also a placeholder */
+	struct pp_axis_value *values;
+	size_t nr_values;
+	unsigned line;
+};
+
+/* One point of the matrix: a value of every axis. */
+struct pp_variant {
+	char *name;     /* the values' names joined by '-', e.g. gpu-noavx */
+	char *suffix;   /* the non-empty suffixes joined by '-', or "" */
+	const struct pp_axis_value **values; /* one per axis, axis order */
+};
+
+/* padpack split: which package provides a NEEDED soname. */
+struct pp_needed {
+	char *soname;   /* a glob, e.g. libcudart.so.* */
+	char *depends;  /* a Depends entry, e.g. libcudart13 */
+	unsigned line;
+};
+
+/* padpack split: which package a staged path goes to. */
+struct pp_file_rule {
+	char *path;     /* a glob relative to the stage, e.g. "usr/include/..." */
+	char *package;  /* a template, e.g. lib@name@-dev */
+	unsigned line;
+};
+
+struct pp_image {
+	char *registry;   /* e.g. docker.io/paddlepaddle */
+	char *name;       /* repository name, e.g. paddle */
+	char *tag;        /* template; "-<suffix>" is appended per variant */
+	char *dev;        /* the development image (--in-image default) */
+	char *apt_mirror; /* sed expression for sources.list, or NULL */
+	char *mount;      /* where builds mount the source, e.g. /paddle */
+};
+
+struct pp_spec {
+	char *path;          /* the file as given */
+	char *name;          /* source package name */
+	char *version;       /* NULL: from the source tree's git tags */
+	char *version_env;   /* variable that overrides the version */
+	char *maintainer, *homepage, *summary, *description;
+	char *source;        /* the source tree, relative to the cwd */
+	char *generator;     /* CMake generator, NULL for CMake's default */
+	int test;            /* run the tests unless told not to */
+	struct pp_strlist test_args; /* extra ctest arguments */
+	struct pp_settings build;
+	struct pp_axis *axes;
+	size_t nr_axes;
+	struct pp_variant *variants; /* the matrix less the excluded */
+	size_t nr_variants;
+	struct pp_image image;
+	char *package;       /* base package name (template) */
+	struct pp_needed *needed;
+	size_t nr_needed;
+	struct pp_file_rule *files;
+	size_t nr_files;
+};
+
+/* Reads and validates a spec. Errors: PP_EXIT_IO when it cannot be read,
+ * PP_EXIT_INPUT with "FILE:LINE: setting 'x': problem; what is allowed". */
+int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err);
+void pp_spec_release(struct pp_spec *spec);
+
+const struct pp_variant *pp_spec_find_variant(const struct pp_spec *spec,
+					      const char *name);
+/* Marks in selected[] (nr_variants entries) the variants matching the
+ * glob patterns (all when none given). A pattern matching nothing is a
+ * usage error listing the variants there are. */
+int pp_spec_select(const struct pp_spec *spec, char *const *patterns,
+		   size_t nr_patterns, unsigned char *selected,
+		   struct pp_err *err);
+/* "a, b, c": the names of all variants, newly allocated. */
+char *pp_spec_variant_list(const struct pp_spec *spec);
+
+/* The value of each placeholder for one variant's build. */
+struct pp_expand_ctx {
+	const struct pp_spec *spec;
+	const struct pp_variant *variant;
+	const char *version;
+	int test;                       /* @test@: ON or OFF */
+	int jobs;                       /* @jobs@ */
+	const struct pp_strlist *tools; /* PROGRAM=PATH for @program@ */
+};
+
+/* Appends tmpl with its placeholders replaced. Fails (PP_EXIT_INPUT) only
+ * on a name the context lacks, which a loaded spec has ruled out. */
+int pp_spec_expand(const char *tmpl, const struct pp_expand_ctx *ctx,
+		   struct strbuf *out, struct pp_err *err);
+
+/* Where the version came from, for messages and --json. */
+enum pp_version_origin {
+	PP_VERSION_ENV,     /* the spec's version_env variable */
+	PP_VERSION_SPEC,    /* the spec's version setting */
+	PP_VERSION_GIT,     /* the source tree's nearest vX.Y.Z tag */
+	PP_VERSION_DEFAULT, /* none of them: 0.0.0 */
+};
+
+const char *pp_version_origin_name(enum pp_version_origin origin);
+/* The version to build: $version_env, else the spec's, else the nearest
+ * vX.Y.Z[(a|b|rc)N] tag of the source tree (v removed), else 0.0.0. */
+int pp_spec_version(const struct pp_spec *spec, const char *source,
+		    char **version, enum pp_version_origin *origin,
+		    struct pp_err *err);
+/* Whether s is X.Y.Z optionally followed by aN, bN or rcN. */
+int pp_version_is_release(const char *s);
+
+#endif

@@ -1,0 +1,582 @@
+/* Reading a spec's settings once the schema is known to hold: each with
+ * the checks of its meaning, and the placeholders of its templates. */
+#include "spec.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <libconfig.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "specint.h"
+#include "xalloc.h"
+
+/* Placeholders every template may use, besides axis names and tools. */
+static const char *const fixed_names[] = {
+	"name", "version", "variant", "suffix", "test", "jobs", NULL,
+};
+
+/* Instruction-set names forbid_isa knows (the split step scans for them). */
+static const char *const isa_names[] = {
+	"avx", "avx2", "avx512", "fma", "f16c", "avxvnni", "amx", "bmi",
+	"bmi2", "sse3", "ssse3", "sse4.1", "sse4.2", "sse4a", "popcnt",
+	"aes", "pclmul", "sha", "x87", "mmx", NULL,
+};
+
+struct loader {
+	const char *file;
+	struct pp_err *err;
+	struct pp_spec *spec;
+	struct pp_strlist names; /* placeholders known everywhere */
+};
+
+static int is_word(const char *s, const char *first, const char *rest)
+{
+	if (!*s || !strchr(first, *s))
+		return 0;
+	for (s++; *s; s++)
+		if (!strchr(rest, *s))
+			return 0;
+	return 1;
+}
+
+#define LOWER "abcdefghijklmnopqrstuvwxyz"
+#define DIGIT "0123456789"
+#define UPPER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+static int is_package_name(const char *s)
+{
+	return strlen(s) >= 2 && is_word(s, LOWER DIGIT, LOWER DIGIT "+-.");
+}
+
+static int is_env_name(const char *s)
+{
+	return is_word(s, UPPER LOWER "_", UPPER LOWER DIGIT "_");
+}
+
+int pp_is_placeholder_name(const char *s)
+{
+	return is_word(s, LOWER "_", LOWER DIGIT "_");
+}
+
+static int in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return 1;
+	return 0;
+}
+
+/* Checks the @name@ placeholders of s against the names in scope. */
+static int check_template(struct loader *L, const config_setting_t *at,
+			  const char *s, const struct pp_strlist *local)
+{
+	const char *p = s, *end;
+
+	while ((p = strchr(p, '@')) && (end = strchr(p + 1, '@'))) {
+		char *name = xstrndup(p + 1, (size_t)(end - p - 1));
+		int known = pp_strlist_find(&L->names, name) >= 0 ||
+			    (local && pp_strlist_find(local, name) >= 0);
+
+		if (pp_is_placeholder_name(name) && !known) {
+			char *all = pp_strlist_join(&L->names, "@, @");
+			char *tools = local && local->nr ?
+				      pp_strlist_join(local, "@, @") : NULL;
+
+			pp_setting_error(at, L->file, L->err, "unknown "
+					 "placeholder @%s@; known: @%s@%s%s%s",
+					 name, all, tools ? ", @" : "",
+					 tools ? tools : "", tools ? "@" : "");
+			free(all);
+			free(tools);
+			free(name);
+			return -1;
+		}
+		p = pp_is_placeholder_name(name) ? end + 1 : p + 1;
+		free(name);
+	}
+	return 0;
+}
+
+/* Reads the string setting key of g (NULL when absent) into *out, after
+ * checking it with valid() (NULL: any non-empty string). */
+static int read_string(struct loader *L, const config_setting_t *g,
+		       const char *key, char **out, int (*valid)(const char *),
+		       const char *what)
+{
+	const config_setting_t *s = config_setting_get_member(g, key);
+	const char *v;
+
+	*out = NULL;
+	if (!s)
+		return 0;
+	v = config_setting_get_string(s);
+	if (!*v && valid)
+		return pp_setting_error(s, L->file, L->err, "is empty; must be "
+					"%s", what);
+	if (valid ? !valid(v) : !*v)
+		return pp_setting_error(s, L->file, L->err, "'%s' is not "
+					"valid; must be %s", v, what);
+	*out = xstrdup(v);
+	return 0;
+}
+
+static int any_string(const char *s)
+{
+	return *s != '\0';
+}
+
+/* Reads a list of strings; templates are checked when scope is given. */
+static int read_strings(struct loader *L, const config_setting_t *g,
+			const char *key, struct pp_strlist *out,
+			const struct pp_strlist *scope, int templates)
+{
+	const config_setting_t *s = config_setting_get_member(g, key);
+
+	for (int i = 0; s && i < config_setting_length(s); i++) {
+		const config_setting_t *e = config_setting_get_elem(s, i);
+		const char *v = config_setting_get_string(e);
+
+		if (!*v)
+			return pp_setting_error(e, L->file, L->err, "an empty "
+						"string; remove it or fill it in");
+		if (templates && check_template(L, e, v, scope) < 0)
+			return -1;
+		pp_strlist_push(out, v);
+	}
+	return 0;
+}
+
+static int read_env(struct loader *L, const config_setting_t *g,
+		    struct pp_strlist *env, const struct pp_strlist *scope)
+{
+	const config_setting_t *s = config_setting_get_member(g, "env");
+
+	for (int i = 0; s && i < config_setting_length(s); i++) {
+		const config_setting_t *e = config_setting_get_elem(s, i);
+		const char *name = config_setting_name(e);
+
+		if (!is_env_name(name))
+			return pp_setting_error(e, L->file, L->err, "not a "
+						"variable name; use letters, "
+						"digits and '_'");
+		if (check_template(L, e, config_setting_get_string(e),
+				   scope) < 0)
+			return -1;
+		pp_strlist_pushf(env, "%s=%s", name,
+				 config_setting_get_string(e));
+	}
+	return 0;
+}
+
+static int is_abs_path(const char *s)
+{
+	return *s == '/';
+}
+
+static int is_program(const char *s)
+{
+	return is_word(s, LOWER UPPER DIGIT "_", LOWER UPPER DIGIT "_.+-");
+}
+
+/* Reads needs = ( { program; what; search; } ) into set->needs and adds
+ * each program name to tools (the placeholders in this scope). */
+static int read_tools(struct loader *L, const config_setting_t *g,
+		      struct pp_settings *set, struct pp_strlist *tools)
+{
+	const config_setting_t *s = config_setting_get_member(g, "needs");
+	int n = s ? config_setting_length(s) : 0;
+
+	set->needs = xcalloc((size_t)n + 1, sizeof(*set->needs));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, i);
+		struct pp_tool *t = &set->needs[set->nr_needs++];
+
+		t->line = config_setting_source_line(e);
+		if (read_string(L, e, "program", &t->program, is_program,
+				"a program name: letters, digits, '_', '.', "
+				"'+', '-'") < 0 ||
+		    read_string(L, e, "what", &t->what, NULL, NULL) < 0 ||
+		    read_strings(L, e, "search", &t->search, NULL, 0) < 0)
+			return -1;
+		for (size_t j = 0; j < t->search.nr; j++)
+			if (!is_abs_path(t->search.items[j]))
+				return pp_setting_error(e, L->file, L->err,
+							"search: '%s' is not an "
+							"absolute directory",
+							t->search.items[j]);
+		if (!pp_is_placeholder_name(t->program))
+			continue; /* needed, but no @placeholder@ */
+		if (pp_strlist_find(&L->names, t->program) >= 0)
+			return pp_setting_error(e, L->file, L->err, "program "
+						"'%s' has the name of another "
+						"placeholder; rename the axis",
+						t->program);
+		pp_strlist_push(tools, t->program);
+	}
+	return 0;
+}
+
+/* The settings shared by the build section and axis values. */
+static int read_settings(struct loader *L, const config_setting_t *g,
+			 struct pp_settings *set,
+			 const struct pp_strlist *outer_tools)
+{
+	struct pp_strlist scope = PP_STRLIST_INIT;
+	int rc = -1;
+
+	if (outer_tools)
+		pp_strlist_extend(&scope, outer_tools);
+	if (read_tools(L, g, set, &scope) == 0 &&
+	    read_strings(L, g, "cmake", &set->cmake, &scope, 1) == 0 &&
+	    read_strings(L, g, "cflags", &set->cflags, &scope, 1) == 0 &&
+	    read_env(L, g, &set->env, &scope) == 0)
+		rc = 0;
+	pp_strlist_release(&scope);
+	return rc;
+}
+
+static void settings_release(struct pp_settings *set)
+{
+	pp_strlist_release(&set->cmake);
+	pp_strlist_release(&set->cflags);
+	pp_strlist_release(&set->env);
+	for (size_t i = 0; i < set->nr_needs; i++) {
+		free(set->needs[i].program);
+		free(set->needs[i].what);
+		pp_strlist_release(&set->needs[i].search);
+	}
+	free(set->needs);
+}
+
+/* The placeholders a build section's tools add (for its templates). */
+static void build_tools(const struct pp_spec *spec, struct pp_strlist *out)
+{
+	for (size_t i = 0; i < spec->build.nr_needs; i++)
+		pp_strlist_push(out, spec->build.needs[i].program);
+}
+
+static int read_template(struct loader *L, const config_setting_t *g,
+			 const char *key, char **out)
+{
+	const config_setting_t *s = config_setting_get_member(g, key);
+
+	if (read_string(L, g, key, out, NULL, NULL) < 0)
+		return -1;
+	return *out ? check_template(L, s, *out, NULL) : 0;
+}
+
+static int is_release(const char *s)
+{
+	return pp_version_is_release(s);
+}
+
+static int is_maintainer(const char *s)
+{
+	const char *lt = strchr(s, '<'), *at = strchr(s, '@');
+
+	return lt && lt > s && at > lt && s[strlen(s) - 1] == '>' &&
+	       !strchr(s, '\n');
+}
+
+static int is_url(const char *s)
+{
+	return (!strncmp(s, "https://", 8) || !strncmp(s, "http://", 7)) &&
+	       !strpbrk(s, " \t\n");
+}
+
+static int is_summary(const char *s)
+{
+	return *s && strlen(s) < 80 && !strchr(s, '\n');
+}
+
+static int read_about(struct loader *L, const config_setting_t *root)
+{
+	struct pp_spec *sp = L->spec;
+
+	return read_string(L, root, "name", &sp->name, is_package_name,
+			   "a Debian package name: lower-case letters, digits, "
+			   "'+', '-', '.', at least 2 characters") ||
+	       read_string(L, root, "version", &sp->version, is_release,
+			   "X.Y.Z or X.Y.Z followed by aN, bN or rcN") ||
+	       read_string(L, root, "version_env", &sp->version_env,
+			   is_env_name, "a variable name (letters, digits, "
+			   "'_')") ||
+	       read_string(L, root, "maintainer", &sp->maintainer,
+			   is_maintainer, "\"Full Name <email@address>\"") ||
+	       read_string(L, root, "homepage", &sp->homepage, is_url,
+			   "an http:// or https:// URL without spaces") ||
+	       read_string(L, root, "summary", &sp->summary, is_summary,
+			   "one line of under 80 characters") ||
+	       read_string(L, root, "description", &sp->description,
+			   any_string, "a paragraph of text") ||
+	       read_string(L, root, "source", &sp->source, NULL, NULL) ? -1 : 0;
+}
+
+static int read_build(struct loader *L, const config_setting_t *root)
+{
+	const config_setting_t *b = config_setting_get_member(root, "build");
+	struct pp_spec *sp = L->spec;
+	int test = 1;
+
+	sp->test = 1;
+	if (!b)
+		return 0;
+	if (config_setting_lookup_bool(b, "test", &test))
+		sp->test = test;
+	return read_string(L, b, "generator", &sp->generator, any_string,
+			   "a CMake generator name") ||
+	       read_strings(L, b, "test_args", &sp->test_args, NULL, 1) ||
+	       read_settings(L, b, &sp->build, NULL) ? -1 : 0;
+}
+
+static int is_value_name(const char *s)
+{
+	return is_word(s, LOWER DIGIT, LOWER DIGIT "._");
+}
+
+static int is_suffix(const char *s)
+{
+	return !*s || is_word(s, LOWER DIGIT, LOWER DIGIT ".-");
+}
+
+static int read_isa(struct loader *L, const config_setting_t *g,
+		    struct pp_strlist *isa)
+{
+	const config_setting_t *s = config_setting_get_member(g, "forbid_isa");
+
+	if (read_strings(L, g, "forbid_isa", isa, NULL, 0) < 0)
+		return -1;
+	for (size_t i = 0; i < isa->nr; i++)
+		if (!in_list(isa_names, isa->items[i])) {
+			struct pp_strlist all = PP_STRLIST_INIT;
+			char *known;
+
+			for (const char *const *n = isa_names; *n; n++)
+				pp_strlist_push(&all, *n);
+			known = pp_strlist_join(&all, ", ");
+			pp_setting_error(config_setting_get_elem(s, (unsigned)i),
+					 L->file, L->err, "unknown instruction "
+					 "set '%s'; known: %s", isa->items[i],
+					 known);
+			free(known);
+			pp_strlist_release(&all);
+			return -1;
+		}
+	return 0;
+}
+
+static int read_container(struct loader *L, const config_setting_t *g,
+			  struct pp_container *c)
+{
+	const config_setting_t *s = config_setting_get_member(g, "container");
+
+	if (!s)
+		return 0;
+	return read_string(L, s, "base", &c->base, NULL, NULL) ||
+	       read_string(L, s, "dev_base", &c->dev_base, NULL, NULL) ||
+	       read_strings(L, s, "build_flags", &c->build_flags, NULL, 1) ||
+	       read_strings(L, s, "run_flags", &c->run_flags, NULL, 1) ? -1 : 0;
+}
+
+static int read_value(struct loader *L, const config_setting_t *g,
+		      struct pp_axis *axis, struct pp_axis_value *v)
+{
+	struct pp_strlist outer = PP_STRLIST_INIT;
+	const char *suffix = "";
+	int rc;
+
+	v->line = config_setting_source_line(g);
+	if (read_string(L, g, "name", &v->name, is_value_name,
+			"lower-case letters, digits, '.' and '_'") < 0)
+		return -1;
+	for (size_t i = 0; i < axis->nr_values; i++)
+		if (axis->values[i].name && &axis->values[i] != v &&
+		    !strcmp(axis->values[i].name, v->name))
+			return pp_setting_error(g, L->file, L->err, "axis '%s' "
+						"has two values named '%s' "
+						"(line %u and here)", axis->name,
+						v->name, axis->values[i].line);
+	config_setting_lookup_string(g, "suffix", &suffix);
+	if (!is_suffix(suffix))
+		return pp_setting_error(config_setting_get_member(g, "suffix"),
+					L->file, L->err, "'%s' is not valid; must "
+					"be \"\" or lower-case letters, digits, "
+					"'.' and '-'", suffix);
+	v->suffix = xstrdup(suffix);
+	build_tools(L->spec, &outer);
+	rc = read_settings(L, g, &v->set, &outer);
+	pp_strlist_release(&outer);
+	if (rc < 0 || read_isa(L, g, &v->forbid_isa) < 0)
+		return -1;
+	return read_container(L, g, &v->container);
+}
+
+/* First the names of all axes, which every template may use. */
+static int read_axis_names(struct loader *L, const config_setting_t *axes)
+{
+	struct pp_spec *sp = L->spec;
+
+	sp->nr_axes = (size_t)config_setting_length(axes);
+	sp->axes = xcalloc(sp->nr_axes + 1, sizeof(*sp->axes));
+	if (!sp->nr_axes)
+		return pp_setting_error(axes, L->file, L->err, "is empty; list "
+					"at least one axis, e.g. ( { name = "
+					"\"device\"; values = (...); } )");
+	for (size_t i = 0; i < sp->nr_axes; i++) {
+		const config_setting_t *g = config_setting_get_elem(axes,
+								(unsigned)i);
+		struct pp_axis *a = &sp->axes[i];
+
+		a->line = config_setting_source_line(g);
+		if (read_string(L, g, "name", &a->name, pp_is_placeholder_name,
+				"lower-case letters, digits and '_'") < 0)
+			return -1;
+		if (pp_strlist_find(&L->names, a->name) >= 0)
+			return pp_setting_error(g, L->file, L->err, "the axis "
+						"name '%s' is taken (by another "
+						"axis or a placeholder: %s)",
+						a->name, "name, version, variant,"
+						" suffix, test, jobs");
+		pp_strlist_push(&L->names, a->name);
+	}
+	return 0;
+}
+
+static int read_axes(struct loader *L, const config_setting_t *axes)
+{
+	struct pp_spec *sp = L->spec;
+
+	for (size_t i = 0; i < sp->nr_axes; i++) {
+		const config_setting_t *g = config_setting_get_elem(axes,
+								(unsigned)i);
+		const config_setting_t *vals = config_setting_get_member(g,
+								"values");
+		struct pp_axis *a = &sp->axes[i];
+
+		a->nr_values = (size_t)config_setting_length(vals);
+		a->values = xcalloc(a->nr_values + 1, sizeof(*a->values));
+		if (!a->nr_values)
+			return pp_setting_error(vals, L->file, L->err, "is "
+						"empty; an axis needs at least "
+						"one value");
+		for (size_t j = 0; j < a->nr_values; j++)
+			if (read_value(L, config_setting_get_elem(vals,
+						(unsigned)j), a,
+				       &a->values[j]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int read_image(struct loader *L, const config_setting_t *root)
+{
+	const config_setting_t *g = config_setting_get_member(root, "image");
+	struct pp_image *im = &L->spec->image;
+
+	if (!g)
+		return 0;
+	return read_string(L, g, "registry", &im->registry, NULL, NULL) ||
+	       read_string(L, g, "name", &im->name, NULL, NULL) ||
+	       read_template(L, g, "tag", &im->tag) ||
+	       read_template(L, g, "dev", &im->dev) ||
+	       read_string(L, g, "apt_mirror", &im->apt_mirror, NULL, NULL) ||
+	       read_string(L, g, "mount", &im->mount, is_abs_path,
+			   "an absolute path, e.g. \"/paddle\"") ? -1 : 0;
+}
+
+static int read_needed(struct loader *L, const config_setting_t *list)
+{
+	struct pp_spec *sp = L->spec;
+	int n = list ? config_setting_length(list) : 0;
+
+	sp->needed = xcalloc((size_t)n + 1, sizeof(*sp->needed));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(list,
+								(unsigned)i);
+		struct pp_needed *nd = &sp->needed[sp->nr_needed++];
+
+		nd->line = config_setting_source_line(e);
+		if (read_string(L, e, "soname", &nd->soname, NULL, NULL) < 0 ||
+		    read_template(L, e, "depends", &nd->depends) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_files(struct loader *L, const config_setting_t *list)
+{
+	struct pp_spec *sp = L->spec;
+	int n = list ? config_setting_length(list) : 0;
+
+	sp->files = xcalloc((size_t)n + 1, sizeof(*sp->files));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(list,
+								(unsigned)i);
+		struct pp_file_rule *f = &sp->files[sp->nr_files++];
+
+		f->line = config_setting_source_line(e);
+		if (read_string(L, e, "path", &f->path, NULL, NULL) < 0 ||
+		    read_template(L, e, "package", &f->package) < 0)
+			return -1;
+		if (f->path[0] == '/')
+			return pp_setting_error(config_setting_get_member(e,
+						"path"), L->file, L->err, "'%s' "
+						"is absolute; write it relative "
+						"to the stage, e.g. usr/lib/*",
+						f->path);
+	}
+	return 0;
+}
+
+static int read_packages(struct loader *L, const config_setting_t *root)
+{
+	const config_setting_t *g = config_setting_get_member(root, "packages");
+
+	if (!g)
+		return 0;
+	return read_template(L, g, "name", &L->spec->package) ||
+	       read_needed(L, config_setting_get_member(g, "needed")) ||
+	       read_files(L, config_setting_get_member(g, "files")) ? -1 : 0;
+}
+
+int pp_spec_read(const config_setting_t *root, const char *file,
+		 struct pp_spec *spec, struct pp_err *err)
+{
+	const config_setting_t *axes = config_setting_get_member(root, "axes");
+	struct loader L = { file, err, spec, PP_STRLIST_INIT };
+	int rc;
+
+	for (const char *const *n = fixed_names; *n; n++)
+		pp_strlist_push(&L.names, *n);
+	rc = read_about(&L, root) || read_axis_names(&L, axes) ||
+	     read_build(&L, root) || read_axes(&L, axes) ||
+	     read_image(&L, root) || read_packages(&L, root) ? -1 : 0;
+	pp_strlist_release(&L.names);
+	return rc;
+}
+
+void pp_spec_release_settings(struct pp_spec *spec)
+{
+	settings_release(&spec->build);
+	for (size_t i = 0; i < spec->nr_axes; i++) {
+		struct pp_axis *a = &spec->axes[i];
+
+		for (size_t j = 0; j < a->nr_values; j++) {
+			struct pp_axis_value *v = &a->values[j];
+
+			free(v->name);
+			free(v->suffix);
+			settings_release(&v->set);
+			pp_strlist_release(&v->forbid_isa);
+			free(v->container.base);
+			free(v->container.dev_base);
+			pp_strlist_release(&v->container.build_flags);
+			pp_strlist_release(&v->container.run_flags);
+		}
+		free(a->values);
+		free(a->name);
+	}
+	free(spec->axes);
+}

@@ -1,0 +1,347 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/lib/spec.h"
+#include "test.h"
+
+/* A small valid spec; tests append to it or replace parts of it. */
+#define HEAD \
+	"name = \"demo\";\n" \
+	"maintainer = \"A B <a@b.org>\";\n" \
+	"homepage = \"https://example.org/\";\n" \
+	"summary = \"a demo\";\n" \
+	"description = \"A demo.\";\n"
+#define DEVICE_AXIS \
+	"{ name = \"device\"; values = (\n" \
+	"  { name = \"cpu\"; suffix = \"\"; cmake = [ \"-DWITH_GPU=OFF\" ]; },\n" \
+	"  { name = \"gpu\"; suffix = \"gpu\";\n" \
+	"    cmake = [ \"-DCUDA=@nvcc@\", \"-DV=@version@-@variant@\" ];\n" \
+	"    needs = ( { program = \"nvcc\"; what = \"CUDA\"; } ); }\n" \
+	"); }"
+#define ISA_AXIS \
+	"{ name = \"isa\"; values = (\n" \
+	"  { name = \"avx\"; suffix = \"\"; },\n" \
+	"  { name = \"noavx\"; suffix = \"noavx\"; cflags = [ \"-mno-avx\" ];\n" \
+	"    forbid_isa = [ \"avx\", \"fma\" ]; }\n" \
+	"); }"
+
+/* Writes text to a temporary file and loads it; returns the load's
+ * result, with the error in err. */
+static int load_text(const char *text, struct pp_spec *spec,
+		     struct pp_err *err, char *path)
+{
+	int fd, rc;
+
+	sprintf(path, "/tmp/padpack-spec-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		return -2;
+	close(fd);
+	rc = pp_spec_load(path, spec, err);
+	unlink(path);
+	return rc;
+}
+
+/* Loading text fails with a message holding every one of want[]. */
+static void fails_with(struct t_ctx *t, const char *text, const char *line,
+		       const char *const *want)
+{
+	struct pp_spec spec;
+	struct pp_err err;
+	char path[64], where[96];
+
+	pp_err_init(&err);
+	CHECK_INT(load_text(text, &spec, &err, path), -1);
+	CHECK_INT(err.code, PP_EXIT_INPUT);
+	snprintf(where, sizeof(where), "%s:%s: ", path, line);
+	if (*line && !strstr(err.msg, where))
+		t_fail(t, __FILE__, __LINE__, "'%s' lacks '%s'", err.msg, where);
+	for (; *want; want++)
+		if (!strstr(err.msg, *want))
+			t_fail(t, __FILE__, __LINE__, "'%s' lacks '%s'",
+			       err.msg, *want);
+	pp_err_release(&err);
+}
+
+static void paddle_spec(struct t_ctx *t)
+{
+	static const char *const names[] = { "cpu-avx", "cpu-noavx",
+					     "gpu-avx", "gpu-noavx" };
+	static const char *const suffixes[] = { "", "noavx", "gpu",
+						"gpu-noavx" };
+	struct pp_spec spec;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	CHECK_INT(pp_spec_load("pkg/paddle.cfg", &spec, &err), 0);
+	if (err.msg[0])
+		t_fail(t, __FILE__, __LINE__, "%s", err.msg);
+	CHECK_INT(spec.nr_variants, 4);
+	for (size_t i = 0; i < 4 && i < spec.nr_variants; i++) {
+		CHECK_STR(spec.variants[i].name, names[i]);
+		CHECK_STR(spec.variants[i].suffix, suffixes[i]);
+	}
+	CHECK_STR(spec.name, "paddle");
+	CHECK_STR(spec.source, "pkg/paddle");
+	CHECK_STR(spec.version_env, "PADDLE_VERSION");
+	CHECK(spec.nr_axes == 2 && spec.axes[1].nr_values == 2);
+	CHECK(pp_strlist_find(&spec.axes[1].values[1].set.cflags,
+			      "-mno-avx2") >= 0);
+	CHECK(pp_strlist_find(&spec.axes[1].values[1].forbid_isa, "avx") >= 0);
+	CHECK_STR(spec.axes[0].values[1].set.needs[0].program, "nvcc");
+	CHECK(spec.nr_needed >= 1 && spec.nr_files >= 1);
+	pp_spec_release(&spec);
+	pp_err_release(&err);
+}
+
+/* A third axis, and a new kind of device with its own toolkit, are
+ * settings only: no code knows of python or musa. */
+static void third_axis_and_device(struct t_ctx *t)
+{
+	const char *text = HEAD "axes = ( " DEVICE_AXIS ", " ISA_AXIS ",\n"
+		"{ name = \"python\"; values = (\n"
+		"  { name = \"py3.11\"; suffix = \"py3.11\"; },\n"
+		"  { name = \"py3.12\"; suffix = \"py3.12\";\n"
+		"    cmake = [ \"-DPY=@python@\" ]; }\n"
+		"); } );\n"
+		"exclude = [ \"gpu-noavx-*\" ];\n";
+	struct pp_spec spec;
+	struct pp_err err;
+	char path[64];
+
+	pp_err_init(&err);
+	CHECK_INT(load_text(text, &spec, &err, path), 0);
+	if (err.msg[0])
+		t_fail(t, __FILE__, __LINE__, "%s", err.msg);
+	CHECK_INT(spec.nr_variants, 6);
+	CHECK(pp_spec_find_variant(&spec, "gpu-avx-py3.12") != NULL);
+	CHECK(pp_spec_find_variant(&spec, "gpu-noavx-py3.11") == NULL);
+	CHECK_STR(spec.variants[3].name, "cpu-noavx-py3.12");
+	CHECK_STR(spec.variants[3].suffix, "noavx-py3.12");
+	pp_spec_release(&spec);
+	pp_err_release(&err);
+}
+
+static void new_device_kind(struct t_ctx *t)
+{
+	const char *text = HEAD "axes = ( { name = \"device\"; values = (\n"
+		"  { name = \"cpu\"; suffix = \"\"; },\n"
+		"  { name = \"musa\"; suffix = \"musa\";\n"
+		"    cmake = [ \"-DWITH_MUSA=ON\", \"-DMCC=@mcc@\" ];\n"
+		"    needs = ( { program = \"mcc\"; what = \"the MUSA toolkit\";\n"
+		"                search = [ \"/usr/local/musa/bin\" ]; } );\n"
+		"    container = { base = \"mthreads/musa:rc\";\n"
+		"      run_flags = [ \"--privileged\", \"--shm-size=80g\" ];"
+		" }; }\n"
+		"); } );\n";
+	struct pp_spec spec;
+	struct pp_err err;
+	char path[64];
+
+	pp_err_init(&err);
+	CHECK_INT(load_text(text, &spec, &err, path), 0);
+	CHECK_INT(spec.nr_variants, 2);
+	CHECK_STR(spec.variants[1].name, "musa");
+	CHECK_STR(spec.axes[0].values[1].container.run_flags.items[0],
+		  "--privileged");
+	CHECK_STR(spec.axes[0].values[1].set.needs[0].search.items[0],
+		  "/usr/local/musa/bin");
+	pp_spec_release(&spec);
+	pp_err_release(&err);
+}
+
+#define WANT(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void syntax_error(struct t_ctx *t)
+{
+	fails_with(t, HEAD "axes = ( { name = \"a\"; values = ( );\n", "",
+		   WANT("syntax error", "libconfig"));
+	fails_with(t, "name = \"demo\";\nversion = ;\n", "2",
+		   WANT("syntax error"));
+}
+
+static void unknown_setting(struct t_ctx *t)
+{
+	fails_with(t, HEAD "axes = ( { name = \"device\"; values = (\n"
+		   "  { name = \"cpu\"; sufix = \"\"; }\n); } );\n", "7",
+		   WANT("setting 'axes[device].values[cpu].sufix'",
+			"unknown setting", "allowed here: name, suffix, cmake"));
+	fails_with(t, HEAD "buid = { };\naxes = ( " ISA_AXIS " );\n", "6",
+		   WANT("setting 'buid'", "allowed here: name, version"));
+}
+
+static void wrong_types(struct t_ctx *t)
+{
+	fails_with(t, HEAD "version = 1.5;\naxes = ( " ISA_AXIS " );\n", "6",
+		   WANT("setting 'version'", "is a decimal number",
+			"must be X.Y.Z"));
+	fails_with(t, HEAD "build = { cmake = \"-DX=1\"; };\n"
+		   "axes = ( " ISA_AXIS " );\n", "6",
+		   WANT("'build.cmake'", "is a string", "list of CMake"));
+	fails_with(t, HEAD "build = { env = { CC = 1; }; };\n"
+		   "axes = ( " ISA_AXIS " );\n", "6",
+		   WANT("'build.env.CC'", "must be a string"));
+	fails_with(t, HEAD "axes = ( " ISA_AXIS ", { name = \"x\"; } );\n", "",
+		   WANT("setting 'axes[x]'", "lacks 'values'"));
+}
+
+static void bad_values(struct t_ctx *t)
+{
+	fails_with(t, HEAD "version = \"1.2\";\naxes = ( " ISA_AXIS " );\n",
+		   "6", WANT("'version'", "'1.2' is not valid"));
+	fails_with(t, HEAD "axes = ( { name = \"d\"; values = (\n"
+		   "  { name = \"Cpu\"; suffix = \"\"; } ); } );\n", "7",
+		   WANT("'axes[d].values[Cpu].name'", "lower-case"));
+	fails_with(t, HEAD "axes = ( { name = \"d\"; values = (\n"
+		   "  { name = \"a\"; suffix = \"\"; },\n"
+		   "  { name = \"a\"; suffix = \"x\"; } ); } );\n", "8",
+		   WANT("two values named 'a'"));
+	fails_with(t, HEAD "axes = ( { name = \"d\"; values = (\n"
+		   "  { name = \"a\"; suffix = \"\"; },\n"
+		   "  { name = \"b\"; suffix = \"\"; } ); } );\n", "6",
+		   WANT("'a' and 'b' have the same suffix"));
+	fails_with(t, HEAD "build = { env = { bad-name = \"1\"; }; };\n"
+		   "axes = ( " ISA_AXIS " );\n", "6",
+		   WANT("'build.env.bad-name'", "not a variable name"));
+	fails_with(t, HEAD "axes = ( " ISA_AXIS " );\n"
+		   "image = { mount = \"paddle\"; };\n", "11",
+		   WANT("'image.mount'", "absolute"));
+}
+
+static void bad_isa_and_placeholders(struct t_ctx *t)
+{
+	fails_with(t, HEAD "axes = ( { name = \"isa\"; values = (\n"
+		   "  { name = \"a\"; suffix = \"\"; forbid_isa = [ \"avx3\" ];"
+		   " } ); } );\n", "7",
+		   WANT("forbid_isa[0]", "unknown instruction set 'avx3'",
+			"known: avx, avx2"));
+	fails_with(t, HEAD "build = { cmake = [ \"-DV=@vesion@\" ]; };\n"
+		   "axes = ( " ISA_AXIS " );\n", "6",
+		   WANT("'build.cmake[0]'", "unknown placeholder @vesion@",
+			"@version@", "@isa@"));
+	/* a tool's placeholder only where the tool is needed */
+	fails_with(t, HEAD "build = { cmake = [ \"-DC=@nvcc@\" ]; };\n"
+		   "axes = ( " DEVICE_AXIS " );\n", "6",
+		   WANT("unknown placeholder @nvcc@"));
+	/* a literal @ is not a placeholder */
+	{
+		struct pp_spec spec;
+		struct pp_err err;
+		char path[64];
+
+		pp_err_init(&err);
+		CHECK_INT(load_text(HEAD "build = { cmake = [ \"-DM=a@b.c\","
+				    " \"-DX=@-@\" ]; };\naxes = ( " ISA_AXIS
+				    " );\n", &spec, &err, path), 0);
+		pp_spec_release(&spec);
+		pp_err_release(&err);
+	}
+}
+
+static void bad_exclude(struct t_ctx *t)
+{
+	fails_with(t, HEAD "axes = ( " ISA_AXIS " );\n"
+		   "exclude = [ \"sse\" ];\n", "11",
+		   WANT("'exclude[0]'", "'sse' matches no variant",
+			"variants: avx, noavx"));
+	fails_with(t, HEAD "axes = ( " ISA_AXIS " );\n"
+		   "exclude = [ \"*\" ];\n", "11",
+		   WANT("excludes every variant"));
+}
+
+static void expand_and_select(struct t_ctx *t)
+{
+	struct pp_strlist tools = PP_STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	struct pp_spec spec;
+	struct pp_err err;
+	unsigned char sel[8];
+	char path[64], *pats[] = { "gpu-*", "cpu-avx" }, *bad[] = { "tpu" };
+
+	pp_err_init(&err);
+	CHECK_INT(load_text(HEAD "axes = ( " DEVICE_AXIS ", " ISA_AXIS " );\n",
+			    &spec, &err, path), 0);
+	pp_strlist_push(&tools, "nvcc=/opt/cuda/bin/nvcc");
+	{
+		struct pp_expand_ctx ctx = { &spec, &spec.variants[3], "1.2.3",
+					     1, 4, &tools };
+
+		CHECK_INT(pp_spec_expand("@name@ @version@ @variant@ "
+					 "[@suffix@] @device@/@isa@ @test@ -j@jobs@"
+					 " @nvcc@ a@b", &ctx, &sb, &err), 0);
+		CHECK_STR(sb.buf, "demo 1.2.3 gpu-noavx [gpu-noavx] gpu/noavx "
+			  "ON -j4 /opt/cuda/bin/nvcc a@b");
+	}
+	CHECK_INT(pp_spec_select(&spec, pats, 2, sel, &err), 0);
+	CHECK(sel[0] && !sel[1] && sel[2] && sel[3]);
+	CHECK_INT(pp_spec_select(&spec, NULL, 0, sel, &err), 0);
+	CHECK(sel[0] && sel[1] && sel[2] && sel[3]);
+	CHECK_INT(pp_spec_select(&spec, bad, 1, sel, &err), -1);
+	CHECK_INT(err.code, PP_EXIT_USAGE);
+	CHECK(strstr(err.msg, "--variant 'tpu'") &&
+	      strstr(err.msg, "cpu-avx, cpu-noavx, gpu-avx, gpu-noavx"));
+	pp_strlist_release(&tools);
+	strbuf_release(&sb);
+	pp_spec_release(&spec);
+	pp_err_release(&err);
+}
+
+static void versions(struct t_ctx *t)
+{
+	struct pp_spec spec;
+	struct pp_err err;
+	enum pp_version_origin from;
+	char path[64], *v = NULL;
+
+	CHECK(pp_version_is_release("0.11.0"));
+	CHECK(pp_version_is_release("1.0.0rc2"));
+	CHECK(pp_version_is_release("2.1.3b1"));
+	CHECK(!pp_version_is_release("1.0"));
+	CHECK(!pp_version_is_release("1.0.0-1"));
+	CHECK(!pp_version_is_release("v1.0.0"));
+	CHECK(!pp_version_is_release("1.0.0rc"));
+	pp_err_init(&err);
+	CHECK_INT(load_text(HEAD "version = \"1.2.3\";\n"
+			    "version_env = \"PP_TEST_VERSION\";\n"
+			    "axes = ( " ISA_AXIS " );\n", &spec, &err, path), 0);
+	unsetenv("PP_TEST_VERSION");
+	CHECK_INT(pp_spec_version(&spec, "/nonexistent", &v, &from, &err), 0);
+	CHECK_STR(v, "1.2.3");
+	CHECK_INT(from, PP_VERSION_SPEC);
+	free(v);
+	setenv("PP_TEST_VERSION", "2.0.0rc1", 1);
+	CHECK_INT(pp_spec_version(&spec, "/nonexistent", &v, &from, &err), 0);
+	CHECK_STR(v, "2.0.0rc1");
+	CHECK_INT(from, PP_VERSION_ENV);
+	free(v);
+	setenv("PP_TEST_VERSION", "two", 1);
+	CHECK_INT(pp_spec_version(&spec, "/nonexistent", &v, &from, &err), -1);
+	CHECK(strstr(err.msg, "PP_TEST_VERSION='two' is not a version") != NULL);
+	unsetenv("PP_TEST_VERSION");
+	free(spec.version);
+	spec.version = NULL; /* no version, not a git tree: 0.0.0, warned */
+	CHECK_INT(pp_spec_version(&spec, "/nonexistent", &v, &from, &err), 0);
+	CHECK_STR(v, "0.0.0");
+	CHECK_INT(from, PP_VERSION_DEFAULT);
+	CHECK(strstr(err.warnings.buf, "0.0.0") != NULL);
+	free(v);
+	pp_spec_release(&spec);
+	pp_err_release(&err);
+}
+
+T_SUITE(spec_tests) = {
+	{ "spec: pkg/paddle.cfg has the four Paddle variants", paddle_spec },
+	{ "spec: a third axis is config only", third_axis_and_device },
+	{ "spec: a new device kind is config only", new_device_kind },
+	{ "spec: syntax errors name file and line", syntax_error },
+	{ "spec: unknown settings name the path and what is allowed",
+	  unknown_setting },
+	{ "spec: wrong types say what is expected", wrong_types },
+	{ "spec: bad names, duplicates and colliding suffixes", bad_values },
+	{ "spec: unknown ISAs and placeholders", bad_isa_and_placeholders },
+	{ "spec: exclude must match a variant", bad_exclude },
+	{ "spec: placeholders expand; --variant globs select", expand_and_select },
+	{ "spec: version from env, spec, else 0.0.0", versions },
+	T_END,
+};
