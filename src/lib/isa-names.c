@@ -135,6 +135,57 @@ int pp_isa_ext_parse(const char *s, enum pp_isa_ext *out)
 	return ext_parse_n(s, strlen(s), out);
 }
 
+static int is_avx512(enum pp_isa_ext e)
+{
+	return !strncmp(exts[e].name, "AVX-512", 7);
+}
+
+static int is_amx(enum pp_isa_ext e)
+{
+	return !strncmp(exts[e].name, "AMX-", 4);
+}
+
+/* Extensions that run only where the OS enabled AVX state. */
+static int needs_avx(enum pp_isa_ext e)
+{
+	switch (e) {
+	case PP_ISA_EXT_AVX: case PP_ISA_EXT_AVX2: case PP_ISA_EXT_FMA:
+	case PP_ISA_EXT_F16C: case PP_ISA_EXT_VAES:
+	case PP_ISA_EXT_VPCLMULQDQ: case PP_ISA_EXT_AVXVNNI:
+	case PP_ISA_EXT_XOP: case PP_ISA_EXT_FMA4:
+		return 1;
+	default:
+		return is_avx512(e);
+	}
+}
+
+int pp_isa_set_add(struct pp_isa_set *set, const char *name)
+{
+	static const struct { const char *alias, *name; } aliases[] = {
+		{ "bmi", "BMI1" }, { "pclmul", "PCLMULQDQ" },
+	};
+	int (*family)(enum pp_isa_ext) = NULL;
+	enum pp_isa_ext ext;
+
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
+		if (loose_equal(name, strlen(name), aliases[i].alias))
+			name = aliases[i].name;
+	if (loose_equal(name, strlen(name), "avx512"))
+		family = is_avx512;
+	else if (loose_equal(name, strlen(name), "amx"))
+		family = is_amx;
+	else if (pp_isa_ext_parse(name, &ext) < 0)
+		return -1;
+	else if (ext == PP_ISA_EXT_AVX)
+		family = needs_avx;
+	else
+		set->has[ext] = 1;
+	for (int e = 0; family && e < PP_ISA_NR_EXTS; e++)
+		if (family((enum pp_isa_ext)e))
+			set->has[e] = 1;
+	return 0;
+}
+
 int pp_isa_limit_parse(const char *s, struct pp_isa_limit *out,
 		       struct pp_err *err)
 {

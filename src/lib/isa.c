@@ -579,6 +579,24 @@ int pp_isa_check(const struct pp_isa_report *r,
 	return worst != NULL;
 }
 
+int pp_isa_check_forbidden(const struct pp_isa_report *r,
+			   const struct pp_isa_set *forbid,
+			   const struct pp_isa_use **violation)
+{
+	const struct pp_isa_use *first = NULL;
+
+	for (size_t i = 0; i < r->nr_uses; i++) {
+		const struct pp_isa_use *u = &r->uses[i];
+
+		if (u->why == PP_ISA_COUNTED && forbid->has[u->ext] &&
+		    (!first || u->first.index < first->first.index))
+			first = u;
+	}
+	if (violation)
+		*violation = first;
+	return first != NULL;
+}
+
 void pp_isa_site_format(const struct pp_isa_site *site, struct strbuf *out)
 {
 	if (site->member)
@@ -587,14 +605,20 @@ void pp_isa_site_format(const struct pp_isa_site *site, struct strbuf *out)
 		    (unsigned long long)site->offset);
 }
 
+void pp_isa_describe_use(const struct pp_isa_use *use, struct strbuf *out)
+{
+	strbuf_addf(out, "%s instruction at ", pp_isa_ext_name(use->ext));
+	pp_isa_site_format(&use->first, out);
+	strbuf_addf(out, " (address 0x%llx)",
+		    (unsigned long long)use->first.address);
+}
+
 void pp_isa_describe_violation(const struct pp_isa_use *use,
 			       const struct pp_isa_limit *limit,
 			       struct strbuf *out)
 {
-	strbuf_addf(out, "%s instruction at ", pp_isa_ext_name(use->ext));
-	pp_isa_site_format(&use->first, out);
-	strbuf_addf(out, " (address 0x%llx) exceeds ",
-		    (unsigned long long)use->first.address);
+	pp_isa_describe_use(use, out);
+	strbuf_addstr(out, " exceeds ");
 	pp_isa_limit_format(limit, out);
 	if (use->count > 1)
 		strbuf_addf(out, "; %lu such instructions", use->count);

@@ -98,6 +98,18 @@ enum pp_isa_level pp_isa_ext_level(enum pp_isa_ext ext);
 /* 1 when no level guarantees ext (AES, SHA, RTM, AVX-512 VNNI ...). */
 int pp_isa_ext_beyond(enum pp_isa_ext ext);
 
+/* A set of extensions, as a spec's forbid_isa = [ "avx", "fma" ] names. */
+struct pp_isa_set {
+	unsigned char has[PP_ISA_NR_EXTS];
+};
+
+/* Adds what a forbid_isa name stands for: an extension (pp_isa_ext_parse,
+ * plus "bmi" and "pclmul"), or a family ("avx512": every AVX-512
+ * extension; "amx"). "avx" also adds every extension that needs AVX state
+ * (AVX2, FMA, F16C, AVX-512, VAES, AVX-VNNI ...), which no CPU without AVX
+ * runs either. Returns -1 for an unknown name. */
+int pp_isa_set_add(struct pp_isa_set *set, const char *name);
+
 /* What a package may use: a level plus named extensions beyond it, as
  * "x86-64-v2+AVX" (Paddle's -mavx build) or "x86-64-v3+AES+PCLMULQDQ". */
 struct pp_isa_limit {
@@ -179,6 +191,16 @@ unsigned long pp_isa_count(const struct pp_isa_report *r, enum pp_isa_ext ext,
 int pp_isa_check(const struct pp_isa_report *r,
 		 const struct pp_isa_limit *limit,
 		 const struct pp_isa_use **violation);
+
+/* Like pp_isa_check, for the counted uses of the extensions in forbid;
+ * the first in the file is the violation. */
+int pp_isa_check_forbidden(const struct pp_isa_report *r,
+			   const struct pp_isa_set *forbid,
+			   const struct pp_isa_use **violation);
+
+/* "AVX2 instruction at paddle_gemm+0x1a4 (address 0x41a4)"; the caller
+ * says what is wrong with it ("is forbidden in the noavx variant"). */
+void pp_isa_describe_use(const struct pp_isa_use *use, struct strbuf *out);
 
 /* "AVX2 instruction at paddle_gemm+0x1a4 (0x41a4) exceeds x86-64-v2",
  * with "libx.a(member.o): " in front for a member. */

@@ -170,6 +170,38 @@ static void names_and_limits(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* The names a spec's forbid_isa accepts (spec_read.c) all mean something
+ * here, and "avx" forbids what needs AVX state. */
+static void forbid_names(struct t_ctx *t)
+{
+	static const char *const spec_names[] = {
+		"avx", "avx2", "avx512", "fma", "f16c", "avxvnni", "amx",
+		"bmi", "bmi2", "sse3", "ssse3", "sse4.1", "sse4.2", "sse4a",
+		"popcnt", "aes", "pclmul", "sha", "x87", "mmx",
+	};
+	struct pp_isa_set set;
+
+	for (size_t i = 0; i < sizeof(spec_names) / sizeof(*spec_names); i++) {
+		memset(&set, 0, sizeof(set));
+		if (pp_isa_set_add(&set, spec_names[i]) < 0)
+			t_fail(t, __FILE__, __LINE__, "'%s' unknown",
+			       spec_names[i]);
+	}
+	memset(&set, 0, sizeof(set));
+	CHECK(pp_isa_set_add(&set, "avx") == 0);
+	CHECK(set.has[PP_ISA_EXT_AVX] && set.has[PP_ISA_EXT_AVX2] &&
+	      set.has[PP_ISA_EXT_FMA] && set.has[PP_ISA_EXT_AVX512VL] &&
+	      set.has[PP_ISA_EXT_AVX512_VNNI] && set.has[PP_ISA_EXT_VAES]);
+	CHECK(!set.has[PP_ISA_EXT_SSE42] && !set.has[PP_ISA_EXT_BMI2] &&
+	      !set.has[PP_ISA_EXT_AES]);
+	memset(&set, 0, sizeof(set));
+	CHECK(pp_isa_set_add(&set, "avx512") == 0);
+	CHECK(set.has[PP_ISA_EXT_AVX512F] && set.has[PP_ISA_EXT_AVX512_BF16]);
+	CHECK(!set.has[PP_ISA_EXT_AVX2]);
+	CHECK(pp_isa_set_add(&set, "bmi") == 0 && set.has[PP_ISA_EXT_BMI1]);
+	CHECK(pp_isa_set_add(&set, "avx3") < 0);
+}
+
 /* Every ISA set Zydis knows has a place in the table. */
 static void every_zydis_set_is_named(struct t_ctx *t)
 {
@@ -202,6 +234,32 @@ static void check_site(struct t_ctx *t, const char *file,
 		       "0x%" PRIx64, file, mn, u->first.address);
 }
 
+/* A noavx variant's forbid list catches the earliest forbidden
+ * instruction of the -mavx2 -mfma object. */
+static void forbidden_first(struct t_ctx *t, const struct pp_isa_report *r)
+{
+	const struct pp_isa_use *bad = NULL, *u;
+	struct pp_isa_set noavx = { { 0 } }, none = { { 0 } };
+	struct strbuf msg = STRBUF_INIT;
+
+	pp_isa_set_add(&noavx, "avx");
+	CHECK(pp_isa_check_forbidden(r, &none, &bad) == 0 && !bad);
+	CHECK(pp_isa_check_forbidden(r, &noavx, &bad) == 1 && bad);
+	for (size_t i = 0; bad && i < r->nr_uses; i++) {
+		u = &r->uses[i];
+		if (noavx.has[u->ext] && u->first.index < bad->first.index)
+			t_fail(t, __FILE__, __LINE__, "%s comes earlier",
+			       pp_isa_ext_name(u->ext));
+	}
+	if (bad) {
+		pp_isa_describe_use(bad, &msg);
+		CHECK(!strncmp(msg.buf, pp_isa_ext_name(bad->ext),
+			       strlen(pp_isa_ext_name(bad->ext))));
+		CHECK(strstr(msg.buf, " instruction at saxpy+0x") != NULL);
+	}
+	strbuf_release(&msg);
+}
+
 static void compiled_loops(struct t_ctx *t)
 {
 	struct fixture fx;
@@ -219,6 +277,7 @@ static void compiled_loops(struct t_ctx *t)
 		check_site(t, f, find(&r, PP_ISA_EXT_FMA, PP_ISA_COUNTED),
 			   "saxpy", 'v');
 		CHECK_INT(pp_isa_count(&r, PP_ISA_EXT_AVX512F, 1), 0);
+		forbidden_first(t, &r);
 		pp_isa_report_release(&r);
 	}
 	f = build(t, &fx, loop_c, "loop", "-c -O3 -mno-avx", "noavx.o");
@@ -453,6 +512,7 @@ static void special_encodings(struct t_ctx *t)
 
 T_SUITE(isa_tests) = {
 	{ "isa: level and extension names, limits", names_and_limits },
+	{ "isa: forbid_isa names of the spec", forbid_names },
 	{ "isa: every Zydis ISA set is mapped", every_zydis_set_is_named },
 	{ "isa: loops built with -mavx2 -mfma, -mno-avx, -mavx512f",
 	  compiled_loops },
