@@ -9,7 +9,7 @@ MANDIR := $(PREFIX)/share/man
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libarchive zlib liblzma libzstd openssl libconfig
+PKGS := libarchive zlib liblzma libzstd openssl libconfig libelf
 
 ifeq ($(SANITIZE),1)
 B := build-asan
@@ -27,7 +27,7 @@ CFLAGS += -std=c11 -Wall -Wextra -Werror $(OPT) \
 # libconfig exports its own strbuf_release/strbuf_append: keep ours hidden
 # so that libconfig's calls never land in padpack's strbuf (and crash).
 CFLAGS += -fvisibility=hidden
-LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lZydis -lZycore -lpthread
 LDFLAGS += $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(,)undefined)
 , := ,
 

@@ -15,6 +15,7 @@ static const struct pp_cmd *const commands[] = {
 	&cmd_repo,
 	&cmd_key, &cmd_sign, &cmd_verify, &cmd_clearsign, &cmd_detach_sign,
 	&cmd_verify_sig,
+	&cmd_isa,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
