@@ -363,10 +363,15 @@ static int client_files(struct publish *p)
 		free(dir);
 		strbuf_release(&src);
 	}
-	if (p->s->uri)
+	if (p->s->uri) {
 		strbuf_addf(&text, "Types: deb\nURIs: %s\n", p->s->uri);
-	else
-		strbuf_addf(&text, "Types: deb\nURIs: file:%s\n", p->r->root);
+	} else {
+		char *abs = realpath(p->r->root, NULL);
+
+		strbuf_addf(&text, "Types: deb\nURIs: file:%s\n",
+			    abs ? abs : p->r->root);
+		free(abs);
+	}
 	strbuf_addf(&text, "Suites: %s\nComponents:", p->s->suite);
 	for (size_t i = 0; i < p->s->nr_components; i++)
 		strbuf_addf(&text, " %s", p->s->components[i]);
