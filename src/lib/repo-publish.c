@@ -467,7 +467,30 @@ static int collect_referenced(struct pp_repo *r, struct referenced *ref,
 	return 0;
 }
 
-/* Runs after every suite was swapped in: nothing served names them. */
+/* Unlinks the pool files the cache knew that no suite holds any more
+ * (a publish that is not --full: every added file went through the
+ * cache). Runs after every suite was swapped in: nothing served names
+ * them. */
+static int remove_dropped(struct pp_repo *r, const struct pp_repo_cache *c,
+			  struct referenced *ref, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < c->nr && !rc; i++) {
+		if (is_referenced(ref, c->e[i].filename))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", r->root, c->e[i].filename);
+		if (unlink(path.buf) < 0 && errno != ENOENT)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+					  path.buf);
+	}
+	strbuf_release(&path);
+	return rc;
+}
+
+/* With --full: every file under pool/ that no suite holds. */
 static int remove_garbage(struct pp_repo *r, struct referenced *ref,
 			  struct pp_err *err)
 {
@@ -538,12 +561,13 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		rc = publish_one(r, &r->suites[i], o, &cache, &zc, err);
 	if (!rc)
 		rc = collect_referenced(r, &ref, err);
+	if (!rc)
+		rc = o->full ? remove_garbage(r, &ref, err) :
+			remove_dropped(r, &cache, &ref, err);
 	if (!rc) {
 		pp_repo_cache_prune(&cache, is_referenced, &ref);
 		rc = pp_repo_cache_save(r->root, &cache, err);
 	}
-	if (!rc)
-		rc = remove_garbage(r, &ref, err);
 	o->pieces_compressed = zc.misses;
 	o->pieces_cached = zc.hits;
 	if (pp_zcache_close(&zc, !rc, err) < 0)
