@@ -109,7 +109,8 @@ static int packages_text(struct publish *p, const struct pp_repo_members *ms,
 	for (size_t i = 0; i < ms->nr && !rc; i++) {
 		if (!selected(&ms->m[i], comp, arch))
 			continue;
-		rc = pp_repo_entry_get(p->r->root, p->cache, ms->m[i].filename,
+		rc = pp_repo_entry_get(p->r->root, p->r->root_fd, p->cache,
+				       ms->m[i].filename,
 				       &was_read, &e, p->err);
 		p->o->read_debs += was_read;
 	}
@@ -121,7 +122,7 @@ static int packages_text(struct publish *p, const struct pp_repo_members *ms,
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (i)
 			strbuf_addch(out, '\n');
-		strbuf_add(out, sel[i]->text.buf, sel[i]->text.len);
+		strbuf_add(out, sel[i]->text, sel[i]->text_len);
 	}
 	free(sel);
 	return rc;
@@ -482,7 +483,7 @@ static int remove_dropped(struct pp_repo *r, const struct pp_repo_cache *c,
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", r->root, c->e[i].filename);
-		if (unlink(path.buf) < 0 && errno != ENOENT)
+		if (unlinkat(r->root_fd, c->e[i].filename, 0) < 0 && errno != ENOENT)
 			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
 					  path.buf);
 	}
