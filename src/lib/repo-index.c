@@ -24,25 +24,18 @@ void pp_repo_stat_key(const struct stat *st, struct strbuf *out)
 		    (unsigned long long)st->st_ino);
 }
 
-/* dpkg-scanpackages' order. */
-static const char *const index_order[] = {
-	"Package", "Package-Type", "Source", "Version", "Kernel-Version",
-	"Built-For-Profiles", "Auto-Built-Package", "Architecture",
-	"Subarchitecture", "Installer-Menu-Item", "Build-Essential",
-	"Essential", "Protected", "Origin", "Bugs", "Maintainer",
-	"Installed-Size", "Pre-Depends", "Depends", "Recommends", "Suggests",
-	"Enhances", "Conflicts", "Breaks", "Replaces", "Provides",
-	"Built-Using", "Static-Built-Using", "Filename", "Size", "MD5sum",
-	"SHA1", "SHA256", "SHA512", "Section", "Priority", "Multi-Arch",
-	"Homepage", "Description", "Tag", "Task",
-};
-
+/* dpkg-scanpackages' order: a binary package's control fields in dpkg's
+ * order, with the index fields after Static-Built-Using. */
 static size_t index_rank(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(index_order); i++)
-		if (!strcasecmp(index_order[i], name))
-			return i;
-	return ARRAY_SIZE(index_order);
+	static const char *const index_fields[] = {
+		"Filename", "Size", "MD5sum", "SHA256",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(index_fields); i++)
+		if (!strcasecmp(index_fields[i], name))
+			return (size_t)pp_field_rank("Static-Built-Using") * 8 + 1 + i;
+	return (size_t)pp_field_rank(name) * 8;
 }
 
 /* Fields in index order; unknown ones after, in their own order. */
