@@ -27,7 +27,7 @@ CFLAGS += -std=c11 -Wall -Wextra -Werror $(OPT) \
 # libconfig exports its own strbuf_release/strbuf_append: keep ours hidden
 # so that libconfig's calls never land in padpack's strbuf (and crash).
 CFLAGS += -fvisibility=hidden
-LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lZydis -lZycore -lpthread
 LDFLAGS += $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(,)undefined)
 , := ,
 
@@ -41,7 +41,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 # The binary of a sanitized build lives in build-asan/, the plain one here.
 PADPACK := $(if $(filter 1,$(SANITIZE)),$(B)/padpack,padpack)
 
-.PHONY: all check demo bench install clean deps unit deb
+.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build
 all: $(PADPACK) $(B)/unit-tests
 
 $(B)/%.o: %.c $(wildcard src/lib/*.h src/cmd/*.h tests/unit/*.h) Makefile
@@ -90,5 +90,35 @@ install: padpack
 	install -m 0755 padpack $(DESTDIR)$(BINDIR)/padpack
 	install -m 0644 doc/padpack.1 $(DESTDIR)$(MANDIR)/man1/padpack.1
 
+# libFuzzer over the OpenPGP packet, keyring, armor and cleartext parsers
+# (tests/fuzz/); make check runs it for a minute (tests/integration/
+# pgp-fuzz.sh), make fuzz for FUZZ_SECONDS, keeping what it finds in
+# build-fuzz/corpus.
+FUZZ_SECONDS ?= 300
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -fno-sanitize-recover=undefined \
+	       -fsanitize=fuzzer-no-link,address,undefined \
+	       $(shell $(PKG_CONFIG) --cflags openssl 2>/dev/null)
+FUZZ_SRC := $(sort $(wildcard src/lib/pgp-*.c)) src/lib/error.c \
+	    src/lib/fsutil.c src/lib/strbuf.c src/lib/xalloc.c \
+	    tests/fuzz/fuzz-pgp.c
+FUZZ_OBJ := $(FUZZ_SRC:%.c=build-fuzz/%.o)
+
+build-fuzz/%.o: %.c $(wildcard src/lib/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build-fuzz/fuzz-pgp: $(FUZZ_OBJ)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ \
+		$(shell $(PKG_CONFIG) --libs openssl 2>/dev/null)
+
+fuzz-build: build-fuzz/fuzz-pgp
+
+fuzz: deps
+	$(MAKE) fuzz-build
+	@mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz-pgp -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-dict=tests/fuzz/pgp.dict build-fuzz/corpus tests/fuzz/corpus
+
 clean:
-	rm -rf build build-asan padpack
+	rm -rf build build-asan build-fuzz padpack

@@ -39,3 +39,29 @@ dpkg-deb --info "$deb"
 echo
 echo "\$ dpkg-deb --contents $deb"
 dpkg-deb --contents "$deb"
+
+# A signed apt repository holding the packages of this run.
+key=build/demo-key
+repo=build/repo
+[ -f "$key/secret.pem" ] || ./padpack key generate \
+	--uid "padpack demo <demo@example.org>" --out "$key"
+rm -rf "$repo"
+echo
+echo "\$ ./padpack repo init $repo --origin 'padpack demo' --key $key/secret.pem"
+./padpack repo init "$repo" --origin "padpack demo" --label "padpack demo" \
+	--key "$key/secret.pem" --valid-for 30
+debs=$(ls build/debs/*.deb 2>/dev/null || true)
+echo "\$ ./padpack repo add $repo ..."
+./padpack repo add "$repo" $debs "$deb"
+echo "\$ ./padpack repo publish $repo"
+./padpack repo publish "$repo"
+echo "\$ ./padpack repo verify $repo --keyring $key/public.gpg"
+./padpack repo verify "$repo" --keyring "$key/public.gpg"
+keyring=$(ls "$repo"/*-archive-keyring.gpg)
+echo
+echo "To use this repository on a machine, as root:"
+echo "  install -m 0644 $(realpath "$keyring") /usr/share/keyrings/"
+echo "  cp $(realpath "$repo")/stable.sources /etc/apt/sources.list.d/padpack-demo.sources"
+echo "  apt-get update"
+echo "where stable.sources says:"
+sed 's/^/  /' "$repo/stable.sources"

@@ -16,7 +16,7 @@ build_pkgs="$build_pkgs g++ ninja-build ccache python3-dev git"
 # Tools the tests compare padpack against, and what they need to run.
 test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  gpgv gnupg sqv debsigs debsig-verify apt-utils
- clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc
+ clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc openssl
  mmdebstrap eatmydata gdb autoconf automake libtool"
 
 # The anchor tools `make bench` measures padpack against.

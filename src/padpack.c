@@ -14,6 +14,9 @@ static const struct pp_cmd *const commands[] = {
 	&cmd_build,
 	&cmd_split,
 	&cmd_repo,
+	&cmd_key, &cmd_sign, &cmd_verify, &cmd_clearsign, &cmd_detach_sign,
+	&cmd_verify_sig,
+	&cmd_isa,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -26,10 +29,10 @@ static const char exit_codes[] =
 	"  3   invalid input: a control file, package or spec is malformed\n"
 	"  4   I/O error: a file could not be read or written\n"
 	"  5   an external build step failed\n"
-	"  10  verify: the package is not signed\n"
-	"  11  verify: the signature is bad\n"
-	"  12  verify: the signing key is not in the keyring\n"
-	"  13  verify: a file does not match its checksum\n";
+	"  10  verify, verify-sig: the package or file is not signed\n"
+	"  11  verify, verify-sig: the signature is bad (or malformed)\n"
+	"  12  verify, verify-sig: the signing key is not in the keyring\n"
+	"  13  verify: signed, but a file does not match its md5sums\n";
 
 static void print_help(FILE *f)
 {

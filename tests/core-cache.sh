@@ -23,6 +23,9 @@ cache_key() {
 		cc --version; c++ --version; cmake --version
 		[ -n "$NVCC" ] && "$NVCC" --version
 		command -v ccache ninja
+		# CMake's build trees hold the source path: a checkout elsewhere
+		# would reconfigure everything on the no-change rebuild.
+		echo "$TOP"
 	} 2>&1 | sha256sum | cut -c1-16
 }
 

@@ -16,6 +16,9 @@ extern const struct pp_cmd cmd_pack, cmd_info, cmd_contents, cmd_field,
 extern const struct pp_cmd cmd_build;
 extern const struct pp_cmd cmd_split;
 extern const struct pp_cmd cmd_repo;
+extern const struct pp_cmd cmd_key, cmd_sign, cmd_verify, cmd_clearsign,
+	cmd_detach_sign, cmd_verify_sig;
+extern const struct pp_cmd cmd_isa;
 
 /* Helpers shared by the commands (cmd/common.c). */
 int pp_usage_error(struct pp_err *err, const char *fmt, ...)

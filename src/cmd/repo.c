@@ -5,25 +5,28 @@
 #include <string.h>
 #include <time.h>
 
+#include "../lib/debsig.h"
 #include "../lib/repo.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"
+#include "pgpcmd.h"
 
 static const char usage[] =
 	"usage: padpack repo init DIR [--suite S] [--codename C] [--origin O]\n"
 	"                     [--label L] [--description D] [--components C,...]\n"
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
 	"                     [--uri URI]\n"
-	"       padpack repo add DIR [--suite S] [--component C] X.deb...\n"
+	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
 	"       padpack repo remove DIR [--suite S] PACKAGE[:ARCH]...\n"
 	"       padpack repo list DIR [--suite S]\n"
-	"       padpack repo publish DIR [--full] [--unsigned]\n"
-	"       padpack repo verify DIR [--keyring KEYRING] [--packages]\n\n"
+	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
+	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
 	"add     copies packages into pool/<component>/<prefix>/<source>/ and\n"
 	"        into the suite; a different file with the same name, version\n"
-	"        and architecture is refused, never replaced.\n"
+	"        and architecture is refused, never replaced. --publish\n"
+	"        publishes right after, in the same run.\n"
 	"remove  takes packages out of the suite (their pool files go at the\n"
 	"        next publish if no suite holds them).\n"
 	"list    prints the suite's packages: name, version, architecture,\n"
@@ -42,13 +45,15 @@ static const char usage[] =
 
 struct repo_opts {
 	struct pp_repo_suite suite;
-	const char *suite_name, *component, *keyring;
-	int full, unsigned_ok, packages;
+	const char *suite_name, *component, *passfile;
+	const char *keyrings[PGPCMD_MAX_KEYRINGS];
+	size_t nr_keyrings;
+	int full, unsigned_ok, packages, publish;
 };
 
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
-       O_PACKAGES, O_URI };
+       O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -66,6 +71,8 @@ static const struct option long_opts[] = {
 	{ "keyring", required_argument, NULL, O_KEYRING },
 	{ "packages", no_argument, NULL, O_PACKAGES },
 	{ "uri", required_argument, NULL, O_URI },
+	{ "passphrase-file", required_argument, NULL, O_PASSFILE },
+	{ "publish", no_argument, NULL, O_PUBLISH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -107,7 +114,14 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 	case O_COMPONENT: o->component = optarg; break;
 	case O_FULL: o->full = 1; break;
 	case O_UNSIGNED: o->unsigned_ok = 1; break;
-	case O_KEYRING: o->keyring = optarg; break;
+	case O_KEYRING:
+		if (o->nr_keyrings == PGPCMD_MAX_KEYRINGS)
+			return pp_usage_error(err, "at most %d --keyring",
+					      PGPCMD_MAX_KEYRINGS);
+		o->keyrings[o->nr_keyrings++] = optarg;
+		break;
+	case O_PASSFILE: o->passfile = optarg; break;
+	case O_PUBLISH: o->publish = 1; break;
 	case O_PACKAGES: o->packages = 1; break;
 	case O_URI: set_str(&s->uri, optarg); break;
 	default: return pp_usage_error(err, "unknown option");
@@ -213,6 +227,26 @@ static int do_list(struct pp_repo *r, struct repo_opts *o, struct pp_err *err)
 	return 0;
 }
 
+/* InRelease and Release.gpg, with the suite's key. */
+static int sign_release(void *ctx, const char *key,
+			const struct strbuf *release, struct strbuf *inrelease,
+			struct strbuf *release_gpg, struct pp_err *err)
+{
+	const struct repo_opts *o = ctx;
+	struct pp_pgp_signer s;
+	int rc;
+
+	if (pgpcmd_load_signer(&s, key, o->passfile, err) < 0)
+		return pp_err_prefix(err, "Signing-Key %s: ", key);
+	rc = pp_pgp_clearsign(&s, release->buf, release->len, NULL, inrelease,
+			      err);
+	if (!rc)
+		rc = pp_pgp_detach_sign(&s, release->buf, release->len, NULL, 1,
+					release_gpg, err);
+	pp_pgp_signer_release(&s);
+	return rc;
+}
+
 static int do_publish(struct pp_repo *r, struct repo_opts *o,
 		      struct pp_err *err)
 {
@@ -223,6 +257,8 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 	/* The real time, not SOURCE_DATE_EPOCH: apt refuses a Release whose
 	 * Valid-Until has passed, and a Date is when the suite was served. */
 	po.now = time(NULL);
+	po.sign = sign_release;
+	po.sign_ctx = o;
 	if (pp_repo_publish(r, &po, err) < 0)
 		return -1;
 	for (size_t i = 0; i < r->nr_suites; i++)
@@ -238,13 +274,52 @@ static void print_problem(void *ctx, const char *path, const char *what)
 	printf("%s: %s\n", path, what);
 }
 
+static int check_inrelease(void *ctx, const struct strbuf *inrelease,
+			   struct strbuf *release, struct pp_err *err)
+{
+	struct pp_pgp_verdict v;
+
+	return pp_pgp_verify_clearsigned(ctx, inrelease->buf, inrelease->len,
+					 time(NULL), &v, release, err);
+}
+
+static int check_deb(void *ctx, const char *path, struct pp_err *err)
+{
+	struct pp_debsig_report rep;
+	int rc;
+
+	memset(&rep, 0, sizeof(rep));
+	rc = pp_debsig_verify(path, ctx, time(NULL), &rep, err);
+	pp_debsig_report_release(&rep);
+	return rc;
+}
+
 static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
 {
 	struct pp_repo_verify_opts vo = { 0 };
+	struct pp_pgp_keyring kr;
 	int problems;
 
+	if (o->packages && !o->nr_keyrings)
+		return pp_usage_error(err, "--packages checks signatures: give "
+				      "--keyring");
+	pp_pgp_keyring_init(&kr);
+	if (o->nr_keyrings &&
+	    pgpcmd_load_keyrings(&kr, o->keyrings, o->nr_keyrings, err) < 0) {
+		pp_pgp_keyring_release(&kr);
+		return -1;
+	}
 	vo.problem = print_problem;
+	if (o->nr_keyrings) {
+		vo.check = check_inrelease;
+		vo.check_ctx = &kr;
+	}
+	if (o->packages) {
+		vo.check_deb = check_deb;
+		vo.check_deb_ctx = &kr;
+	}
 	problems = pp_repo_verify(dir, &vo, err);
+	pp_pgp_keyring_release(&kr);
 	if (problems < 0)
 		return -1;
 	if (problems)
@@ -252,7 +327,7 @@ static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
 				  "checked)", dir, problems, problems == 1 ? "" : "s",
 				  vo.files_checked);
 	printf("%s: verified, %zu files checked%s\n", dir, vo.files_checked,
-	       o->keyring ? "" : " (signatures not checked: no --keyring)");
+	       o->nr_keyrings ? "" : " (signatures not checked: no --keyring)");
 	return 0;
 }
 
@@ -271,8 +346,11 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 		return pp_usage_error(err, "unknown repo command '%s'", sub);
 	if (pp_repo_open(&r, dir, strcmp(sub, "list") != 0, err) < 0)
 		return -1;
-	if (!strcmp(sub, "add"))
+	if (!strcmp(sub, "add")) {
 		rc = do_add(&r, o, argc, argv, err);
+		if (!rc && o->publish)
+			rc = do_publish(&r, o, err);
+	}
 	else if (!strcmp(sub, "remove"))
 		rc = do_remove(&r, o, argc, argv, err);
 	else if (!strcmp(sub, "list"))

@@ -173,6 +173,11 @@ int pp_ar_next(struct pp_ar *ar, struct pp_ar_member *m, struct pp_err *err)
 	return 1;
 }
 
+void pp_ar_rewind(struct pp_ar *ar)
+{
+	ar->next = 8;
+}
+
 int pp_ar_read(struct pp_ar *ar, const struct pp_ar_member *m, off_t off,
 	       void *buf, size_t len, struct pp_err *err)
 {

@@ -33,6 +33,8 @@ int pp_ar_open(struct pp_ar *ar, const char *path, struct pp_err *err);
 void pp_ar_close(struct pp_ar *ar);
 /* Reads the next header: 1 when read, 0 at the end, -1 on error. */
 int pp_ar_next(struct pp_ar *ar, struct pp_ar_member *m, struct pp_err *err);
+/* Goes back to the first member, for another pass with pp_ar_next. */
+void pp_ar_rewind(struct pp_ar *ar);
 /* Reads len bytes of a member's data starting at off (pread). */
 int pp_ar_read(struct pp_ar *ar, const struct pp_ar_member *m, off_t off,
 	       void *buf, size_t len, struct pp_err *err);

@@ -35,6 +35,7 @@ int pp_deb_pack(const char *root, const char *out,
 struct pp_deb {
 	struct pp_ar ar;
 	int minor;                  /* of the format version 2.x */
+	struct pp_ar_member binary; /* debian-binary */
 	struct pp_ar_member control; /* control.tar[.ext] */
 	struct pp_ar_member data;    /* data.tar[.ext] */
 	struct pp_ar_member *extra; /* '_' members (signatures), in order */
@@ -87,6 +88,36 @@ typedef int (*pp_tar_visit_fn)(const struct pp_tar_entry *e, void *ctx,
  * control archive (&deb->control). */
 int pp_deb_list(struct pp_deb *deb, const struct pp_ar_member *member,
 		pp_tar_visit_fn fn, void *ctx, struct pp_err *err);
+
+/* A tap sees every raw (compressed) byte of a member exactly once, in
+ * order, as it is read: signatures cover the raw bytes, and this lets one
+ * read serve both. Bytes after the end of the tar archive, which the tar
+ * reader never asks for, are fed when the member is closed. fed counts
+ * the bytes fed; it stays short of the member's size when reading failed. */
+struct pp_deb_tap {
+	void (*fn)(const void *buf, size_t len, void *ctx);
+	void *ctx;
+	off_t fed;
+};
+
+/* Feeds a whole member to tap, unparsed (e.g. debian-binary). */
+int pp_deb_tap_member(struct pp_deb *deb, const struct pp_ar_member *m,
+		      struct pp_deb_tap *tap, struct pp_err *err);
+/* pp_deb_read_control, with tap (may be NULL) on the member's bytes. */
+int pp_deb_read_control_tap(struct pp_deb *deb, struct pp_ctrl_members *out,
+			    struct pp_deb_tap *tap, struct pp_err *err);
+
+/* Gets the data of a regular file in pieces, then once with buf NULL at
+ * its end. */
+typedef int (*pp_tar_data_fn)(const void *buf, size_t len, void *ctx,
+			      struct pp_err *err);
+
+/* Walks a tar member like pp_deb_list, also passing each regular file's
+ * data (not that of hard links) to data_fn after its entry_fn; tap (may be
+ * NULL) sees the member's raw bytes. */
+int pp_deb_walk(struct pp_deb *deb, const struct pp_ar_member *member,
+		struct pp_deb_tap *tap, pp_tar_visit_fn entry_fn,
+		pp_tar_data_fn data_fn, void *ctx, struct pp_err *err);
 
 /* Extracts a tar member into dir (created if missing). Refuses, before
  * writing it, every entry that would land outside dir: absolute names,

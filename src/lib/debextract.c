@@ -106,12 +106,18 @@ static int ctrl_entry(struct pp_deb *deb, struct archive *a,
 int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
 			struct pp_err *err)
 {
+	return pp_deb_read_control_tap(deb, out, NULL, err);
+}
+
+int pp_deb_read_control_tap(struct pp_deb *deb, struct pp_ctrl_members *out,
+			    struct pp_deb_tap *tap, struct pp_err *err)
+{
 	struct archive_entry *ae;
 	struct archive *a;
 	int r, rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	a = pp_deb_member_open(deb, &deb->control, err);
+	a = pp_deb_member_open_tap(deb, &deb->control, tap, err);
 	if (!a)
 		return -1;
 	while (!rc && (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK)

@@ -11,5 +11,10 @@
 struct archive *pp_deb_member_open(struct pp_deb *deb,
 				   const struct pp_ar_member *m,
 				   struct pp_err *err);
+/* The same, with a tap (may be NULL) on the raw bytes (deb.h). */
+struct archive *pp_deb_member_open_tap(struct pp_deb *deb,
+				       const struct pp_ar_member *m,
+				       struct pp_deb_tap *tap,
+				       struct pp_err *err);
 
 #endif

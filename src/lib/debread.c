@@ -45,6 +45,7 @@ static int check_debian_binary(struct pp_deb *deb, const struct pp_ar_member *m,
 				  "%ld.x; padpack reads version 2 packages",
 				  deb->ar.path, major);
 	deb->minor = (int)strtol(end + 1, NULL, 10);
+	deb->binary = *m;
 	return 0;
 }
 
@@ -140,6 +141,7 @@ struct member_src {
 	struct pp_deb *deb;
 	const struct pp_ar_member *m;
 	off_t pos;
+	struct pp_deb_tap *tap;
 	char buf[65536];
 	struct pp_err *err;
 };
@@ -157,14 +159,38 @@ static la_ssize_t member_read(struct archive *a, void *ctx, const void **out)
 		return -1;
 	}
 	s->pos += (off_t)n;
+	if (s->tap) {
+		s->tap->fn(s->buf, n, s->tap->ctx);
+		s->tap->fed += (off_t)n;
+	}
 	*out = s->buf;
 	return (la_ssize_t)n;
 }
 
+/* Feeds what the tar reader left unread to the tap. */
+static void drain(struct member_src *s)
+{
+	while (s->pos < s->m->size) {
+		off_t left = s->m->size - s->pos;
+		size_t n = left < (off_t)sizeof(s->buf) ? (size_t)left :
+			sizeof(s->buf);
+
+		if (pp_ar_read(&s->deb->ar, s->m, s->pos, s->buf, n, s->err) < 0)
+			return;
+		s->pos += (off_t)n;
+		s->tap->fn(s->buf, n, s->tap->ctx);
+		s->tap->fed += (off_t)n;
+	}
+}
+
 static int member_close(struct archive *a, void *ctx)
 {
+	struct member_src *s = ctx;
+
 	(void)a;
-	free(ctx);
+	if (s->tap)
+		drain(s);
+	free(s);
 	return ARCHIVE_OK;
 }
 
@@ -191,6 +217,14 @@ struct archive *pp_deb_member_open(struct pp_deb *deb,
 				   const struct pp_ar_member *m,
 				   struct pp_err *err)
 {
+	return pp_deb_member_open_tap(deb, m, NULL, err);
+}
+
+struct archive *pp_deb_member_open_tap(struct pp_deb *deb,
+				       const struct pp_ar_member *m,
+				       struct pp_deb_tap *tap,
+				       struct pp_err *err)
+{
 	struct member_src *src = xmalloc(sizeof(*src));
 	struct archive *a = archive_read_new();
 
@@ -201,6 +235,7 @@ struct archive *pp_deb_member_open(struct pp_deb *deb,
 	src->deb = deb;
 	src->m = m;
 	src->pos = 0;
+	src->tap = tap;
 	src->err = err;
 	if (archive_read_open(a, src, NULL, member_read, member_close) !=
 	    ARCHIVE_OK) {
@@ -262,6 +297,91 @@ int pp_deb_list(struct pp_deb *deb, const struct pp_ar_member *member,
 		}
 	}
 	if (!rc && r != ARCHIVE_EOF)
+		rc = member_fail(deb, member, a, err);
+	archive_read_free(a);
+	return rc;
+}
+
+int pp_deb_tap_member(struct pp_deb *deb, const struct pp_ar_member *m,
+		      struct pp_deb_tap *tap, struct pp_err *err)
+{
+	char buf[65536];
+	off_t pos = 0;
+
+	while (pos < m->size) {
+		off_t left = m->size - pos;
+		size_t n = left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+
+		if (pp_ar_read(&deb->ar, m, pos, buf, n, err) < 0)
+			return -1;
+		tap->fn(buf, n, tap->ctx);
+		tap->fed += (off_t)n;
+		pos += (off_t)n;
+	}
+	return 0;
+}
+
+/* The holes of a sparse entry read as zeros, as they do once extracted. */
+static int feed_zeros(pp_tar_data_fn data_fn, void *ctx, int64_t n,
+		      struct pp_err *err)
+{
+	static const char zeros[4096];
+
+	while (n > 0) {
+		size_t k = n < (int64_t)sizeof(zeros) ? (size_t)n : sizeof(zeros);
+
+		if (data_fn(zeros, k, ctx, err) < 0)
+			return -1;
+		n -= (int64_t)k;
+	}
+	return 0;
+}
+
+/* Passes an entry's data as one contiguous stream of size bytes. */
+static int walk_data(struct archive *a, int64_t size, pp_tar_data_fn data_fn,
+		     void *ctx, struct pp_err *err)
+{
+	const void *buf;
+	size_t len;
+	la_int64_t off;
+	int64_t pos = 0;
+	int r;
+
+	while ((r = archive_read_data_block(a, &buf, &len, &off)) ==
+	       ARCHIVE_OK) {
+		if (off > pos && feed_zeros(data_fn, ctx, off - pos, err) < 0)
+			return -1;
+		if (len && data_fn(buf, len, ctx, err) < 0)
+			return -1;
+		pos = (off > pos ? off : pos) + (int64_t)len;
+	}
+	if (r != ARCHIVE_EOF)
+		return 1; /* the tar reader failed; see member_fail */
+	if (size > pos && feed_zeros(data_fn, ctx, size - pos, err) < 0)
+		return -1;
+	return data_fn(NULL, 0, ctx, err);
+}
+
+int pp_deb_walk(struct pp_deb *deb, const struct pp_ar_member *member,
+		struct pp_deb_tap *tap, pp_tar_visit_fn entry_fn,
+		pp_tar_data_fn data_fn, void *ctx, struct pp_err *err)
+{
+	struct archive *a = pp_deb_member_open_tap(deb, member, tap, err);
+	struct archive_entry *ae;
+	struct pp_tar_entry te;
+	int r, rc = 0;
+
+	if (!a)
+		return -1;
+	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK) {
+		fill_entry(&te, ae);
+		rc = entry_fn(&te, ctx, err);
+		if (!rc && S_ISREG(te.mode) && !te.hardlink)
+			rc = walk_data(a, te.size, data_fn, ctx, err);
+		if (rc)
+			break;
+	}
+	if (rc > 0 || (!rc && r != ARCHIVE_EOF))
 		rc = member_fail(deb, member, a, err);
 	archive_read_free(a);
 	return rc;

@@ -18,25 +18,26 @@ for i in $(seq -f %04g 1 "$N"); do
 	echo "$i" > "$t/usr/share/crash/$i"
 	"$PADPACK" pack -q -Z gzip "$t" "$WORK/debs/crash$i.deb"
 done
-"$PADPACK" repo init "$R" --architectures amd64,arm64,i386 > /dev/null
+"$PADPACK" key generate --uid "Crash Test <crash@example.org>" --out "$WORK/key" > /dev/null
+"$PADPACK" repo init "$R" --architectures amd64,arm64,i386 --key "$WORK/key" > /dev/null
 "$PADPACK" repo add "$R" "$WORK"/debs/*.deb > /dev/null
-check "first publish" "$PADPACK" repo publish "$R" --unsigned
-src="deb [trusted=yes] file:$R stable main"
+check "first publish" "$PADPACK" repo publish "$R"
+src="deb [signed-by=$WORK/key/public.gpg] file:$R stable main"
 
 start=$(date +%s%N)
-"$PADPACK" repo publish "$R" --unsigned --full > /dev/null
+"$PADPACK" repo publish "$R" --full > /dev/null
 took=$(( ($(date +%s%N) - start) / 1000 ))   # microseconds
 echo "# a full publish of $N packages takes $((took / 1000)) ms"
 
 bad=0 killed=0
 for k in $(seq 1 "$KILLS"); do
 	delay=$(( took * k / (KILLS + 1) ))   # spread over the whole publish
-	"$PADPACK" repo publish "$R" --unsigned --full > /dev/null 2>&1 &
+	"$PADPACK" repo publish "$R" --full > /dev/null 2>&1 &
 	pid=$!
 	sleep "$(printf '0.%06d' "$delay")"
 	kill -KILL $pid 2>/dev/null && killed=$((killed + 1))
 	wait $pid 2>/dev/null
-	if ! out=$("$PADPACK" repo verify "$R" 2>&1); then
+	if ! out=$("$PADPACK" repo verify "$R" --keyring "$WORK/key/public.gpg" 2>&1); then
 		not_ok "kill $k after ${delay}us: repo verify" "$out"; bad=1; continue
 	fi
 	rm -rf "$WORK/apt"
@@ -45,6 +46,6 @@ for k in $(seq 1 "$KILLS"); do
 	fi
 done
 [ $bad = 0 ] && ok "$KILLS publishes killed with SIGKILL ($killed mid-run): verify and apt-get update pass after each"
-check "a publish after the kills completes" "$PADPACK" repo publish "$R" --unsigned
-check "and verifies" "$PADPACK" repo verify "$R"
+check "a publish after the kills completes" "$PADPACK" repo publish "$R"
+check "and verifies" "$PADPACK" repo verify "$R" --keyring "$WORK/key/public.gpg"
 check "no temporary suite directory is left" bash -c "! ls -A '$R/dists' | grep -q '^\.'"

@@ -101,3 +101,42 @@ check_fails "verify finds a changed index" 1 "binary-amd64/Packages: SHA256 [0-9
 cp "$WORK/Packages.bak" "$R/dists/stable/main/binary-amd64/Packages"
 echo junk >> "$R/pool/main/p/pkg003/pkg003_1.0_all.deb"
 check_fails "verify finds a changed pool file" 1 "pool/main/p/pkg003/pkg003_1.0_all.deb: size [0-9]+, expected" "$PADPACK" repo verify "$R"
+
+# ---- signed ------------------------------------------------------------
+K=$WORK/keys
+"$PADPACK" key generate --uid "Test Release <release@example.org>" --out "$K" > /dev/null
+"$PADPACK" key generate --uid "Someone Else <else@example.org>" --out "$WORK/other-key" > /dev/null
+S=$WORK/signed
+"$PADPACK" sign "$WORK/ex.deb" --key "$K" -o "$WORK/ex-signed.deb" -q
+check "init with a signing key" "$PADPACK" repo init "$S" --origin "Paddle Release" --key "$K/secret.pem" --valid-for 7
+check "add a signed package" "$PADPACK" repo add "$S" "$WORK/ex-signed.deb" "$WORK"/debs/pkg003_1.0_all.deb
+check "publish signs InRelease and Release.gpg" "$PADPACK" repo publish "$S"
+check "gpgv accepts InRelease" gpgv --keyring "$K/public.gpg" "$S/dists/stable/InRelease"
+check "gpgv accepts Release.gpg over Release" gpgv --keyring "$K/public.gpg" \
+	"$S/dists/stable/Release.gpg" "$S/dists/stable/Release"
+check "the public key is published beside the repository" cmp "$K/public.gpg" "$S/paddle-release-archive-keyring.gpg"
+check "stable.sources names the key with Signed-By" \
+	grep -qx 'Signed-By: /usr/share/keyrings/paddle-release-archive-keyring.gpg' "$S/stable.sources"
+check "verify --keyring" "$PADPACK" repo verify "$S" --keyring "$K/public.gpg"
+check_fails "verify --keyring with another key fails" 1 "InRelease: .*(not in the keyring|key)" \
+	"$PADPACK" repo verify "$S" --keyring "$WORK/other-key/public.gpg"
+check_fails "verify --packages finds the unsigned package" 1 "pkg003_1.0_all.deb: .*(not signed|no _gpgorigin|unsigned)" \
+	"$PADPACK" repo verify "$S" --keyring "$K/public.gpg" --packages
+src="deb [signed-by=$S/paddle-release-archive-keyring.gpg] file:$S stable main"
+check "apt-get update with Signed-By" "$APT" "$WORK/apt3" "$src" update
+check "apt-get install into a private root" bash -c "cd '$WORK/apt3' && APT_CONFIG='$WORK/apt3/apt.conf' \
+	apt-get -q -y -o Dpkg::Options::=--root='$WORK/root' -o DPkg::Options::=--force-script-chrootless \
+	-o DPkg::Options::=--log=/dev/null -o Dir::State::status='$WORK/root/var/lib/dpkg/status' \
+	install padpack-hello > '$WORK/inst.log' 2>&1 || { mkdir -p '$WORK/root/var/lib/dpkg/info' '$WORK/root/var/lib/dpkg/updates'; touch '$WORK/root/var/lib/dpkg/status';
+	APT_CONFIG='$WORK/apt3/apt.conf' apt-get -q -y -o Dpkg::Options::=--root='$WORK/root' \
+	-o DPkg::Options::=--force-script-chrootless -o DPkg::Options::=--log=/dev/null \
+	-o Dir::State::status='$WORK/root/var/lib/dpkg/status' install padpack-hello >> '$WORK/inst.log' 2>&1; } &&
+	test -x '$WORK/root/usr/bin/padpack-hello'"
+cp "$S/dists/stable/main/binary-amd64/Packages.xz" "$WORK/xz.bak"
+echo junk >> "$S/dists/stable/main/binary-amd64/Packages.xz"
+check_fails "apt-get update refuses a tampered index" 100 "Hash Sum mismatch|hash" \
+	"$APT" "$WORK/apt4" "$src" update
+cp "$WORK/xz.bak" "$S/dists/stable/main/binary-amd64/Packages.xz"
+"$PADPACK" clearsign "$S/dists/stable/Release" --key "$WORK/other-key" -o "$S/dists/stable/InRelease" -q
+check_fails "apt-get update refuses a Release signed by another key" 100 "NO_PUBKEY|not signed|signatures couldn't be verified" \
+	"$APT" "$WORK/apt5" "$src" update

@@ -11,6 +11,8 @@ extern const struct t_case deps_tests[];
 extern const struct t_case zpieces_tests[];
 extern const struct t_case spec_tests[];
 extern const struct t_case shlibs_tests[];
+extern const struct t_case pgp_tests[];
+extern const struct t_case isa_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -20,6 +22,8 @@ static const struct t_case *const suites[] = {
 	zpieces_tests,
 	spec_tests,
 	shlibs_tests,
+	pgp_tests,
+	isa_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)

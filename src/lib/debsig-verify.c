@@ -1,0 +1,473 @@
+/* Checking a .deb's origin signature and, in the same read, its files
+ * against md5sums (debsig.h). */
+#include "debsig.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "hash.h"
+#include "xalloc.h"
+
+#define SIG_MAX (1u << 20) /* no real signature comes near this */
+
+/* ---- the files of data.tar ------------------------------------------------- */
+
+struct file_sum {
+	char *path;          /* as md5sums names it: no "./" */
+	char *link;          /* hard link target, or NULL */
+	char hex[33];        /* MD5 of the content */
+	size_t order;        /* later entries of a path win, as on unpack */
+	int listed;          /* named by md5sums */
+};
+
+struct content {
+	struct file_sum *f;
+	size_t nr, alloc;
+	struct pp_hash md5;
+	int hashing;
+};
+
+static char *md5sums_path(const char *p)
+{
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	while (*p == '/')
+		p++;
+	return xstrdup(p);
+}
+
+static int on_entry(const struct pp_tar_entry *e, void *ctx,
+		    struct pp_err *err)
+{
+	struct content *c = ctx;
+	struct file_sum *f;
+
+	(void)err;
+	if (!S_ISREG(e->mode) && !e->hardlink)
+		return 0;
+	ARRAY_GROW(c->f, c->alloc, c->nr + 1);
+	f = &c->f[c->nr];
+	memset(f, 0, sizeof(*f));
+	f->path = md5sums_path(e->path);
+	f->link = e->hardlink ? md5sums_path(e->hardlink) : NULL;
+	f->order = c->nr++;
+	if (!e->hardlink) {
+		pp_hash_init(&c->md5, PP_MD5);
+		c->hashing = 1;
+	}
+	return 0;
+}
+
+static int on_data(const void *buf, size_t len, void *ctx,
+		   struct pp_err *err)
+{
+	struct content *c = ctx;
+
+	(void)err;
+	if (buf) {
+		pp_hash_update(&c->md5, buf, len);
+	} else {
+		pp_hash_final_hex(&c->md5, c->f[c->nr - 1].hex);
+		c->hashing = 0;
+	}
+	return 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	const struct file_sum *x = a, *y = b;
+	int r = strcmp(x->path, y->path);
+
+	return r ? r : (x->order > y->order) - (x->order < y->order);
+}
+
+static struct file_sum *find(struct content *c, const char *path)
+{
+	struct file_sum key = { (char *)path, NULL, "", 0, 0 };
+	struct file_sum *f = bsearch(&key, c->f, c->nr, sizeof(*c->f),
+				     cmp_path);
+
+	return f;
+}
+
+/* Sorts by path, keeps the last entry of each, and gives hard links the
+ * digest of their target. */
+static void settle(struct content *c)
+{
+	size_t keep = 0;
+
+	qsort(c->f, c->nr, sizeof(*c->f), cmp_path);
+	for (size_t i = 0; i < c->nr; i++) {
+		if (i + 1 < c->nr && !strcmp(c->f[i].path, c->f[i + 1].path)) {
+			free(c->f[i].path);
+			free(c->f[i].link);
+			continue;
+		}
+		c->f[keep] = c->f[i];
+		c->f[keep++].order = 0; /* one per path now */
+	}
+	c->nr = keep;
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct file_sum *t;
+
+		if (!c->f[i].link)
+			continue;
+		t = find(c, c->f[i].link);
+		if (t && !t->link)
+			memcpy(c->f[i].hex, t->hex, sizeof(t->hex));
+	}
+}
+
+static void content_release(struct content *c)
+{
+	if (c->hashing) {
+		unsigned char scratch[PP_HASH_MAX];
+
+		pp_hash_final(&c->md5, scratch);
+	}
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->f[i].path);
+		free(c->f[i].link);
+	}
+	free(c->f);
+}
+
+/* ---- md5sums --------------------------------------------------------------- */
+
+static void add_bad(struct pp_debsig_report *rep, const char *path)
+{
+	ARRAY_GROW(rep->bad, rep->alloc_bad, rep->nr_bad + 1);
+	rep->bad[rep->nr_bad++] = xstrdup(path);
+}
+
+static int is_hex32(const char *p)
+{
+	for (int i = 0; i < 32; i++)
+		if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+			return 0;
+	return 1;
+}
+
+/* "<md5>  <path>" (or " *<path>") per line. */
+static int compare_line(struct content *c, const char *line, size_t len,
+			unsigned no, struct pp_debsig_report *rep,
+			struct pp_err *err)
+{
+	char *path;
+	struct file_sum *f;
+
+	if (len < 35 || !is_hex32(line) || line[32] != ' ' ||
+	    (line[33] != ' ' && line[33] != '*'))
+		return pp_err_set(err, PP_EXIT_INPUT, "md5sums line %u is not "
+				  "'<md5>  <path>'; the package is malformed",
+				  no);
+	path = xstrndup(line + 34, len - 34);
+	f = find(c, path);
+	if (f)
+		f->listed = 1;
+	if (!f || strncasecmp(f->hex, line, 32))
+		add_bad(rep, path);
+	free(path);
+	return 0;
+}
+
+static int compare_md5sums(struct content *c, const struct strbuf *sums,
+			   struct pp_debsig_report *rep, struct pp_err *err)
+{
+	const char *p = sums->buf, *end = sums->buf + sums->len;
+	unsigned no = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		no++;
+		if (len && compare_line(c, p, len, no, rep, err) < 0)
+			return -1;
+		p += len + 1;
+	}
+	rep->files = c->nr;
+	for (size_t i = 0; i < c->nr; i++)
+		rep->checked += (size_t)c->f[i].listed;
+	rep->unlisted = rep->files - rep->checked;
+	return 0;
+}
+
+/* ---- the signature's hash on a second thread --------------------------------- */
+
+/* The raw bytes are hashed for the signature beside the decompression and
+ * the MD5s of the files: a verify then takes the time of the slower of the
+ * two, not their sum. The tap's buffer is only valid during the call, so
+ * the bytes are copied into a ring of slots. */
+#define PIPE_SLOTS 64
+#define PIPE_SLOT 65536
+
+struct sig_pipe {
+	struct pp_pgp_verify *v;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more, room;
+	unsigned char *slots;           /* PIPE_SLOTS * PIPE_SLOT */
+	size_t len[PIPE_SLOTS];
+	size_t head, tail;              /* filled: tail .. head - 1 */
+	int done, running;
+};
+
+static void *pipe_main(void *arg)
+{
+	struct sig_pipe *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		size_t slot;
+
+		while (p->head == p->tail && !p->done)
+			pthread_cond_wait(&p->more, &p->lock);
+		if (p->head == p->tail)
+			break;
+		slot = p->tail % PIPE_SLOTS;
+		pthread_mutex_unlock(&p->lock);
+		pp_pgp_verify_update(p->v, p->slots + slot * PIPE_SLOT,
+				     p->len[slot]);
+		pthread_mutex_lock(&p->lock);
+		p->tail++;
+		pthread_cond_signal(&p->room);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static void pipe_feed(const void *buf, size_t len, void *ctx)
+{
+	struct sig_pipe *p = ctx;
+	const unsigned char *data = buf;
+
+	if (!p->running) {
+		pp_pgp_verify_update(p->v, buf, len);
+		return;
+	}
+	while (len) {
+		size_t n = len < PIPE_SLOT ? len : PIPE_SLOT, slot;
+
+		pthread_mutex_lock(&p->lock);
+		while (p->head - p->tail == PIPE_SLOTS)
+			pthread_cond_wait(&p->room, &p->lock);
+		slot = p->head % PIPE_SLOTS;
+		pthread_mutex_unlock(&p->lock);
+		memcpy(p->slots + slot * PIPE_SLOT, data, n);
+		pthread_mutex_lock(&p->lock);
+		p->len[slot] = n;
+		p->head++;
+		pthread_cond_signal(&p->more);
+		pthread_mutex_unlock(&p->lock);
+		data += n;
+		len -= n;
+	}
+}
+
+/* Without a thread the bytes are hashed in the caller: same result. */
+static void pipe_start(struct sig_pipe *p, struct pp_pgp_verify *v)
+{
+	memset(p, 0, sizeof(*p));
+	p->v = v;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->more, NULL);
+	pthread_cond_init(&p->room, NULL);
+	p->slots = xmalloc((size_t)PIPE_SLOTS * PIPE_SLOT);
+	p->running = !pthread_create(&p->thread, NULL, pipe_main, p);
+}
+
+/* Waits until every byte fed is hashed. */
+static void pipe_finish(struct sig_pipe *p)
+{
+	if (p->running) {
+		pthread_mutex_lock(&p->lock);
+		p->done = 1;
+		pthread_cond_signal(&p->more);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->thread, NULL);
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->more);
+	pthread_cond_destroy(&p->room);
+	free(p->slots);
+}
+
+/* ---- one read of the package ----------------------------------------------- */
+
+struct run {
+	struct pp_deb deb;
+	struct pp_pgp_verify v;
+	struct sig_pipe pipe;
+	struct pp_deb_tap tap;
+	struct content content;
+	struct pp_ctrl_members cm;
+	int have_cm;
+	struct pp_err trouble;   /* the content could not be read as a .deb */
+};
+
+static const struct pp_ar_member *find_origin(struct pp_deb *deb,
+					      struct pp_err *err)
+{
+	const struct pp_ar_member *found = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < deb->nr_extra; i++)
+		if (!strcmp(deb->extra[i].name, PP_DEBSIG_ORIGIN)) {
+			found = &deb->extra[i];
+			n++;
+		}
+	if (n > 1)
+		pp_err_set(err, PP_EXIT_INPUT, "'%s' has %zu %s members; sign "
+			   "it again with padpack sign, which keeps one",
+			   deb->ar.path, n, PP_DEBSIG_ORIGIN);
+	else if (!n)
+		pp_err_set(err, PP_EXIT_UNSIGNED, "'%s' is not signed: it has "
+			   "no %s member", deb->ar.path, PP_DEBSIG_ORIGIN);
+	return n == 1 ? found : NULL;
+}
+
+static int start_signature(struct run *r, const struct pp_ar_member *m,
+			   const struct pp_pgp_keyring *kr, struct pp_err *err)
+{
+	struct strbuf sig = STRBUF_INIT;
+	int rc;
+
+	if (m->size == 0 || m->size > SIG_MAX)
+		return pp_err_set(err, PP_EXIT_BADSIG, "'%s': the %s member "
+				  "holds %lld bytes, not a signature",
+				  r->deb.ar.path, PP_DEBSIG_ORIGIN,
+				  (long long)m->size);
+	strbuf_grow(&sig, (size_t)m->size);
+	rc = pp_ar_read(&r->deb.ar, m, 0, sig.buf, (size_t)m->size, err);
+	if (!rc) {
+		strbuf_setlen(&sig, (size_t)m->size);
+		rc = pp_pgp_verify_begin(&r->v, sig.buf, sig.len, kr, 0, err);
+		if (rc)
+			pp_err_prefix(err, "'%s': origin signature: ",
+				      r->deb.ar.path);
+	}
+	strbuf_release(&sig);
+	return rc;
+}
+
+static int check_fed(struct run *r, const struct pp_ar_member *m,
+		     struct pp_err *err)
+{
+	if (r->tap.fed == m->size)
+		return 0;
+	if (r->trouble.code == PP_EXIT_IO || err->code == PP_EXIT_IO)
+		return pp_err_set(err, PP_EXIT_IO, "%s", r->trouble.code ?
+				  r->trouble.msg : err->msg);
+	return pp_err_set(err, PP_EXIT_IO, "'%s': member '%s' could not be "
+			  "read to its end", r->deb.ar.path, m->name);
+}
+
+/* Hashes the three signed members while reading control and data; what
+ * goes wrong with their contents is kept in r->trouble for later. */
+static int read_members(struct run *r, struct pp_err *err)
+{
+	struct pp_deb *deb = &r->deb;
+
+	r->tap = (struct pp_deb_tap){ pipe_feed, &r->pipe, 0 };
+	if (pp_deb_tap_member(deb, &deb->binary, &r->tap, err) < 0)
+		return -1;
+	r->tap.fed = 0;
+	r->have_cm = !pp_deb_read_control_tap(deb, &r->cm, &r->tap,
+					      &r->trouble);
+	if (check_fed(r, &deb->control, err) < 0)
+		return -1;
+	r->tap.fed = 0;
+	if (r->trouble.code)
+		pp_deb_tap_member(deb, &deb->data, &r->tap, err);
+	else
+		pp_deb_walk(deb, &deb->data, &r->tap, on_entry, on_data,
+			    &r->content, &r->trouble);
+	return check_fed(r, &deb->data, err);
+}
+
+static int check_content(struct run *r, struct pp_debsig_report *rep,
+			 struct pp_err *err)
+{
+	const struct pp_ctrl_member *sums;
+
+	if (r->trouble.code)
+		return pp_err_set(err, r->trouble.code, "%s", r->trouble.msg);
+	sums = pp_ctrl_members_find(&r->cm, "md5sums");
+	rep->has_md5sums = sums != NULL;
+	settle(&r->content);
+	rep->files = r->content.nr;
+	rep->unlisted = rep->files;
+	if (sums && compare_md5sums(&r->content, &sums->data, rep, err) < 0)
+		return pp_err_prefix(err, "'%s': ", r->deb.ar.path);
+	if (rep->nr_bad)
+		return pp_err_set(err, PP_EXIT_MISMATCH, "'%s': %zu file%s "
+				  "differ%s from md5sums, first '%s'; the "
+				  "package was built inconsistently",
+				  r->deb.ar.path, rep->nr_bad,
+				  rep->nr_bad == 1 ? "" : "s",
+				  rep->nr_bad == 1 ? "s" : "", rep->bad[0]);
+	return 0;
+}
+
+static int verify_run(struct run *r, const char *path,
+		      const struct pp_pgp_keyring *kr, time_t now,
+		      struct pp_debsig_report *rep, struct pp_err *err)
+{
+	const struct pp_ar_member *origin;
+
+	if (pp_deb_open(&r->deb, path, err) < 0)
+		return -1;
+	origin = find_origin(&r->deb, err);
+	if (!origin)
+		return -1;
+	rep->signed_ = 1;
+	if (start_signature(r, origin, kr, err) < 0)
+		return -1;
+	if (r->v.have_key) {
+		int rc;
+
+		pipe_start(&r->pipe, &r->v);
+		rc = read_members(r, err);
+		pipe_finish(&r->pipe);
+		if (rc < 0) {
+			pp_pgp_verify_release(&r->v);
+			return -1;
+		}
+	}
+	rep->sig_checked = 1;
+	if (pp_pgp_verify_finish(&r->v, now, &rep->sig, err) < 0)
+		return pp_err_prefix(err, "'%s': ", path);
+	return check_content(r, rep, err);
+}
+
+int pp_debsig_verify(const char *path, const struct pp_pgp_keyring *kr,
+		     time_t now, struct pp_debsig_report *rep,
+		     struct pp_err *err)
+{
+	struct run r;
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	memset(&r, 0, sizeof(r));
+	r.deb.ar.fd = -1;
+	pp_err_init(&r.trouble);
+	rc = verify_run(&r, path, kr, now, rep, err);
+	if (r.have_cm)
+		pp_ctrl_members_release(&r.cm);
+	content_release(&r.content);
+	pp_err_release(&r.trouble);
+	pp_deb_close(&r.deb);
+	return rc;
+}
+
+void pp_debsig_report_release(struct pp_debsig_report *rep)
+{
+	for (size_t i = 0; i < rep->nr_bad; i++)
+		free(rep->bad[i]);
+	free(rep->bad);
+	memset(rep, 0, sizeof(*rep));
+}
