@@ -258,6 +258,12 @@ void pp_spec_release(struct pp_spec *spec)
 			free(spec->control[i].scripts[k]);
 	}
 	free(spec->control);
+	for (size_t i = 0; i < spec->nr_isa_dispatch; i++) {
+		free(spec->isa_dispatch[i].path);
+		pp_strlist_release(&spec->isa_dispatch[i].symbols);
+		pp_strlist_release(&spec->isa_dispatch[i].dispatchers);
+	}
+	free(spec->isa_dispatch);
 	free(spec->revision);
 	free(spec->title);
 	free(spec->section);

@@ -58,6 +58,9 @@ struct pp_axis_value {
 					 must not contain (padpack split) */
 	struct pp_container container;
 	struct pp_accel accel;      /* accel.what NULL: none */
+	char *isa;                  /* the most its binaries may use (an ISA
+				       limit, e.g. x86-64-v2), or NULL */
+	struct pp_strlist isa_require; /* what they must contain somewhere */
 	unsigned line;
 };
 
@@ -88,6 +91,16 @@ struct pp_file_rule {
 	char *package;  /* a template, e.g. lib@name@-dev; NULL with drop */
 	char *role;     /* runtime, dev, tools ...; NULL: from the name */
 	char *drop;     /* why the file is left out, or NULL */
+	unsigned line;
+};
+
+/* padpack split: code behind a runtime CPU check in the files a glob
+ * names, which the ISA scan leaves out of the verdict (lib/isa.h). */
+struct pp_isa_dispatch {
+	char *path;                  /* a glob relative to the stage */
+	struct pp_strlist symbols;   /* functions only a CPUID check reaches */
+	int ifunc;                   /* code only ifunc resolvers reach */
+	struct pp_strlist dispatchers; /* functions that act as resolvers */
 	unsigned line;
 };
 
@@ -138,6 +151,8 @@ struct pp_spec {
 	struct pp_strlist build_depends;
 	struct pp_control_rule *control;
 	size_t nr_control;
+	struct pp_isa_dispatch *isa_dispatch;
+	size_t nr_isa_dispatch;
 	struct pp_needed *needed;
 	size_t nr_needed;
 	struct pp_file_rule *files;

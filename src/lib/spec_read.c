@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "fsutil.h"
+#include "isa.h"
 #include "specint.h"
 #include "xalloc.h"
 
@@ -383,6 +384,37 @@ static int read_container(struct loader *L, const config_setting_t *g,
 	       read_strings(L, s, "run_flags", &c->run_flags, NULL, 1) ? -1 : 0;
 }
 
+/* isa = "x86-64-v2" and isa_require = [ "avx" ], checked by the ISA
+ * scanner's own parsers. */
+static int read_isa_limit(struct loader *L, const config_setting_t *g,
+			  struct pp_axis_value *v)
+{
+	const config_setting_t *s = config_setting_get_member(g, "isa");
+	const config_setting_t *r = config_setting_get_member(g, "isa_require");
+	struct pp_isa_limit limit;
+	struct pp_isa_set set = { { 0 } };
+	struct pp_err e;
+
+	if (read_string(L, g, "isa", &v->isa, NULL, NULL) < 0 ||
+	    read_strings(L, g, "isa_require", &v->isa_require, NULL, 0) < 0)
+		return -1;
+	pp_err_init(&e);
+	if (v->isa && pp_isa_limit_parse(v->isa, &limit, &e) < 0) {
+		pp_setting_error(s, L->file, L->err, "%s", e.msg);
+		pp_err_release(&e);
+		return -1;
+	}
+	pp_err_release(&e);
+	for (size_t i = 0; i < v->isa_require.nr; i++)
+		if (pp_isa_set_add(&set, v->isa_require.items[i]) < 0)
+			return pp_setting_error(config_setting_get_elem(r,
+						(unsigned)i), L->file, L->err,
+						"unknown instruction set '%s'; "
+						"e.g. avx, avx2, fma, avx512, "
+						"sse4.2", v->isa_require.items[i]);
+	return 0;
+}
+
 static int is_soname(const char *s)
 {
 	return strstr(s, ".so") && !strchr(s, '/') && !strpbrk(s, " \t");
@@ -440,7 +472,7 @@ static int read_value(struct loader *L, const config_setting_t *g,
 	rc = read_settings(L, g, &v->set, &outer);
 	pp_strlist_release(&outer);
 	if (rc < 0 || read_isa(L, g, &v->forbid_isa) < 0 ||
-	    read_accel(L, g, &v->accel) < 0)
+	    read_isa_limit(L, g, v) < 0 || read_accel(L, g, &v->accel) < 0)
 		return -1;
 	return read_container(L, g, &v->container);
 }
@@ -648,6 +680,34 @@ static int read_control_rule(struct loader *L, const config_setting_t *e,
 	return 0;
 }
 
+static int read_dispatch(struct loader *L, const config_setting_t *list)
+{
+	struct pp_spec *sp = L->spec;
+	int n = list ? config_setting_length(list) : 0;
+
+	sp->isa_dispatch = xcalloc((size_t)n + 1, sizeof(*sp->isa_dispatch));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(list,
+								(unsigned)i);
+		struct pp_isa_dispatch *d = &sp->isa_dispatch[sp->nr_isa_dispatch++];
+		int ifunc = 0;
+
+		d->line = config_setting_source_line(e);
+		if (read_string(L, e, "path", &d->path, NULL, NULL) < 0 ||
+		    read_strings(L, e, "symbols", &d->symbols, NULL, 0) < 0 ||
+		    read_strings(L, e, "dispatchers", &d->dispatchers, NULL,
+				 0) < 0)
+			return -1;
+		if (config_setting_lookup_bool(e, "ifunc", &ifunc))
+			d->ifunc = ifunc;
+		if (!d->symbols.nr && !d->ifunc)
+			return pp_setting_error(e, L->file, L->err, "exempts "
+						"nothing; give symbols, or ifunc "
+						"= true");
+	}
+	return 0;
+}
+
 static int read_control(struct loader *L, const config_setting_t *list)
 {
 	struct pp_spec *sp = L->spec;
@@ -736,6 +796,7 @@ static int read_packages(struct loader *L, const config_setting_t *root)
 	return read_package_about(L, g) ||
 	       read_needed(L, config_setting_get_member(g, "needed")) ||
 	       read_files(L, config_setting_get_member(g, "files")) ||
+	       read_dispatch(L, config_setting_get_member(g, "isa_dispatch")) ||
 	       read_control(L, config_setting_get_member(g, "control")) ? -1 : 0;
 }
 
@@ -769,6 +830,8 @@ void pp_spec_release_settings(struct pp_spec *spec)
 			settings_release(&v->set);
 			pp_strlist_release(&v->forbid_isa);
 			free(v->accel.what);
+			free(v->isa);
+			pp_strlist_release(&v->isa_require);
 			pp_strlist_release(&v->accel.libs);
 			free(v->container.base);
 			free(v->container.dev_base);

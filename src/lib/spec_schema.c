@@ -57,6 +57,11 @@ static const struct pp_skey value_keys[] = {
 	SETTINGS_KEYS,
 	{ "forbid_isa", PP_ST_STRINGS, 0, NULL,
 	  "instruction sets, e.g. [\"avx\", \"avx2\", \"fma\"]" },
+	{ "isa", PP_ST_STRING, 0, NULL,
+	  "the most its binaries may use: an x86-64 level and extensions, "
+	  "e.g. \"x86-64-v2\" or \"x86-64-v3+AES\"" },
+	{ "isa_require", PP_ST_STRINGS, 0, NULL,
+	  "instruction sets its binaries must contain, e.g. [\"avx\"]" },
 	{ "accelerator", PP_ST_GROUP, 0, accel_keys,
 	  "a group: { what = \"the NVIDIA driver\"; libs = [...]; }" },
 	{ "container", PP_ST_GROUP, 0, container_keys,
@@ -117,6 +122,18 @@ static const struct pp_skey file_keys[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+static const struct pp_skey dispatch_keys[] = {
+	{ "path", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "a glob relative to the stage, e.g. \"usr/lib/*/libfoo.so.*\"" },
+	{ "symbols", PP_ST_STRINGS, 0, NULL,
+	  "functions only a CPUID check reaches, e.g. [\"*_avx2\"]" },
+	{ "ifunc", PP_ST_BOOL, 0, NULL,
+	  "true: code only ifunc resolvers reach is exempt" },
+	{ "dispatchers", PP_ST_STRINGS, 0, NULL,
+	  "functions that act as resolvers, e.g. [\"__libc_ifunc_impl_list\"]" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
 static const struct pp_skey control_keys[] = {
 	{ "package", PP_ST_STRING, PP_SK_REQUIRED, NULL,
 	  "a package name or glob, e.g. \"lib@name@1*\"" },
@@ -154,6 +171,8 @@ static const struct pp_skey package_keys[] = {
 	  "Debian packages the build used, e.g. [\"cmake\", \"gcc\"]" },
 	{ "templates", PP_ST_STRING, 0, NULL,
 	  "a directory of control templates, relative to the spec" },
+	{ "isa_dispatch", PP_ST_GROUPS, 0, dispatch_keys,
+	  "a list, e.g. ( { path = \"usr/lib/*/libx.so.*\"; ifunc = true; } )" },
 	{ "control", PP_ST_GROUPS, 0, control_keys,
 	  "a list, e.g. ( { package = \"x\"; fields = { Section = \"y\"; }; } )" },
 	{ "needed", PP_ST_GROUPS, 0, needed_keys,

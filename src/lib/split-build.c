@@ -600,6 +600,8 @@ static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 {
 	const struct pp_axis_value *acc = accelerator(s, p);
 	char *libs = acc ? pp_strlist_join(&acc->accel.libs, " ") : NULL;
+	/* "x86-64-v3" of "x86-64-v3 (AVX, FMA)" */
+	char *level = p->isa ? xstrndup(p->isa, strcspn(p->isa, " ")) : NULL;
 
 	pp_vars_add(v, "name", s->spec->name);
 	pp_vars_add(v, "package", p->name);
@@ -609,11 +611,12 @@ static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_vars_add(v, "what", acc ? acc->accel.what : "");
 	pp_vars_add(v, "libs", libs);
 	pp_vars_add(v, "device", acc ? acc->name : "");
-	pp_vars_add(v, "isa_level", p->isa);
+	pp_vars_add(v, "isa_level", level);
 	pp_vars_add(v, "isa_flags", p->isa_flags);
 	pp_vars_add(v, "isa_names", p->isa_names);
 	pp_vars_add(v, "alternative", p->isa_alternative);
 	free(libs);
+	free(level);
 }
 
 /* padpack's own snippets for each script of a package. */
@@ -927,7 +930,11 @@ static int prepare_dirs(const struct pp_split *s, struct pp_err *err)
 int pp_split_run(struct pp_split *s, struct pp_err *err)
 {
 	struct pp_shlibs_ctx *ctx;
-	int rc = prepare_dirs(s, err);
+	int rc = pp_split_isa_check(s, err);
+
+	/* nothing is written, nor removed, when the proof fails */
+	if (rc == 0)
+		rc = prepare_dirs(s, err);
 
 	/* -dbgsym trees fill while their packages' binaries are stripped */
 	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)

@@ -976,6 +976,8 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 		rc = find_arch(s, err);
 	if (!rc)
 		rc = assign(s, err);
+	if (!rc)
+		rc = pp_split_isa_scan(s, err);
 	return rc;
 }
 
@@ -989,6 +991,9 @@ void pp_split_release(struct pp_split *s)
 			free(st->files[i].link);
 			free(st->files[i].rule);
 			pp_classified_release(&st->files[i].c);
+			if (st->files[i].isa)
+				pp_isa_report_release(st->files[i].isa);
+			free(st->files[i].isa);
 		}
 		free(st->files);
 		free(st->dir);
@@ -1032,6 +1037,7 @@ static void explain_file(const struct pp_split *s, size_t k,
 	strbuf_addf(out, "           %s -> %s\n", pp_class_name(f->c.cls),
 		    f->pkg >= 0 ? s->pkgs[f->pkg].name : "(dropped)");
 	strbuf_addf(out, "           rule: %s\n", f->rule ? f->rule : "?");
+	pp_split_isa_explain(f, out);
 }
 
 void pp_split_explain(const struct pp_split *s, struct strbuf *out)

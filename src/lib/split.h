@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "classify.h"
+#include "isa.h"
 #include "compress.h"
 #include "error.h"
 #include "spec.h"
@@ -54,6 +55,7 @@ struct pp_split_file {
 	struct pp_classified c;
 	unsigned char sum[32];    /* SHA-256 of a regular file's content */
 	int shared;               /* the same in every variant */
+	struct pp_isa_report *isa; /* what its code needs; NULL: no code */
 	long pkg;                 /* index into the packages; -1 dropped */
 	char *rule;               /* the rule that chose, for --explain */
 };

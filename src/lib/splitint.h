@@ -18,6 +18,17 @@ static inline struct pp_split_file *pp_split_at(const struct pp_split *s,
  * that it sorts before 0.11.0), then "-" and the revision. */
 char *pp_split_debian_version(const char *upstream, const char *revision);
 
+/* ---- the ISA proof (split-isa.c) ---- */
+
+/* Scans every ELF file and static library of the stages (x86-64 only). */
+int pp_split_isa_scan(struct pp_split *s, struct pp_err *err);
+/* Checks each variant's files against what it allows and requires (exit
+ * 1 naming file, extension, symbol and offset), then fills each package's
+ * ISA level and the CPU flags its preinst checks. */
+int pp_split_isa_check(struct pp_split *s, struct pp_err *err);
+/* "isa: x86-64-v3 AVX AVX2 FMA" for --explain. */
+void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out);
+
 /* ---- dependencies (shlibdeps.c) ---- */
 
 /* What resolving NEEDED libraries of one package gives: Depends entries

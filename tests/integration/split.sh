@@ -271,6 +271,53 @@ check_rules() {
 		! ls '$out' | grep -q common"
 }
 
+# The ISA proof: what each package records, a no-AVX variant with one
+# file compiled with -mavx2, an AVX variant without AVX, and runtime
+# dispatch exempted by the spec.
+check_isa() {
+	local bad=$WORK/isabuild spec=$WORK/isa.cfg
+	check_fails "Isa-Level: libpaddle1 needs x86-64-v3 (AVX, FMA)" 0 \
+		'^x86-64-v3 \(AVX, FMA\)$' field libpaddle1 Isa-Level
+	check_fails "Isa-Level: libpaddle1-noavx, the baseline" 0 '^x86-64$' \
+		field libpaddle1-noavx Isa-Level
+	check_fails "libpaddle1's preinst checks the CPU for AVX and FMA" 0 \
+		'for padpack_flag in avx fma; do' dpkg-deb -I "$(deb libpaddle1)" preinst
+	check "the no-AVX and the programs' packages have no CPU check" bash -c "
+		! dpkg-deb -I '$(deb libpaddle1-noavx)' preinst 2>/dev/null &&
+		! dpkg-deb -I '$(deb paddle)' preinst 2>/dev/null"
+	# the same objects with and without -mavx2, scanned by padpack isa
+	printf '%s\n' 'void add8(float *a, const float *b) {' \
+		'  for (int i = 0; i < 8; i++) a[i] += b[i] * a[i]; }' >"$WORK/k.c"
+	cc -O3 -mavx2 -mfma -c -o "$WORK/k-avx2.o" "$WORK/k.c" &&
+	cc -O3 -c -o "$WORK/k-plain.o" "$WORK/k.c"
+	check_fails "padpack isa: the object built with -mavx2 needs x86-64-v3" 0 \
+		'x86-64-v3' "$PADPACK" isa "$WORK/k-avx2.o"
+	check_fails "padpack isa: the same object without it stays at the baseline" 0 \
+		': x86-64 \(' bash -c "'$PADPACK' isa '$WORK/k-plain.o' | head -n 1"
+	# a no-AVX stage with one library built with -mavx2
+	mkdir -p "$bad/cpu-noavx" "$bad/cpu-avx"
+	cp -a "$B/cpu-noavx/stage" "$bad/cpu-noavx/"
+	cc -O3 -mavx2 -mfma -shared -fPIC -Wl,-soname,libkern.so.0 \
+		-o "$bad/cpu-noavx/stage/$LIBDIR/libkern.so.0" "$WORK/k.c"
+	check_fails "a no-AVX variant with a file built with -mavx2: exit 1, file, symbol, offset" 1 \
+		'the ISA proof failed: .*cpu-noavx/stage/usr/lib/x86_64-linux-gnu/libkern\.so\.0: (AVX2|FMA|AVX) instruction at add8\+0x[0-9a-f]+ .*exceeds x86-64-v2.*; the cpu-noavx variant allows no more' \
+		bash -c "'$PADPACK' split -c '$TOP/pkg/paddle.cfg' -B '$bad' -o '$WORK/isa-out' --variant cpu-noavx 2>&1 | tr '\n' ' '; exit \${PIPESTATUS[0]}"
+	check "nothing was written" bash -c "! ls '$WORK/isa-out' 2>/dev/null"
+	# the same file, its kernel declared as runtime-dispatched
+	sed 's|^\tisa_dispatch = (|\tisa_dispatch = ( { path = "usr/lib/*/libkern.so.*"; symbols = [ "add8" ]; }|' \
+		"$TOP/pkg/paddle.cfg" >"$spec"
+	sed -i "s|copyright = \"paddle.copyright\"|copyright = \"$TOP/pkg/paddle.copyright\"|" "$spec"
+	check_fails "isa_dispatch exempts it: the split goes on, --explain says exempt" 0 \
+		'libkern\.so\.0 .*isa: x86-64 .*(AVX|FMA)\(exempt\)' bash -c "
+		'$PADPACK' split -c '$spec' -B '$bad' -o '$WORK/isa-out' --variant cpu-noavx -q &&
+		'$PADPACK' split -c '$spec' -B '$bad' --variant cpu-noavx --explain | tr '\n' ' '"
+	# an AVX variant whose build fell back to the portable kernel
+	cp -a "$B/cpu-noavx/stage" "$bad/cpu-avx/"
+	check_fails "an AVX variant without one AVX instruction: exit 1, saying the build fell back" 1 \
+		'variant cpu-avx: none of its 3 ELF files has a avx instruction .*fell back' \
+		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/isa-out2" --variant cpu-avx
+}
+
 # A program needing a library nobody provides: an error naming both.
 check_errors() {
 	local bad=$WORK/badbuild spec=$WORK/bad.cfg
@@ -326,6 +373,7 @@ if [ -f "$OUT/complete" ]; then
 		check_dbgsym
 		check_run_files
 		check_explain
+		check_isa
 		check_reproducible
 		check_rules
 	else
