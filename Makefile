@@ -6,6 +6,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man
+# padpack split's control-templates/ and scripts/
+DATADIR := $(PREFIX)/share/padpack
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -89,6 +91,9 @@ install: padpack
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 padpack $(DESTDIR)$(BINDIR)/padpack
 	install -m 0644 doc/padpack.1 $(DESTDIR)$(MANDIR)/man1/padpack.1
+	install -d $(DESTDIR)$(DATADIR)/control-templates $(DESTDIR)$(DATADIR)/scripts
+	install -m 0644 control-templates/*.control $(DESTDIR)$(DATADIR)/control-templates
+	install -m 0644 scripts/*.preinst scripts/*.postinst $(DESTDIR)$(DATADIR)/scripts
 
 # libFuzzer over the OpenPGP packet, keyring, armor and cleartext parsers
 # (tests/fuzz/); make check runs it for a minute (tests/integration/

@@ -1,7 +1,6 @@
 /* Reading dpkg's database and the dynamic linker's configuration. */
 #include "dpkgdb.h"
 
-#include <dirent.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "proc.h"
 #include "fsutil.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -17,11 +16,8 @@
 void pp_dpkgdb_init(struct pp_dpkgdb *db, const char *admindir,
 		    const char *arch, const char *triplet)
 {
-	const char *env = getenv("DPKG_ADMINDIR");
-
 	memset(db, 0, sizeof(*db));
-	db->admindir = xstrdup(admindir ? admindir :
-			       env && *env ? env : "/var/lib/dpkg");
+	db->admindir = admindir ? xstrdup(admindir) : NULL;
 	db->confdir = xstrdup("/etc/dpkg");
 	db->root = xstrdup("");
 	db->arch = xstrdup(arch);
@@ -35,45 +31,27 @@ void pp_dpkgdb_release(struct pp_dpkgdb *db)
 	free(db->root);
 	free(db->arch);
 	free(db->triplet);
-	pp_strlist_release(&db->list_files);
 	memset(db, 0, sizeof(*db));
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Runs dpkg-query with args; its output in out. Its exit status is not
+ * an error (--search fails when one path has no owner); not running is. */
+static int dpkg_query(const struct pp_dpkgdb *db, const struct pp_strlist *args,
+		      struct strbuf *out, struct pp_err *err)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	struct pp_strlist argv = PP_STRLIST_INIT;
+	int status, rc;
 
-static int list_info(struct pp_dpkgdb *db, struct pp_err *err)
-{
-	struct strbuf dir = STRBUF_INIT;
-	struct dirent *de;
-	DIR *d;
-
-	if (db->listed)
-		return 0;
-	strbuf_addf(&dir, "%s/info", db->admindir);
-	d = opendir(dir.buf);
-	if (!d) {
-		pp_err_errno(err, PP_EXIT_IO, "cannot read dpkg's database '%s'",
-			     dir.buf);
-		strbuf_release(&dir);
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 5 && !strcmp(de->d_name + n - 5, ".list"))
-			pp_strlist_pushf(&db->list_files, "%s/%s", dir.buf,
-					 de->d_name);
-	}
-	closedir(d);
-	if (db->list_files.nr)
-		qsort(db->list_files.items, db->list_files.nr,
-		      sizeof(char *), cmp_str);
-	db->listed = 1;
-	strbuf_release(&dir);
-	return 0;
+	pp_strlist_push(&argv, "dpkg-query");
+	if (db->admindir)
+		pp_strlist_pushf(&argv, "--admindir=%s", db->admindir);
+	pp_strlist_extend(&argv, args);
+	rc = pp_proc_capture(argv.items, NULL, out, &status, err);
+	if (rc == 0 && status == 127)
+		rc = pp_err_set(err, PP_EXIT_IO, "cannot run dpkg-query; padpack "
+				"asks it which installed package has a library");
+	pp_strlist_release(&argv);
+	return rc;
 }
 
 /* The other spelling of a path under merged /usr, or NULL. */
@@ -97,99 +75,72 @@ static char *usrmerge_alias(const char *path)
 	return NULL;
 }
 
-/* "libc6:amd64" from ".../info/libc6:amd64.list" */
-static char *package_of_list(const char *list)
+/* One line of --search: "pkg1, pkg2: path" gives pkg1 for path. */
+static void owner_line(const char *line, const struct pp_strlist *paths,
+		       const struct pp_strlist *alias, struct pp_strlist *owners)
 {
-	const char *base = strrchr(list, '/');
-	size_t n;
+	const char *sep = strstr(line, ": ");
 
-	base = base ? base + 1 : list;
-	n = strlen(base) - 5;
-	return xstrndup(base, n);
-}
-
-static int has_line(const struct strbuf *text, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = text->buf, *end = text->buf + text->len;
-
-	while ((p = memmem(p, (size_t)(end - p), line, n))) {
-		if ((p == text->buf || p[-1] == '\n') &&
-		    (p + n == end || p[n] == '\n'))
-			return 1;
-		p++;
-	}
-	return 0;
+	if (!sep || !strncmp(line, "diversion by", 12))
+		return;
+	for (size_t i = 0; i < paths->nr; i++)
+		if (!*owners->items[i] && (!strcmp(sep + 2, paths->items[i]) ||
+		    !strcmp(sep + 2, alias->items[i]))) {
+			free(owners->items[i]);
+			owners->items[i] = xstrndup(line, strcspn(line, ",:"));
+		}
 }
 
 int pp_dpkgdb_owners(struct pp_dpkgdb *db, const struct pp_strlist *paths,
 		     struct pp_strlist *owners, struct pp_err *err)
 {
-	struct pp_strlist alias = PP_STRLIST_INIT;
-	struct strbuf text = STRBUF_INIT;
-	size_t left = paths->nr;
-	int rc;
+	struct pp_strlist alias = PP_STRLIST_INIT, args = PP_STRLIST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *save = NULL, *line;
+	int rc = 0;
 
+	pp_strlist_push(&args, "--search");
 	for (size_t i = 0; i < paths->nr; i++) {
 		char *a = usrmerge_alias(paths->items[i]);
 
 		pp_strlist_push(owners, "");
+		pp_strlist_push(&args, paths->items[i]);
+		if (a)
+			pp_strlist_push(&args, a);
 		pp_strlist_push_owned(&alias, a ? a : xstrdup(""));
 	}
-	if (left && list_info(db, err) < 0) {
-		pp_strlist_release(&alias);
-		return -1;
-	}
-	for (size_t f = 0; f < db->list_files.nr && left; f++) {
-		struct pp_err gone;
-
-		strbuf_reset(&text);
-		pp_err_init(&gone);
-		/* a list removed while we read it owns nothing */
-		rc = pp_read_file(db->list_files.items[f], &text, &gone);
-		pp_err_release(&gone);
-		if (rc < 0)
-			continue;
-		for (size_t i = 0; i < paths->nr; i++) {
-			if (*owners->items[i])
-				continue;
-			if (has_line(&text, paths->items[i]) ||
-			    (*alias.items[i] && has_line(&text, alias.items[i]))) {
-				free(owners->items[i]);
-				owners->items[i] = package_of_list(
-					db->list_files.items[f]);
-				left--;
-			}
-		}
-	}
-	strbuf_release(&text);
+	if (paths->nr)
+		rc = dpkg_query(db, &args, &out, err);
+	for (line = rc == 0 ? strtok_r(out.buf, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		owner_line(line, paths, &alias, owners);
+	strbuf_release(&out);
+	pp_strlist_release(&args);
 	pp_strlist_release(&alias);
-	return 0;
+	return rc;
 }
 
 char *pp_dpkgdb_control_file(const struct pp_dpkgdb *db, const char *package,
 			     const char *name)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *colon = strchr(package, ':');
-	struct stat st;
+	struct pp_strlist args = PP_STRLIST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct pp_err e;
+	char *path = NULL;
 
-	/* "pkg:arch" as owners gives, or plain names of arch: all packages */
-	if (colon)
-		strbuf_addf(&sb, "%s/info/%s.%s", db->admindir, package, name);
-	else
-		strbuf_addf(&sb, "%s/info/%s:%s.%s", db->admindir, package,
-			    db->arch, name);
-	if (stat(sb.buf, &st) == 0)
-		return strbuf_detach(&sb, NULL);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s/info/%.*s.%s", db->admindir,
-		    colon ? (int)(colon - package) : (int)strlen(package),
-		    package, name);
-	if (stat(sb.buf, &st) == 0)
-		return strbuf_detach(&sb, NULL);
-	strbuf_release(&sb);
-	return NULL;
+	pp_err_init(&e);
+	pp_strlist_push(&args, "--control-path");
+	pp_strlist_push(&args, package);
+	pp_strlist_push(&args, name);
+	if (dpkg_query(db, &args, &out, &e) == 0) {
+		strbuf_rtrim(&out);
+		if (out.len && !strchr(out.buf, '\n'))
+			path = strbuf_detach(&out, NULL);
+	}
+	pp_err_release(&e);
+	strbuf_release(&out);
+	pp_strlist_release(&args);
+	return path;
 }
 
 static void push_unique(struct pp_strlist *dirs, const char *d)
@@ -278,66 +229,55 @@ void pp_ld_library_dirs(const struct pp_dpkgdb *db, struct pp_strlist *dirs)
 	push_unique(dirs, "/usr/lib");
 }
 
-/* ---- status ----------------------------------------------------------- */
+/* ---- installed packages ---------------------------------------------- */
 
-static char *field_or_empty(const struct pp_stanza *st, const char *name)
+static void add_installed(struct pp_installed_set *set, char *line)
 {
-	const char *v = pp_stanza_get(st, name);
-
-	return xstrdup(v ? v : "");
-}
-
-static void add_installed(struct pp_installed_set *set,
-			  const struct pp_stanza *st)
-{
-	const char *status = pp_stanza_get(st, "Status");
-	const char *pre = pp_stanza_get(st, "Pre-Depends");
-	const char *dep = pp_stanza_get(st, "Depends");
-	const char *ess = pp_stanza_get(st, "Essential");
+	char *f[8], *rest = line;
 	struct pp_installed *p;
+	size_t n = 0;
 
-	if (!status || !strstr(status, " installed") ||
-	    !pp_stanza_get(st, "Package") || !pp_stanza_get(st, "Version"))
+	while (n < 8 && (f[n] = strsep(&rest, "\t")))
+		n++;
+	/* Package, Version, Architecture, Essential, Status, Pre-Depends,
+	 * Depends, Provides */
+	if (n < 8 || strcmp(f[4], "installed"))
 		return;
 	ARRAY_GROW(set->pkgs, set->alloc, set->nr + 1);
 	p = &set->pkgs[set->nr++];
-	p->name = field_or_empty(st, "Package");
-	p->version = field_or_empty(st, "Version");
-	p->arch = field_or_empty(st, "Architecture");
-	p->provides = field_or_empty(st, "Provides");
-	if (pre && dep) {
-		p->depends = xmalloc(strlen(pre) + strlen(dep) + 3);
-		sprintf(p->depends, "%s, %s", pre, dep);
+	p->name = xstrdup(f[0]);
+	p->version = xstrdup(f[1]);
+	p->arch = xstrdup(f[2]);
+	p->essential = !strcmp(f[3], "yes");
+	p->provides = xstrdup(f[7]);
+	if (*f[5] && *f[6]) {
+		p->depends = xmalloc(strlen(f[5]) + strlen(f[6]) + 3);
+		sprintf(p->depends, "%s, %s", f[5], f[6]);
 	} else {
-		p->depends = xstrdup(pre ? pre : dep ? dep : "");
+		p->depends = xstrdup(*f[5] ? f[5] : f[6]);
 	}
-	p->essential = ess && !strcmp(ess, "yes");
 }
 
 int pp_dpkgdb_installed(const struct pp_dpkgdb *db, struct pp_installed_set *out,
 			struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	struct pp_deb822 p;
-	struct pp_stanza st;
+	struct pp_strlist args = PP_STRLIST_INIT;
+	struct strbuf text = STRBUF_INIT;
+	char *save = NULL, *line;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	strbuf_addf(&path, "%s/status", db->admindir);
-	rc = pp_read_file(path.buf, &text, err);
-	if (rc == 0) {
-		pp_deb822_init(&p, text.buf, text.len, path.buf);
-		pp_stanza_init(&st);
-		while ((rc = pp_deb822_next(&p, &st, err)) > 0) {
-			add_installed(out, &st);
-			pp_stanza_release(&st);
-			pp_stanza_init(&st);
-		}
-		pp_stanza_release(&st);
-	}
-	strbuf_release(&path);
+	pp_strlist_push(&args, "--show");
+	pp_strlist_push(&args, "--showformat=${Package}\t${Version}\t"
+			"${Architecture}\t${Essential}\t${db:Status-Status}\t"
+			"${Pre-Depends}\t${Depends}\t${Provides}\n");
+	rc = dpkg_query(db, &args, &text, err);
+	for (line = rc == 0 ? strtok_r(text.buf, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		add_installed(out, line);
+	pp_strlist_release(&args);
 	strbuf_release(&text);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 void pp_installed_release(struct pp_installed_set *set)

@@ -1,7 +1,8 @@
-/* The installed system as dpkg knows it: which package owns a file (the
- * info/PKG.list files dpkg -S reads), a package's shlibs and symbols
- * control files, the installed packages (status), and where the dynamic
- * linker looks for libraries (ld.so.conf). Read only. */
+/* The installed system as dpkg knows it, asked through dpkg-query (its
+ * database is dpkg's own business): which package owns a file (--search),
+ * where a package's shlibs or symbols file is (--control-path), what is
+ * installed (--show); and where the dynamic linker looks for libraries
+ * (ld.so.conf). Read only. */
 #ifndef PP_DPKGDB_H
 #define PP_DPKGDB_H
 
@@ -11,23 +12,21 @@
 #include "strlist.h"
 
 struct pp_dpkgdb {
-	char *admindir;   /* /var/lib/dpkg, or $DPKG_ADMINDIR */
+	char *admindir;   /* dpkg-query --admindir, or NULL: its default */
 	char *confdir;    /* /etc/dpkg: shlibs.override, shlibs.default */
 	char *root;       /* "" or a directory holding etc/ld.so.conf ... */
-	char *arch;       /* host architecture, for PKG:ARCH file names */
+	char *arch;       /* host architecture */
 	char *triplet;    /* its multiarch triplet */
-	struct pp_strlist list_files; /* info/ *.list, sorted; read lazily */
-	int listed;
 };
 
-/* admindir NULL: $DPKG_ADMINDIR, else /var/lib/dpkg. */
+/* admindir NULL: dpkg-query's own default ($DPKG_ADMINDIR or dpkg's). */
 void pp_dpkgdb_init(struct pp_dpkgdb *db, const char *admindir,
 		    const char *arch, const char *triplet);
 void pp_dpkgdb_release(struct pp_dpkgdb *db);
 
 /* For each path (absolute), the package owning it ("" when none), as
- * "dpkg -S" answers; /lib and /usr/lib (merged /usr) are both tried.
- * owners gets one item per path, in order. */
+ * dpkg-query --search answers, in one call; /lib and /usr/lib (merged
+ * /usr) are both tried. owners gets one item per path, in order. */
 int pp_dpkgdb_owners(struct pp_dpkgdb *db, const struct pp_strlist *paths,
 		     struct pp_strlist *owners, struct pp_err *err);
 
@@ -54,7 +53,7 @@ struct pp_installed_set {
 	size_t nr, alloc;
 };
 
-/* Reads ADMINDIR/status: the packages whose status is "installed". */
+/* The packages whose status is "installed" (dpkg-query --show). */
 int pp_dpkgdb_installed(const struct pp_dpkgdb *db, struct pp_installed_set *out,
 			struct pp_err *err);
 void pp_installed_release(struct pp_installed_set *set);

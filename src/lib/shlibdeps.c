@@ -22,10 +22,11 @@
 struct sys_lib {
 	char *soname;
 	char *path;      /* NULL: not found */
-	char *owner;     /* "" when no package owns it */
+	char *owner;     /* "" when no package owns it; NULL: not asked */
 	const struct pp_symbols_object *symbols; /* or NULL */
 	char *shlibs;    /* the shlibs dependency when no symbols; or NULL */
 	char *failure;   /* why it gives no dependency, or NULL */
+	int resolved;    /* owner and dependency information looked up */
 };
 
 struct symfile {
@@ -43,13 +44,21 @@ struct pp_shlibs_ctx {
 	size_t nr_symfiles, alloc_symfiles;
 };
 
-struct pp_shlibs_ctx *pp_shlibs_ctx_new(const struct pp_split *s)
+static int prefetch(struct pp_shlibs_ctx *ctx, const struct pp_split *s,
+		    struct pp_err *err);
+
+struct pp_shlibs_ctx *pp_shlibs_ctx_new(const struct pp_split *s,
+					struct pp_err *err)
 {
 	struct pp_shlibs_ctx *ctx = xcalloc(1, sizeof(*ctx));
 
 	ctx->s = s;
 	pp_dpkgdb_init(&ctx->db, s->opts.admindir, s->arch, s->triplet);
 	pp_ld_library_dirs(&ctx->db, &ctx->libdirs);
+	if (prefetch(ctx, s, err) < 0) {
+		pp_shlibs_ctx_free(ctx);
+		return NULL;
+	}
 	return ctx;
 }
 
@@ -284,6 +293,8 @@ static int in_run_dep(const struct pp_split *s, size_t pkg,
 	return 0;
 }
 
+static const char *mapped(const struct pp_spec *spec, const char *soname);
+
 /* ---- libraries of the system ------------------------------------------ */
 
 static const struct pp_symbols_file *load_symfile(struct pp_shlibs_ctx *ctx,
@@ -428,21 +439,33 @@ static int dependency_info(struct pp_shlibs_ctx *ctx, struct sys_lib *l,
 	return rc;
 }
 
-static struct sys_lib *system_lib(struct pp_shlibs_ctx *ctx,
-				  const struct pp_split_file *f,
-				  const char *soname, struct pp_err *err)
+static struct sys_lib *find_lib(struct pp_shlibs_ctx *ctx, const char *soname)
 {
-	struct sys_lib *l;
-	struct strbuf why = STRBUF_INIT;
-
 	for (size_t i = 0; i < ctx->nr_libs; i++)
 		if (!strcmp(ctx->libs[i].soname, soname))
 			return &ctx->libs[i];
+	return NULL;
+}
+
+static struct sys_lib *new_lib(struct pp_shlibs_ctx *ctx, const char *soname,
+			       char *path)
+{
+	struct sys_lib *l;
+
 	ARRAY_GROW(ctx->libs, ctx->alloc_libs, ctx->nr_libs + 1);
 	l = &ctx->libs[ctx->nr_libs++];
 	memset(l, 0, sizeof(*l));
 	l->soname = xstrdup(soname);
-	l->path = find_on_system(ctx, f, soname);
+	l->path = path;
+	return l;
+}
+
+/* What gives the dependency on a library found (or not) on the system. */
+static int resolve_lib(struct pp_shlibs_ctx *ctx, struct sys_lib *l,
+		       struct pp_err *err)
+{
+	struct strbuf why = STRBUF_INIT;
+
 	if (!l->path) {
 		char *dirs = pp_strlist_join(&ctx->libdirs, ":");
 
@@ -450,17 +473,15 @@ static struct sys_lib *system_lib(struct pp_shlibs_ctx *ctx,
 			    "this system either (searched its run path and %s)",
 			    dirs);
 		free(dirs);
-	} else if (owner_of(ctx, l->path, &l->owner, err) < 0 ||
-		   (*l->owner && dependency_info(ctx, l, err) < 0)) {
-		ctx->nr_libs--;
-		free(l->soname);
-		free(l->path);
-		free(l->owner);
+	} else if (!l->owner && owner_of(ctx, l->path, &l->owner, err) < 0) {
 		strbuf_release(&why);
-		return NULL;
+		return -1;
 	} else if (!*l->owner) {
 		strbuf_addf(&why, "%s has it, but no installed package owns "
-			    "that file (dpkg -S)", l->path);
+			    "that file (dpkg-query --search)", l->path);
+	} else if (dependency_info(ctx, l, err) < 0) {
+		strbuf_release(&why);
+		return -1;
 	} else if (!l->symbols && !l->shlibs) {
 		strbuf_addf(&why, "%s of package %s has it, but that package "
 			    "has no symbols or shlibs file that names it",
@@ -469,7 +490,67 @@ static struct sys_lib *system_lib(struct pp_shlibs_ctx *ctx,
 	if (why.len)
 		l->failure = strbuf_detach(&why, NULL);
 	strbuf_release(&why);
+	l->resolved = 1;
+	return 0;
+}
+
+static struct sys_lib *system_lib(struct pp_shlibs_ctx *ctx,
+				  const struct pp_split_file *f,
+				  const char *soname, struct pp_err *err)
+{
+	struct sys_lib *l = find_lib(ctx, soname);
+
+	if (!l)
+		l = new_lib(ctx, soname, find_on_system(ctx, f, soname));
+	if (!l->resolved && resolve_lib(ctx, l, err) < 0)
+		return NULL;
 	return l;
+}
+
+/* Finds every library the run's files need from the system and asks
+ * dpkg-query once which packages own them all. */
+static int prefetch(struct pp_shlibs_ctx *ctx, const struct pp_split *s,
+		    struct pp_err *err)
+{
+	struct pp_strlist paths = PP_STRLIST_INIT, owners = PP_STRLIST_INIT;
+	int rc;
+
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++) {
+			const struct pp_split_file *f = &s->stages[k].files[i];
+
+			if (!f->c.elf || S_ISLNK(f->st.st_mode) || f->pkg < 0)
+				continue;
+			for (size_t n = 0; n < f->c.elf->needed.nr; n++) {
+				const char *so = f->c.elf->needed.items[n];
+
+				if (find_lib(ctx, so) || mapped(s->spec, so) ||
+				    in_run(ctx, &s->stages[k], f, so))
+					continue;
+				new_lib(ctx, so, find_on_system(ctx, f, so));
+			}
+		}
+	/* each found library, and where its links lead */
+	for (size_t i = 0; i < ctx->nr_libs; i++) {
+		char real[PATH_MAX];
+		const char *p = ctx->libs[i].path;
+
+		if (!p)
+			continue;
+		pp_strlist_push(&paths, p);
+		pp_strlist_push(&paths, realpath(p, real) ? real : p);
+	}
+	rc = pp_dpkgdb_owners(&ctx->db, &paths, &owners, err);
+	for (size_t i = 0, k = 0; rc == 0 && i < ctx->nr_libs; i++) {
+		if (!ctx->libs[i].path)
+			continue;
+		ctx->libs[i].owner = xstrdup(*owners.items[k] ?
+			owners.items[k] : owners.items[k + 1]);
+		k += 2;
+	}
+	pp_strlist_release(&paths);
+	pp_strlist_release(&owners);
+	return rc;
 }
 
 /* ---- one package ------------------------------------------------------ */

@@ -952,7 +952,9 @@ int pp_split_run(struct pp_split *s, struct pp_err *err)
 	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
 		if (s->pkgs[i].role != PP_ROLE_DBGSYM)
 			rc = build_tree(s, i, err);
-	ctx = rc == 0 ? pp_shlibs_ctx_new(s) : NULL;
+	ctx = rc == 0 ? pp_shlibs_ctx_new(s, err) : NULL;
+	if (!ctx)
+		rc = -1;
 	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
 		rc = control(s, ctx, i, err);
 	pp_shlibs_ctx_free(ctx);

@@ -40,7 +40,9 @@ struct pp_shlibdeps {
 
 struct pp_shlibs_ctx;  /* caches lookups in the system across packages */
 
-struct pp_shlibs_ctx *pp_shlibs_ctx_new(const struct pp_split *s);
+/* Also asks dpkg which packages own the system libraries the run needs. */
+struct pp_shlibs_ctx *pp_shlibs_ctx_new(const struct pp_split *s,
+					struct pp_err *err);
 void pp_shlibs_ctx_free(struct pp_shlibs_ctx *ctx);
 
 /* Resolves every NEEDED library of the package's ELF files; an
