@@ -37,7 +37,7 @@ check_fails "syntax error: file and line" 3 \
 
 f=$(spec_with unknown 's/^\t\t\t\tsuffix = "gpu";/\t\t\t\tsufix = "gpu";/')
 check_fails "unknown key: file, line, setting, what is allowed" 3 \
-	"$f:$(line_of 'sufix' "$f"): setting 'axes\[device\]\.values\[gpu\]\.sufix': unknown setting; allowed here: name, suffix, cmake, cflags, env, needs, forbid_isa, accelerator, container" \
+	"$f:$(line_of 'sufix' "$f"): setting 'axes\[device\]\.values\[gpu\]\.sufix': unknown setting; allowed here: name, suffix, cmake, cflags, env, needs, forbid_isa, isa, isa_require, accelerator, container" \
 	"$PADPACK" build -n -c "$f"
 
 f=$(spec_with type 's/^version = "0.11.0";/version = 0.11;/')

@@ -331,6 +331,11 @@ check_errors() {
 		'stage/usr/bin/needy: NEEDED libnothere\.so\.7 cannot be resolved to a package.*packages\.needed' \
 		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out" --variant cpu-noavx
 	check "a failed split leaves no package behind" bash -c "! ls '$WORK/bad-out'/*.deb 2>/dev/null"
+	mkdir -p "$WORK/nodb/info" "$WORK/nodb/updates" && : >"$WORK/nodb/status"
+	check_fails "a system library no installed package owns: says so (dpkg-query)" 3 \
+		'NEEDED libc\.so\.6 cannot be resolved to a package: .*libc\.so\.6 has it, but no installed package owns that file \(dpkg-query --search\)' \
+		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$B" -o "$WORK/bad-out" \
+		--variant cpu-noavx --admindir "$WORK/nodb"
 	check_fails "no stage tree for an explicit variant: exit 3, what to do" 3 \
 		"no stage tree .*badbuild/cpu-avx/stage; run 'padpack build' first" \
 		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out" --variant cpu-avx
