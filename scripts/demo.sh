@@ -1,8 +1,9 @@
 #!/bin/sh
 # The main job on the bundled default, run by `make demo`.
 # First it builds the bundled Paddle core in every variant (padpack build)
-# and shows what each stage tree holds; then it packs the bundled example
-# tree and shows what dpkg-deb says of the result.
+# and shows what each stage tree holds, splits them into packages (padpack
+# split) and shows the set; then it packs the bundled example tree and
+# shows what dpkg-deb says of the result.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -26,12 +27,27 @@ echo
 echo "\$ find build/cpu-avx/stage -type f -o -type l | sort"
 (cd build/cpu-avx/stage && find . -type f -o -type l | sort)
 echo
+
+# The packages of every variant built, as a maintainer would split them.
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
+echo "\$ ./padpack split"
+./padpack split
+for p in libpaddle1 libpaddle1-noavx; do
+	f=$(ls build/debs/${p}_*.deb)
+	echo
+	echo "\$ dpkg-deb --field $f"
+	dpkg-deb --field "$f"
+done
+echo
+echo "\$ dpkg-deb --contents build/debs/libpaddle1_*.deb"
+dpkg-deb --contents build/debs/libpaddle1_*.deb
+echo
 out=build/demo
 rm -rf "$out"
 mkdir -p "$out"
 tree=$out/hello-tree
 scripts/make-example-tree.sh "$tree"
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000} ./padpack pack "$tree" "$out"
+./padpack pack "$tree" "$out"
 deb=$(ls "$out"/*.deb)
 echo
 echo "\$ dpkg-deb --info $deb"

@@ -173,9 +173,9 @@ static void print_result(const struct pp_split *s)
 		struct stat st;
 
 		strbuf_addf(&path, "%s/%s", s->opts.out_dir, p->deb);
-		printf("  %-30s %-8s %-10s %8lld  %s\n", p->name,
+		printf("  %-32s %-8s %-10s %8lld  %s\n", p->name,
 		       pp_role_name(p->role), p->common ? "common" :
-		       p->variant ? p->variant->name : "all",
+		       p->variant ? p->variant->name : "shared",
 		       stat(path.buf, &st) == 0 ? (long long)st.st_size : 0LL,
 		       p->deb);
 		strbuf_release(&path);

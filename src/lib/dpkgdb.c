@@ -222,11 +222,15 @@ void pp_ld_library_dirs(const struct pp_dpkgdb *db, struct pp_strlist *dirs)
 
 	strbuf_addf(&sb, "%s/etc/ld.so.conf", db->root);
 	read_ld_conf(db, sb.buf, dirs, 0);
-	strbuf_release(&sb);
-	pp_strlist_pushf(dirs, "/lib/%s", db->triplet);
-	pp_strlist_pushf(dirs, "/usr/lib/%s", db->triplet);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "/lib/%s", db->triplet);
+	push_unique(dirs, sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "/usr/lib/%s", db->triplet);
+	push_unique(dirs, sb.buf);
 	push_unique(dirs, "/lib");
 	push_unique(dirs, "/usr/lib");
+	strbuf_release(&sb);
 }
 
 /* ---- installed packages ---------------------------------------------- */

@@ -201,8 +201,8 @@ static void missing(const struct pp_split *s, const struct pp_split_stage *st,
 	for (size_t a = 0; a < s->spec->nr_axes; a++)
 		pp_strlist_extend(&names, &v->values[a]->isa_require);
 	list = pp_strlist_join(&names, ", ");
-	strbuf_addf(out, "\n  variant %s: none of its %zu ELF files has a %s "
-		    "instruction (isa_require in %s): the build fell back to a "
+	strbuf_addf(out, "\n  variant %s: none of its %zu ELF files has an "
+		    "instruction of %s (isa_require in %s): the build fell back to a "
 		    "lower instruction set, as Paddle's old CMake did on hosts "
 		    "without AVX; check its compiler flags", v->name, n, list,
 		    s->spec->path);

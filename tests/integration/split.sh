@@ -314,7 +314,7 @@ check_isa() {
 	# an AVX variant whose build fell back to the portable kernel
 	cp -a "$B/cpu-noavx/stage" "$bad/cpu-avx/"
 	check_fails "an AVX variant without one AVX instruction: exit 1, saying the build fell back" 1 \
-		'variant cpu-avx: none of its 3 ELF files has a avx instruction .*fell back' \
+		'variant cpu-avx: none of its 3 ELF files has an instruction of avx .*fell back' \
 		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/isa-out2" --variant cpu-avx
 }
 
