@@ -246,15 +246,19 @@ check_rules() {
 	packages = {
 		title = "PaddlePaddle core";
 		copyright = "$TOP/pkg/paddle.copyright";
+		needed = ( { soname = "libcudart.so.*"; depends = "libcudart13"; } );
 		files = (
 			{ path = "usr/share/doc/*"; drop = "docs are online"; },
 			{ path = "usr/lib/*/cmake/*"; package = "paddle-cmake-@variant@"; role = "dev"; }
 		);
 		control = (
-			{ package = "libpaddle1*"; fields = { Section = "science"; Homepage = ""; }; }
+			{ package = "libpaddle1*"; fields = { Section = "science"; Homepage = ""; };
+			  postinst = "$WORK/lib.postinst"; }
 		);
 	};
 	EOF
+	printf '%s\n' '#!/bin/sh' 'set -e' 'echo "configuring @package@ @version@"' \
+		'#PADPACK#' 'exit 0' >"$WORK/lib.postinst"
 	check_fails "spec rules: drop and a package per variant, said by --explain" 0 \
 		'dropped: docs are online.*paddle-cmake-cpu-noavx' bash -c \
 		"'$PADPACK' split -c '$spec' -B '$B' -o '$out' --variant cpu-noavx --explain | tr '\n' ' '"
@@ -269,6 +273,14 @@ check_rules() {
 		grep -qx 'PaddlePaddle core - shared library (cpu-noavx)' &&
 		dpkg-deb -c '$out/libpaddle-dev-noavx_${V}_amd64.deb' | grep -q paddle.h &&
 		! ls '$out' | grep -q common"
+	check_fails "spec scripts: the template, its placeholders filled" 0 \
+		'^echo "configuring libpaddle1-noavx 0\.11\.0-1"$' \
+		dpkg-deb -I "$out/libpaddle1-noavx_${V}_amd64.deb" postinst
+	[ -n "$NVCC" ] || return 0
+	check_fails "spec scripts: padpack's driver check goes at #PADPACK#" 0 \
+		'configuring libpaddle1-gpu-noavx .*the NVIDIA driver is not installed here.*exit 0' \
+		bash -c "'$PADPACK' split -c '$spec' -B '$B' -o '$out' --variant gpu-noavx -q &&
+		dpkg-deb -I '$out/libpaddle1-gpu-noavx_${V}_amd64.deb' postinst | tr '\n' ' '"
 }
 
 # The ISA proof: what each package records, a no-AVX variant with one
