@@ -210,10 +210,7 @@ void pp_shlibdeps_format(const struct pp_shlibdeps *d, struct strbuf *out)
 static const struct pp_split_file *stage_find(const struct pp_split_stage *st,
 					      const char *path)
 {
-	for (size_t i = 0; i < st->nr; i++)
-		if (!strcmp(st->files[i].path, path))
-			return &st->files[i];
-	return NULL;
+	return pp_split_find(st, path);
 }
 
 /* The directories of the stage to look into for f's NEEDED libraries:

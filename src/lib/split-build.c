@@ -800,9 +800,33 @@ static void python_deps(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_strlist_push(rel, "python3:any");
 }
 
+/* Whether q ships a library one of p's .so links is for (with no such
+ * link in p, any library: headers alone do not say whose they are). */
+static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
+		    const struct pp_split_pkg *q)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+		if (f->c.cls != PP_CLASS_DEV_LINK || !f->c.soname)
+			continue;
+		any = 1;
+		for (size_t j = 0; j < q->nr_files; j++) {
+			const struct pp_split_file *g = pp_split_at(s, q->files[j]);
+
+			if (g->c.cls == PP_CLASS_SHLIB &&
+			    !strcmp(g->c.soname, f->c.soname))
+				return 1;
+		}
+	}
+	return !any;
+}
+
 /* Depends between the run's packages: a variant's package on the shared
- * part of its role, -dev on its runtime library, -dbgsym on its package,
- * all at exactly this version. */
+ * part of its role, -dev on the runtime library it links to, -dbgsym on
+ * its package, all at exactly this version. */
 static void run_relations(const struct pp_split *s, size_t pkg,
 			  struct pp_strlist *rel)
 {
@@ -822,7 +846,7 @@ static void run_relations(const struct pp_split *s, size_t pkg,
 			add_rel(rel, q->name, s->version);
 		if (p->role == PP_ROLE_DEV && q->role == PP_ROLE_RUNTIME &&
 		    !q->common && (!q->variant || q->variant == p->variant ||
-				   !p->variant))
+				   !p->variant) && links_to(s, p, q))
 			add_rel(rel, q->variant && !p->variant ? q->base :
 				q->name, s->version);
 	}

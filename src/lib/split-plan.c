@@ -68,33 +68,37 @@ static int sha256_file(const char *path, unsigned char *out, struct pp_err *err)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+struct dir_ref {
+	const char *path;
+	size_t index;
+};
+
+static int cmp_dir_ref(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct dir_ref *)a)->path,
+		      ((const struct dir_ref *)b)->path);
 }
 
 /* Marks in nonempty[] the directories of t that hold anything. */
 static void find_nonempty_dirs(const struct pp_tree *t, unsigned char *nonempty)
 {
-	char **dirs = xcalloc(t->nr + 1, sizeof(*dirs));
+	struct dir_ref *dirs = xcalloc(t->nr + 1, sizeof(*dirs));
 	size_t nr = 0;
 
 	for (size_t i = 0; i < t->nr; i++)
-		if (S_ISDIR(t->e[i].st.st_mode))
-			dirs[nr++] = t->e[i].path;
-	qsort(dirs, nr, sizeof(*dirs), cmp_str);
+		if (S_ISDIR(t->e[i].st.st_mode)) {
+			dirs[nr].path = t->e[i].path;
+			dirs[nr++].index = i;
+		}
+	qsort(dirs, nr, sizeof(*dirs), cmp_dir_ref);
 	for (size_t i = 0; i < t->nr; i++) {
-		char *parent = pp_dirname(t->e[i].path), **hit;
-		const char *key = strcmp(parent, ".") ? parent : "";
+		char *parent = pp_dirname(t->e[i].path);
+		struct dir_ref key = { strcmp(parent, ".") ? parent : "", 0 };
+		const struct dir_ref *hit = *t->e[i].path ?
+			bsearch(&key, dirs, nr, sizeof(*dirs), cmp_dir_ref) : NULL;
 
-		hit = *t->e[i].path ? bsearch(&key, dirs, nr, sizeof(*dirs),
-					      cmp_str) : NULL;
 		if (hit)
-			for (size_t j = 0; j < t->nr; j++)
-				if (t->e[j].path == *hit) {
-					nonempty[j] = 1;
-					break;
-				}
+			nonempty[hit->index] = 1;
 		free(parent);
 	}
 	free(dirs);
@@ -129,6 +133,41 @@ static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 	return rc;
 }
 
+static int cmp_by_path(const void *a, const void *b, void *arg)
+{
+	const struct pp_split_stage *st = arg;
+
+	return strcmp(st->files[*(const size_t *)a].path,
+		      st->files[*(const size_t *)b].path);
+}
+
+static void index_stage(struct pp_split_stage *st)
+{
+	st->by_path = xcalloc(st->nr + 1, sizeof(*st->by_path));
+	for (size_t i = 0; i < st->nr; i++)
+		st->by_path[i] = i;
+	qsort_r(st->by_path, st->nr, sizeof(*st->by_path), cmp_by_path, st);
+}
+
+struct pp_split_file *pp_split_find(const struct pp_split_stage *st,
+				    const char *path)
+{
+	size_t lo = 0, hi = st->nr;
+
+	while (path && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(path, st->files[st->by_path[mid]].path);
+
+		if (!c)
+			return &st->files[st->by_path[mid]];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 static int read_stage(struct pp_split_stage *st, struct pp_err *err)
 {
 	struct pp_tree t = { 0 };
@@ -144,6 +183,8 @@ static int read_stage(struct pp_split_stage *st, struct pp_err *err)
 			continue; /* the root, and directories with content */
 		rc = add_file(st, &t.e[i], err);
 	}
+	if (!rc)
+		index_stage(st);
 	free(nonempty);
 	pp_tree_release(&t);
 	return rc;
@@ -553,10 +594,7 @@ static const struct pp_split_file *program_of_man(const struct pp_split_stage *s
 static const struct pp_split_file *find_file(const struct pp_split_stage *st,
 					     const char *path)
 {
-	for (size_t i = 0; path && i < st->nr; i++)
-		if (!strcmp(st->files[i].path, path))
-			return &st->files[i];
-	return NULL;
+	return pp_split_find(st, path);
 }
 
 struct assignment {
@@ -996,6 +1034,7 @@ void pp_split_release(struct pp_split *s)
 			free(st->files[i].isa);
 		}
 		free(st->files);
+		free(st->by_path);
 		free(st->dir);
 	}
 	free(s->stages);

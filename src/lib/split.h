@@ -65,6 +65,7 @@ struct pp_split_stage {
 	char *dir;
 	struct pp_split_file *files;
 	size_t nr, alloc;
+	size_t *by_path;          /* indexes of files, sorted by path */
 };
 
 struct pp_split_ref {

@@ -14,6 +14,10 @@ static inline struct pp_split_file *pp_split_at(const struct pp_split *s,
 	return &s->stages[r.stage].files[r.file];
 }
 
+/* The file of the stage at path (relative, no "./"), or NULL. */
+struct pp_split_file *pp_split_find(const struct pp_split_stage *st,
+				    const char *path);
+
 /* The Debian version from the upstream one: 0.11.0rc1 -> 0.11.0~rc1 (so
  * that it sorts before 0.11.0), then "-" and the revision. */
 char *pp_split_debian_version(const char *upstream, const char *revision);
