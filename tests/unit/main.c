@@ -11,6 +11,7 @@ extern const struct t_case deps_tests[];
 extern const struct t_case zpieces_tests[];
 extern const struct t_case spec_tests[];
 extern const struct t_case shlibs_tests[];
+extern const struct t_case splitspec_tests[];
 extern const struct t_case pgp_tests[];
 extern const struct t_case isa_tests[];
 
@@ -22,6 +23,7 @@ static const struct t_case *const suites[] = {
 	zpieces_tests,
 	spec_tests,
 	shlibs_tests,
+	splitspec_tests,
 	pgp_tests,
 	isa_tests,
 };
