@@ -17,6 +17,7 @@
 #include "compress.h"
 #include "deb.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "proc.h"
 #include "shlibs.h"
 #include "splitint.h"
@@ -510,11 +511,70 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	return rc;
 }
 
+static int md5_file(const char *path, char *hex, struct pp_err *err)
+{
+	struct strbuf data = STRBUF_INIT;
+	struct pp_hash h;
+
+	if (pp_read_file(path, &data, err) < 0)
+		return -1;
+	pp_hash_init(&h, PP_MD5);
+	pp_hash_update(&h, data.buf, data.len);
+	pp_hash_final_hex(&h, hex);
+	strbuf_release(&data);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* dh_md5sums: every regular file but the conffiles (dpkg keeps their
+ * sums in its database already), sorted by path. */
+static int md5sums_without(const char *root, const struct pp_strlist *conf,
+			   time_t t, struct pp_err *err)
+{
+	struct pp_tree tree = { 0 };
+	struct pp_strlist lines = PP_STRLIST_INIT;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	char hex[2 * PP_HASH_MAX + 1];
+	int rc = pp_tree_walk(root, "DEBIAN", &tree, err);
+
+	for (size_t i = 0; rc == 0 && i < tree.nr; i++) {
+		const struct pp_tree_entry *e = &tree.e[i];
+
+		if (!S_ISREG(e->st.st_mode))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "/%s", e->path);
+		if (pp_strlist_find(conf, path.buf) >= 0)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", root, e->path);
+		rc = md5_file(path.buf, hex, err);
+		if (rc == 0)
+			pp_strlist_pushf(&lines, "%s  %s\n", hex, e->path);
+	}
+	if (lines.nr)
+		qsort(lines.items, lines.nr, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < lines.nr; i++)
+		strbuf_addstr(&text, lines.items[i]);
+	if (rc == 0)
+		rc = write_ctrl(root, "md5sums", text.buf, 0644, t, err);
+	pp_tree_release(&tree);
+	pp_strlist_release(&lines);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
 /* dh_installdeb: every file under /etc is a conffile. */
 static int conffiles(const struct pp_split *s, size_t pkg, const char *root,
 		     struct pp_err *err)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	struct pp_strlist conf = PP_STRLIST_INIT;
 	struct strbuf text = STRBUF_INIT;
 	int rc = 0;
 
@@ -522,11 +582,18 @@ static int conffiles(const struct pp_split *s, size_t pkg, const char *root,
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
 
 		if (S_ISREG(f->st.st_mode) && !strncmp(f->path, "etc/", 4))
-			strbuf_addf(&text, "/%s\n", f->path);
+			pp_strlist_pushf(&conf, "/%s", f->path);
 	}
-	if (text.len)
+	for (size_t i = 0; i < conf.nr; i++)
+		strbuf_addf(&text, "%s\n", conf.items[i]);
+	if (conf.nr) {
 		rc = write_ctrl(root, "conffiles", text.buf, 0644,
 				s->opts.timestamp, err);
+		if (rc == 0)
+			rc = md5sums_without(root, &conf, s->opts.timestamp,
+					     err);
+	}
+	pp_strlist_release(&conf);
 	strbuf_release(&text);
 	return rc;
 }

@@ -369,6 +369,29 @@ check_errors() {
 		'$PADPACK' split -c '$spec' -B '$B' --explain"
 }
 
+# A file under /etc is a conffile: listed in conffiles, left out of
+# md5sums as dh_md5sums does (dpkg keeps a conffile's sum itself).
+check_conffiles() {
+	local cb=$WORK/confbuild out=$WORK/conf-out
+	mkdir -p "$cb/cpu-noavx"
+	cp -a "$B/cpu-noavx/stage" "$cb/cpu-noavx/"
+	mkdir -p "$cb/cpu-noavx/stage/etc/paddle"
+	echo 'threads = 4' >"$cb/cpu-noavx/stage/etc/paddle/paddle.conf"
+	if ! "$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$cb" -o "$out" \
+		--variant cpu-noavx -q >"$WORK/conf.log" 2>&1; then
+		not_ok "a file under /etc: split" "$(cat "$WORK/conf.log")"
+		return
+	fi
+	local pkg
+	pkg=$(for d in "$out"/*.deb; do
+		dpkg-deb -c "$d" | grep -q 'etc/paddle/paddle.conf$' && echo "$d"; done | head -1)
+	check "a file under /etc is a conffile, not in md5sums" bash -c "
+		[ -n '$pkg' ] &&
+		dpkg-deb -I '$pkg' conffiles | grep -qx /etc/paddle/paddle.conf &&
+		! dpkg-deb -I '$pkg' md5sums | grep -q etc/paddle &&
+		dpkg-deb -I '$pkg' md5sums | grep -q ."
+}
+
 build_all
 # Files are shared only when every variant of the spec is there; without
 # nvcc the GPU variants are not, and each CPU variant keeps all its files.
@@ -393,6 +416,7 @@ if [ -f "$OUT/complete" ]; then
 		check_isa
 		check_reproducible
 		check_rules
+		check_conffiles
 	else
 		not_ok "padpack split of the four variants" "$(cat "$WORK/split.log")"
 	fi
