@@ -19,7 +19,7 @@ test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc openssl"
 # padpack docker's tests: a Docker engine started by hand, a minimal
 # Debian root for its base images, and Node.js for the Dockerfile linters.
-test_pkgs="$test_pkgs docker.io mmdebstrap eatmydata"
+test_pkgs="$test_pkgs docker.io mmdebstrap eatmydata shellcheck"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"

@@ -161,7 +161,8 @@ void pp_script_dev_build(const struct pp_spec *spec, const char *spec_path,
 		"no .debs, no production Dockerfiles\" >&2\n"
 		"fi\n"
 		"# what lands on the host belongs to the owner of the source tree\n"
-		"chown -R \"$(stat -c %u:%g \"$src\")\" \"$out\"\n");
+		"if [ -d \"$out\" ]; then chown -R \"$(stat -c %u:%g \"$src\")\" "
+		"\"$out\"; fi\n");
 	pp_strlist_release(&tests);
 	strbuf_release(&doc);
 }
@@ -282,7 +283,8 @@ static const char run_tail[] =
 	"it=\n"
 	"if [ -t 0 ] && [ -t 1 ]; then it=-it; fi\n"
 	"# the flags are expanded now, as the spec wrote them ($HOME ...)\n"
-	"eval \"set -- $flags \\\"\\$image\\\" \\\"\\$@\\\"\"\n"
+	"set -- \"$image\" \"$@\"\n"
+	"eval \"set -- $flags \\\"\\$@\\\"\"\n"
 	"set -- \"${DOCKER:-docker}\" run --rm $it \"$@\"\n"
 	"if [ -n \"$dry\" ]; then echo \"$*\"; else exec \"$@\"; fi\n";
 
@@ -370,7 +372,7 @@ static const char container_head[] =
 	"set -eu\n";
 
 static const char container_body[] =
-	"dry= root= name=${PADPACK_CONTAINER:-%s-dev-$(id -un)} device=%s\n"
+	"dry=\nroot=\nname=${PADPACK_CONTAINER:-%s-dev-$(id -un)}\ndevice=%s\n"
 	"src=$(pwd)\n"
 	"while [ $# -gt 0 ]; do\n"
 	"\tcase $1 in\n"

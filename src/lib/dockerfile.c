@@ -64,7 +64,9 @@ void pp_df_run(struct strbuf *out, const char *flags,
 /* Words after a command, wrapped at about 72 columns. */
 void pp_df_words(struct strbuf *cmd, const struct pp_strlist *words)
 {
-	size_t col = 80;
+	const char *nl = strrchr(cmd->buf, '\n');
+	/* the RUN and its indent come before the command */
+	size_t col = 8 + strlen(nl ? nl + 1 : cmd->buf);
 
 	for (size_t i = 0; i < words->nr; i++) {
 		size_t len = strlen(words->items[i]);

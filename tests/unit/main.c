@@ -12,6 +12,7 @@ extern const struct t_case zpieces_tests[];
 extern const struct t_case spec_tests[];
 extern const struct t_case pgp_tests[];
 extern const struct t_case isa_tests[];
+extern const struct t_case docker_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -22,6 +23,7 @@ static const struct t_case *const suites[] = {
 	spec_tests,
 	pgp_tests,
 	isa_tests,
+	docker_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
