@@ -80,7 +80,7 @@ start_engine() {
 	ENGINE_LOG=$DOCKER_CACHE/dockerd.log
 	/usr/sbin/dockerd --data-root "$data" --exec-root "$ENGINE_RUN/x" \
 		--pidfile "$ENGINE_RUN/pid" -H "unix://$ENGINE_RUN/sock" \
-		>"$ENGINE_LOG" 2>&1 &
+		>"$ENGINE_LOG" 2>&1 8>&- &
 	ENGINE_PID=$!
 	export DOCKER_HOST=unix://$ENGINE_RUN/sock DOCKER_BUILDKIT=1
 	for i in $(seq 1 120); do
@@ -190,4 +190,46 @@ core_stages() {
 			"${variants[@]}") >&2 && touch "$dir/complete"
 	) 7>"$DOCKER_CACHE/stages.lock" || return 1
 	printf '%s\n' "$dir"
+}
+
+# runtime_debs STAGES BUILD VARIANT...: the variants' packages in
+# BUILD/debs: padpack split's where this padpack has split (the stage
+# trees copied into BUILD first), else stand_in_debs.
+runtime_debs() {
+	local stages=$1 b=$2 v
+	shift 2
+	mkdir -p "$b"
+	if "$PADPACK" split --help >/dev/null 2>&1; then
+		for v in "$@"; do cp -a "$stages/$v" "$b/" || return 1; done
+		(cd "$TOP" && "$PADPACK" split -q -B "$b")
+	else
+		stand_in_debs "$stages" "$b/debs" "$@"
+	fi
+}
+
+have_gpu_standin() {
+	[ -e /usr/local/cuda/lib64/libcudart.so.13 ]
+}
+
+# gpu_standin DIR NAME: builds image NAME (the GPU FROM, a CUDA runtime
+# base) as a stand-in: the slim Debian root plus this machine's libcudart
+# as the cuda-cudart-13-0 package NVIDIA's base has.
+gpu_standin() {
+	local d=$1 name=$2
+	rm -rf "$d" && mkdir -p "$d/pkg/DEBIAN" "$d/pkg/usr/local/cuda/lib64" \
+		"$d/pkg/etc/ld.so.conf.d" "$d/ctx"
+	cp -a /usr/local/cuda/lib64/libcudart.so.13* "$d/pkg/usr/local/cuda/lib64/" || return 1
+	echo /usr/local/cuda/lib64 >"$d/pkg/etc/ld.so.conf.d/cuda.conf"
+	printf '%s\n' "Package: cuda-cudart-13-0" "Version: 13.0.0-1" "Architecture: amd64" \
+		"Maintainer: padpack tests <tests@example.org>" \
+		"Description: stand-in: the CUDA runtime library of the build machine" \
+		" For padpack's docker tests." >"$d/pkg/DEBIAN/control"
+	printf '%s\n' '#!/bin/sh' 'ldconfig' >"$d/pkg/DEBIAN/postinst"
+	chmod 755 "$d/pkg/DEBIAN/postinst"
+	"$PADPACK" pack "$d/pkg" "$d/ctx/cudart.deb" >/dev/null || return 1
+	printf '%s\n' "FROM debian:bookworm-slim" \
+		"RUN --mount=type=bind,source=.,target=/ctx apt-get update && apt-get install -y --no-install-recommends /ctx/cudart.deb && rm -rf /var/lib/apt/lists/*" \
+		"ENV NVIDIA_VISIBLE_DEVICES=all" >"$d/ctx/Dockerfile"
+	"$DOCKER" build -q -t "$name" "$d/ctx" >"$d/build.log" 2>&1 ||
+		{ cat "$d/build.log"; return 1; }
 }

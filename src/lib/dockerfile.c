@@ -11,8 +11,9 @@
 #include "proc.h"
 #include "xalloc.h"
 
-/* Where a production build sees its context (a bind mount, not a layer). */
-#define CTX "/tmp/padpack"
+/* Where a production build sees its context (a bind mount, not a layer);
+ * an existing empty directory, so that not even the mount point is left. */
+#define CTX "/mnt"
 
 /* Packages padpack needs to build itself in the development image (the
  * build part of scripts/install-deps.sh) and the tools its steps run. */

@@ -124,10 +124,10 @@ static void prod_text(struct t_ctx *t)
 	pp_dockerfile_prod(&spec, &opts, &in, &sb);
 	no_heredoc(t, sb.buf);
 	HAS(sb.buf, "\nFROM debian:bookworm-slim\n");
-	HAS(sb.buf, "RUN --mount=type=bind,source=.,target=/tmp/padpack \\\n"
+	HAS(sb.buf, "RUN --mount=type=bind,source=.,target=/mnt \\\n"
 		    "    apt-get update \\\n    && apt-get install -c "
-		    "/tmp/padpack/apt.conf -y --no-install-recommends");
-	HAS(sb.buf, "/tmp/padpack/debs/libpaddle1-noavx_0.11.0-1_amd64.deb");
+		    "/mnt/apt.conf -y --no-install-recommends");
+	HAS(sb.buf, "/mnt/debs/libpaddle1-noavx_0.11.0-1_amd64.deb");
 	HAS(sb.buf, "&& rm -rf /var/lib/apt/lists/*");
 	HAS(sb.buf, "&& paddle --version\n");
 	HAS(sb.buf, "\nUSER 1001:1001\n");
@@ -329,7 +329,7 @@ static void build_images_order(struct t_ctx *t)
 static int load_text(const char *text, struct pp_spec *spec,
 		     struct pp_err *err)
 {
-	char path[] = "/tmp/padpack-docker-XXXXXX";
+	char path[] = "/mnt-docker-XXXXXX";
 	int fd = mkstemp(path), rc;
 
 	if (fd < 0 || write(fd, text, strlen(text)) < 0)
@@ -352,7 +352,7 @@ static void fails(struct t_ctx *t, const char *extra, const char *want)
 	CHECK_INT(err.code, PP_EXIT_INPUT);
 	if (!strstr(err.msg, want))
 		t_fail(t, __FILE__, __LINE__, "'%s' lacks '%s'", err.msg, want);
-	if (!strstr(err.msg, "/tmp/padpack-docker-"))
+	if (!strstr(err.msg, "/mnt-docker-"))
 		t_fail(t, __FILE__, __LINE__, "'%s' names no file", err.msg);
 	pp_err_release(&err);
 }
