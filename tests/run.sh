@@ -17,12 +17,13 @@ trap 'rm -f "$log" "$log".*' EXIT
 # Runs one suite; a suite that exits non-zero without reporting a failed
 # test is itself reported as a failure.
 suite() { # NAME PREFIX CMD...
-	local name=$1 prefix=$2 rc; shift 2
+	local name=$1 prefix=$2 rc start=$SECONDS; shift 2
 	"$@" 2>&1 | sed "s/^\(\(not \)\?ok - \)/\1$prefix/" | tee "$log.cur"
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" != 0 ] && ! grep -q '^not ok - ' "$log.cur"; then
 		echo "not ok - $prefix$name: exited with status $rc"
 	fi
+	echo "# ${prefix}$name: $((SECONDS - start)) s"
 }
 
 main() {

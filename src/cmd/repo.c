@@ -16,7 +16,7 @@ static const char usage[] =
 	"                     [--label L] [--description D] [--components C,...]\n"
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
 	"                     [--uri URI]\n"
-	"       padpack repo add DIR [--suite S] [--component C] X.deb...\n"
+	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
 	"       padpack repo remove DIR [--suite S] PACKAGE[:ARCH]...\n"
 	"       padpack repo list DIR [--suite S]\n"
 	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
@@ -25,7 +25,8 @@ static const char usage[] =
 	"        'stable', component 'main', architecture amd64 by default.\n"
 	"add     copies packages into pool/<component>/<prefix>/<source>/ and\n"
 	"        into the suite; a different file with the same name, version\n"
-	"        and architecture is refused, never replaced.\n"
+	"        and architecture is refused, never replaced. --publish\n"
+	"        publishes right after, in the same run.\n"
 	"remove  takes packages out of the suite (their pool files go at the\n"
 	"        next publish if no suite holds them).\n"
 	"list    prints the suite's packages: name, version, architecture,\n"
@@ -47,12 +48,12 @@ struct repo_opts {
 	const char *suite_name, *component, *passfile;
 	const char *keyrings[PGPCMD_MAX_KEYRINGS];
 	size_t nr_keyrings;
-	int full, unsigned_ok, packages;
+	int full, unsigned_ok, packages, publish;
 };
 
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
-       O_PACKAGES, O_URI, O_PASSFILE };
+       O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -71,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "packages", no_argument, NULL, O_PACKAGES },
 	{ "uri", required_argument, NULL, O_URI },
 	{ "passphrase-file", required_argument, NULL, O_PASSFILE },
+	{ "publish", no_argument, NULL, O_PUBLISH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -119,6 +121,7 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 		o->keyrings[o->nr_keyrings++] = optarg;
 		break;
 	case O_PASSFILE: o->passfile = optarg; break;
+	case O_PUBLISH: o->publish = 1; break;
 	case O_PACKAGES: o->packages = 1; break;
 	case O_URI: set_str(&s->uri, optarg); break;
 	default: return pp_usage_error(err, "unknown option");
@@ -343,8 +346,11 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 		return pp_usage_error(err, "unknown repo command '%s'", sub);
 	if (pp_repo_open(&r, dir, strcmp(sub, "list") != 0, err) < 0)
 		return -1;
-	if (!strcmp(sub, "add"))
+	if (!strcmp(sub, "add")) {
 		rc = do_add(&r, o, argc, argv, err);
+		if (!rc && o->publish)
+			rc = do_publish(&r, o, err);
+	}
 	else if (!strcmp(sub, "remove"))
 		rc = do_remove(&r, o, argc, argv, err);
 	else if (!strcmp(sub, "list"))

@@ -124,14 +124,21 @@ ssize_t pp_read_full(int fd, void *buf, size_t len)
 
 int pp_read_file(const char *path, struct strbuf *out, struct pp_err *err)
 {
-	char buf[65536];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
 	ssize_t n;
 
 	if (fd < 0)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
-	while ((n = pp_read_full(fd, buf, sizeof(buf))) > 0)
-		strbuf_add(out, buf, (size_t)n);
+	/* Read straight into the buffer, sized once from the file's size. */
+	strbuf_grow(out, fstat(fd, &st) == 0 && st.st_size > 0 ?
+		    (size_t)st.st_size + 1 : 65536);
+	do {
+		strbuf_grow(out, 65536);
+		n = pp_read_full(fd, out->buf + out->len, out->alloc - out->len - 1);
+		if (n > 0)
+			strbuf_setlen(out, out->len + (size_t)n);
+	} while (n > 0);
 	close(fd);
 	if (n < 0)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);

@@ -24,25 +24,18 @@ void pp_repo_stat_key(const struct stat *st, struct strbuf *out)
 		    (unsigned long long)st->st_ino);
 }
 
-/* dpkg-scanpackages' order. */
-static const char *const index_order[] = {
-	"Package", "Package-Type", "Source", "Version", "Kernel-Version",
-	"Built-For-Profiles", "Auto-Built-Package", "Architecture",
-	"Subarchitecture", "Installer-Menu-Item", "Build-Essential",
-	"Essential", "Protected", "Origin", "Bugs", "Maintainer",
-	"Installed-Size", "Pre-Depends", "Depends", "Recommends", "Suggests",
-	"Enhances", "Conflicts", "Breaks", "Replaces", "Provides",
-	"Built-Using", "Static-Built-Using", "Filename", "Size", "MD5sum",
-	"SHA1", "SHA256", "SHA512", "Section", "Priority", "Multi-Arch",
-	"Homepage", "Description", "Tag", "Task",
-};
-
+/* dpkg-scanpackages' order: a binary package's control fields in dpkg's
+ * order, with the index fields after Static-Built-Using. */
 static size_t index_rank(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(index_order); i++)
-		if (!strcasecmp(index_order[i], name))
-			return i;
-	return ARRAY_SIZE(index_order);
+	static const char *const index_fields[] = {
+		"Filename", "Size", "MD5sum", "SHA256",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(index_fields); i++)
+		if (!strcasecmp(index_fields[i], name))
+			return (size_t)pp_field_rank("Static-Built-Using") * 8 + 1 + i;
+	return (size_t)pp_field_rank(name) * 8;
 }
 
 /* Fields in index order; unknown ones after, in their own order. */
@@ -148,7 +141,7 @@ static void entry_release(struct pp_repo_entry *e)
 	free(e->filename);
 	free(e->stat_key);
 	free(e->package);
-	strbuf_release(&e->text);
+	free(e->owned);
 }
 
 /* The value of a one-line field of stanza text, or NULL. */
@@ -188,7 +181,8 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
 		entry_release(&e);
 		return -1;
 	}
-	strbuf_add(&e.text, s, (size_t)(last - s));
+	e.text = s;
+	e.text_len = (size_t)(last - s);
 	ARRAY_GROW(c->e, c->alloc, c->nr + 1);
 	c->e[c->nr++] = e;
 	return 0;
@@ -197,25 +191,26 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, *text = &c->file;
 	size_t pos = 0;
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->file);
 	cache_path(root, &path);
-	if (access(path.buf, F_OK) == 0 && pp_read_file(path.buf, &text, err) < 0)
+	if (access(path.buf, F_OK) == 0 && pp_read_file(path.buf, text, err) < 0)
 		rc = -1;
-	while (!rc && pos < text.len) {
-		const char *end = memmem(text.buf + pos, text.len - pos, "\n\n", 2);
-		size_t len = end ? (size_t)(end - text.buf) + 1 - pos : text.len - pos;
+	while (!rc && pos < text->len) {
+		const char *end = memmem(text->buf + pos, text->len - pos, "\n\n", 2);
+		size_t len = end ? (size_t)(end - text->buf) + 1 - pos :
+			text->len - pos;
 
 		/* An entry that does not parse is dropped: it is rebuilt from
 		 * its pool file at the next publish. */
-		load_entry(c, text.buf + pos, len);
+		load_entry(c, text->buf + pos, len);
 		pos += len + 1;
 	}
 	strbuf_release(&path);
-	strbuf_release(&text);
 	if (rc < 0) {
 		pp_repo_cache_release(c);
 		return -1;
@@ -235,7 +230,7 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 		return 0;
 	for (size_t i = 0; i < c->nr; i++)
 		strbuf_addf(&text, "%s%.*s" STAT_FIELD ": %s\n", i ? "\n" : "",
-			    (int)c->e[i].text.len, c->e[i].text.buf,
+			    (int)c->e[i].text_len, c->e[i].text,
 			    c->e[i].stat_key);
 	cache_path(root, &path);
 	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);
@@ -251,13 +246,15 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 	for (size_t i = 0; i < c->nr; i++)
 		entry_release(&c->e[i]);
 	free(c->e);
+	strbuf_release(&c->file);
 	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->file);
 }
 
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 					 const char *filename)
 {
-	struct pp_repo_entry key = { (char *)filename, NULL, NULL, STRBUF_INIT };
+	struct pp_repo_entry key = { (char *)filename, NULL, NULL, NULL, 0, NULL };
 
 	if (!c->nr)
 		return NULL;
@@ -284,8 +281,13 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 	e->filename = xstrdup(filename);
 	e->stat_key = xstrdup(stat_key);
 	e->package = xstrdup(pp_stanza_get(st, "Package"));
-	strbuf_init(&e->text);
-	pp_stanza_write(st, &e->text);
+	{
+		struct strbuf text = STRBUF_INIT;
+
+		pp_stanza_write(st, &text);
+		e->owned = strbuf_detach(&text, &e->text_len);
+		e->text = e->owned;
+	}
 	c->dirty = 1;
 }
 
@@ -306,7 +308,7 @@ void pp_repo_cache_prune(struct pp_repo_cache *c,
 	c->nr = kept;
 }
 
-int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
+int pp_repo_entry_get(const char *root, int root_fd, struct pp_repo_cache *c,
 		      const char *filename, int *was_read,
 		      struct pp_repo_entry **out, struct pp_err *err)
 {
@@ -318,7 +320,8 @@ int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
 
 	*was_read = 0;
 	strbuf_addf(&path, "%s/%s", root, filename);
-	if (stat(path.buf, &sb) < 0) {
+	/* Relative to the root: a large pool is thousands of stats. */
+	if (fstatat(root_fd, filename, &sb, 0) < 0) {
 		rc = pp_err_errno(err, PP_EXIT_IO, "pool file '%s'", path.buf);
 		goto out;
 	}

@@ -14,13 +14,16 @@ struct pp_repo_entry {
 	char *filename; /* relative to the repository root */
 	char *stat_key; /* "size mtime-ns inode" of the pool file */
 	char *package;
-	struct strbuf text; /* the stanza, each line ending with a newline */
+	const char *text; /* the stanza, each line ending with a newline: */
+	size_t text_len;  /* in the cache's file buffer, or in owned */
+	char *owned;
 };
 
 struct pp_repo_cache {
 	struct pp_repo_entry *e; /* sorted by filename */
 	size_t nr, alloc;
 	int dirty;
+	struct strbuf file; /* db/cache as read; entries point into it */
 };
 
 void pp_repo_stat_key(const struct stat *st, struct strbuf *out);
@@ -45,7 +48,7 @@ void pp_repo_cache_prune(struct pp_repo_cache *c,
 			 void *ctx);
 /* The fresh entry of a pool file: from the cache when its stat key still
  * matches, else read again. *was_read is set when read. */
-int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
+int pp_repo_entry_get(const char *root, int root_fd, struct pp_repo_cache *c,
 		      const char *filename, int *was_read,
 		      struct pp_repo_entry **out, struct pp_err *err);
 

@@ -109,7 +109,8 @@ static int packages_text(struct publish *p, const struct pp_repo_members *ms,
 	for (size_t i = 0; i < ms->nr && !rc; i++) {
 		if (!selected(&ms->m[i], comp, arch))
 			continue;
-		rc = pp_repo_entry_get(p->r->root, p->cache, ms->m[i].filename,
+		rc = pp_repo_entry_get(p->r->root, p->r->root_fd, p->cache,
+				       ms->m[i].filename,
 				       &was_read, &e, p->err);
 		p->o->read_debs += was_read;
 	}
@@ -121,7 +122,7 @@ static int packages_text(struct publish *p, const struct pp_repo_members *ms,
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (i)
 			strbuf_addch(out, '\n');
-		strbuf_add(out, sel[i]->text.buf, sel[i]->text.len);
+		strbuf_add(out, sel[i]->text, sel[i]->text_len);
 	}
 	free(sel);
 	return rc;
@@ -467,7 +468,30 @@ static int collect_referenced(struct pp_repo *r, struct referenced *ref,
 	return 0;
 }
 
-/* Runs after every suite was swapped in: nothing served names them. */
+/* Unlinks the pool files the cache knew that no suite holds any more
+ * (a publish that is not --full: every added file went through the
+ * cache). Runs after every suite was swapped in: nothing served names
+ * them. */
+static int remove_dropped(struct pp_repo *r, const struct pp_repo_cache *c,
+			  struct referenced *ref, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < c->nr && !rc; i++) {
+		if (is_referenced(ref, c->e[i].filename))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", r->root, c->e[i].filename);
+		if (unlinkat(r->root_fd, c->e[i].filename, 0) < 0 && errno != ENOENT)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+					  path.buf);
+	}
+	strbuf_release(&path);
+	return rc;
+}
+
+/* With --full: every file under pool/ that no suite holds. */
 static int remove_garbage(struct pp_repo *r, struct referenced *ref,
 			  struct pp_err *err)
 {
@@ -538,12 +562,13 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		rc = publish_one(r, &r->suites[i], o, &cache, &zc, err);
 	if (!rc)
 		rc = collect_referenced(r, &ref, err);
+	if (!rc)
+		rc = o->full ? remove_garbage(r, &ref, err) :
+			remove_dropped(r, &cache, &ref, err);
 	if (!rc) {
 		pp_repo_cache_prune(&cache, is_referenced, &ref);
 		rc = pp_repo_cache_save(r->root, &cache, err);
 	}
-	if (!rc)
-		rc = remove_garbage(r, &ref, err);
 	o->pieces_compressed = zc.misses;
 	o->pieces_cached = zc.hits;
 	if (pp_zcache_close(&zc, !rc, err) < 0)

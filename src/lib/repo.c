@@ -286,6 +286,13 @@ int pp_repo_open(struct pp_repo *r, const char *root, int lock,
 	memset(r, 0, sizeof(*r));
 	r->lock_fd = -1;
 	r->root = xstrdup(root);
+	r->root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (r->root_fd < 0) {
+		pp_err_errno(err, PP_EXIT_IO, "cannot open the repository '%s'",
+			     root);
+		pp_repo_close(r);
+		return -1;
+	}
 	if ((lock && take_lock(r, err) < 0) || load_suites(r, err) < 0) {
 		pp_repo_close(r);
 		return -1;
@@ -300,9 +307,11 @@ void pp_repo_close(struct pp_repo *r)
 	free(r->suites);
 	if (r->lock_fd >= 0)
 		close(r->lock_fd);
+	if (r->root_fd >= 0)
+		close(r->root_fd);
 	free(r->root);
 	memset(r, 0, sizeof(*r));
-	r->lock_fd = -1;
+	r->lock_fd = r->root_fd = -1;
 }
 
 struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
@@ -348,23 +357,30 @@ void pp_repo_members_release(struct pp_repo_members *ms)
 	memset(ms, 0, sizeof(*ms));
 }
 
-static int member_from_stanza(const struct pp_stanza *st, const char *file,
-			      struct pp_repo_member *m, struct pp_err *err)
+/* One line of db/<suite>.list: "PACKAGE VERSION ARCH COMPONENT FILENAME"
+ * (none of them can hold a blank); a line a large suite parses quickly. */
+static int member_from_line(const char *line, size_t len, const char *file,
+			    unsigned no, struct pp_repo_member *m,
+			    struct pp_err *err)
 {
-	static const char *const need[] = {
-		"Package", "Version", "Architecture", "Component", "Filename",
-	};
+	char **w;
+	size_t n;
+	char *copy = xstrndup(line, len);
 
-	for (size_t i = 0; i < ARRAY_SIZE(need); i++)
-		if (!pp_stanza_get(st, need[i]))
-			return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: entry "
-					  "without '%s'; the repository database "
-					  "is damaged", file, st->line, need[i]);
-	m->package = xstrdup(pp_stanza_get(st, "Package"));
-	m->version = xstrdup(pp_stanza_get(st, "Version"));
-	m->arch = xstrdup(pp_stanza_get(st, "Architecture"));
-	m->component = xstrdup(pp_stanza_get(st, "Component"));
-	m->filename = xstrdup(pp_stanza_get(st, "Filename"));
+	n = pp_split_words(copy, &w);
+	free(copy);
+	if (n != 5) {
+		pp_free_words(w, n);
+		return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: not 'PACKAGE VERSION "
+				  "ARCH COMPONENT FILENAME'; the repository "
+				  "database is damaged", file, no);
+	}
+	m->package = w[0];
+	m->version = w[1];
+	m->arch = w[2];
+	m->component = w[3];
+	m->filename = w[4];
+	free(w);
 	return 0;
 }
 
@@ -372,27 +388,30 @@ int pp_repo_members_load(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *out, struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	struct pp_deb822 p;
-	struct pp_stanza st;
+	unsigned no = 0;
+	size_t pos = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	list_path(r, suite, &path);
 	if (access(path.buf, F_OK) == 0)
 		rc = pp_read_file(path.buf, &text, err);
-	pp_deb822_init(&p, text.buf, text.len, path.buf);
-	while (!rc && (rc = pp_deb822_next(&p, &st, err)) > 0) {
+	while (!rc && pos < text.len) {
+		const char *eol = memchr(text.buf + pos, '\n', text.len - pos);
+		size_t len = eol ? (size_t)(eol - text.buf) - pos : text.len - pos;
+
+		no++;
 		ARRAY_GROW(out->m, out->alloc, out->nr + 1);
-		rc = member_from_stanza(&st, path.buf, &out->m[out->nr], err);
-		if (!rc)
-			out->nr++;
-		pp_stanza_release(&st);
+		rc = member_from_line(text.buf + pos, len, path.buf, no,
+				      &out->m[out->nr], err);
+		out->nr += !rc;
+		pos += len + 1;
 	}
 	strbuf_release(&path);
 	strbuf_release(&text);
 	if (rc < 0)
 		pp_repo_members_release(out);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -416,10 +435,8 @@ int pp_repo_members_save(struct pp_repo *r, const char *suite,
 	for (size_t i = 0; i < ms->nr; i++) {
 		const struct pp_repo_member *m = &ms->m[i];
 
-		strbuf_addf(&text, "%sPackage: %s\nVersion: %s\nArchitecture: %s\n"
-			    "Component: %s\nFilename: %s\n", i ? "\n" : "",
-			    m->package, m->version, m->arch, m->component,
-			    m->filename);
+		strbuf_addf(&text, "%s %s %s %s %s\n", m->package, m->version,
+			    m->arch, m->component, m->filename);
 	}
 	list_path(r, suite, &path);
 	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);

@@ -7,7 +7,8 @@
  *   conf/distributions   one deb822 stanza per suite (Suite, Codename,
  *                        Origin, Label, Description, Components,
  *                        Architectures, Valid-For, Signing-Key)
- *   db/<suite>.list      which pool files each suite holds
+ *   db/<suite>.list      which pool files each suite holds, one per line:
+ *                        package version architecture component file
  *   db/cache             the Packages stanza and hashes of every pool file,
  *                        keyed by its path, size, mtime and inode
  *   db/lock              serialises add, remove and publish
@@ -43,6 +44,7 @@ struct pp_repo_member {
 
 struct pp_repo {
 	char *root;
+	int root_fd;     /* the root, for paths relative to it */
 	struct pp_repo_suite *suites;
 	size_t nr_suites;
 	int lock_fd;

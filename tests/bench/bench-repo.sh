@@ -96,7 +96,7 @@ run_size() { # N
 	aptly -config="$d/aptly.conf" repo create -distribution=stable -component=main bench > /dev/null
 	timeit aptly_cold aptly_add_publish "$d/aptly.conf" "$d/in"
 
-	timeit pp_inc pp_add_publish "$d/pp" "$extra"
+	timeit pp_inc "$PP" repo add "$d/pp" --publish --unsigned "$extra"
 	cp "$extra" "$d/ftp/pool/main/"; cp "$extra" "$d/scan/pool/main/"
 	timeit ftp_inc ftparchive_cold "$d/ftp"
 	# dpkg-scanpackages has no incremental mode: a second run is a full

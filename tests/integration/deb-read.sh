@@ -69,11 +69,14 @@ LC_ALL=C dpkg-deb --contents "$deb" > "$WORK/ca"
 LC_ALL=C "$PADPACK" contents "$deb" > "$WORK/cb"
 same "contents in the C locale escapes as tar" "$WORK/ca" "$WORK/cb"
 
-# Real packages from the system's apt cache, when there are some.
+# Real packages from the system's apt cache, when there are some (copied
+# first: apt may clean its cache while the suite runs).
 n=0
-for deb in /var/cache/apt/archives/*.deb; do
-	[ -f "$deb" ] || continue
+mkdir -p "$WORK/apt-cache"
+for src in /var/cache/apt/archives/*.deb; do
 	[ $n -ge 5 ] && break
+	cp "$src" "$WORK/apt-cache/" 2>/dev/null || continue
+	deb=$WORK/apt-cache/$(basename "$src")
 	n=$((n + 1))
 	same_output "$(basename "$deb"): contents" -- dpkg-deb --contents "$deb" -- "$PADPACK" contents "$deb"
 	same_output "$(basename "$deb"): info" -- dpkg-deb --info "$deb" -- "$PADPACK" info "$deb"
