@@ -18,16 +18,17 @@ const char *pp_mount(const struct pp_spec *spec)
 	return spec->image.mount ? spec->image.mount : "/paddle";
 }
 
+/* The last component of path (trailing slashes stay on it). */
 static const char *base_name(const char *path)
 {
-	const char *slash;
 	size_t len = strlen(path);
+	const char *p;
 
 	while (len > 1 && path[len - 1] == '/')
 		len--;
-	for (slash = path + len - 1; slash > path && slash[-1] != '/'; slash--)
+	for (p = path + len; p > path && p[-1] != '/'; p--)
 		;
-	return slash;
+	return p;
 }
 
 void pp_app_copy_name(struct strbuf *out, size_t i, const char *copy)
