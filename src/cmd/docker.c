@@ -26,8 +26,8 @@ static const char usage[] =
 	"                           [--name NAME] [--apt PKG]... [--pip ARG]...\n"
 	"                           [--copy SRC:DEST]... [--expose PORT]...\n"
 	"                           [--env NAME=VALUE]... [COMMON...] [-- CMD...]\n"
-	"       padpack docker all  [-c SPEC] [-B BUILD_DIR] [--debs DIR |\n"
-	"                           --apt-sources FILE] [--device KIND] [COMMON...]\n\n"
+	"       padpack docker all  [-c SPEC] [-B BUILD_DIR] [--device KIND]\n"
+	"                           [--debs DIR | --apt-sources FILE] [COMMON...]\n\n"
 	"Writes Dockerfiles and their build contexts from the spec (default\n"
 	"pkg/paddle.cfg), and prints the docker build command of each image.\n\n"
 	"dev   the development image (default BUILD_DIR/image-dev): compilers,\n"
@@ -308,7 +308,7 @@ static void wrote(struct run_ctx *r, const char *what, const char *dir,
 	free(rel);
 }
 
-/* ---- dev -------------------------------------------------------------------- */
+/* ---- dev ---------------------------------------------------------------- */
 
 /* padpack's source: --padpack-src, else the checkout this binary was
  * built in (it, or its parent for build-asan/padpack). */
@@ -402,7 +402,7 @@ static int do_dev(struct run_ctx *r, const char *dir)
 	return rc;
 }
 
-/* ---- prod ------------------------------------------------------------------- */
+/* ---- prod --------------------------------------------------------------- */
 
 static int prod_input(struct run_ctx *r, const struct pp_variant *v,
 		      struct pp_prod_input *in)
@@ -485,7 +485,7 @@ static int do_prod(struct run_ctx *r, unsigned char *done)
 	return rc;
 }
 
-/* ---- app -------------------------------------------------------------------- */
+/* ---- app ---------------------------------------------------------------- */
 
 static void app_merge(struct pp_app *into, const struct pp_app *from)
 {
@@ -611,7 +611,7 @@ static int all_apps(struct run_ctx *r, const unsigned char *done)
 	return rc;
 }
 
-/* ---- all ---------------------------------------------------------------------- */
+/* ---- all ---------------------------------------------------------------- */
 
 static int write_script(struct run_ctx *r, const char *name,
 			const struct strbuf *text)

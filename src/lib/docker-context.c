@@ -116,7 +116,7 @@ static int copy_tree(const char *src, const char *dst, const char *skip,
 	return rc;
 }
 
-/* ---- production ------------------------------------------------------------ */
+/* ---- production --------------------------------------------------------- */
 
 static const char apt_conf[] =
 	"// padpack: packages in images are configured non-interactively;\n"
@@ -177,7 +177,7 @@ int pp_docker_write_prod(const struct pp_spec *spec,
 	return rc;
 }
 
-/* ---- development ------------------------------------------------------------ */
+/* ---- development -------------------------------------------------------- */
 
 static const char sshd_conf[] =
 	"# padpack: SSH into the development container with a key, never a\n"
@@ -267,7 +267,7 @@ int pp_docker_write_dev(const struct pp_spec *spec,
 	return rc;
 }
 
-/* ---- applications ------------------------------------------------------------- */
+/* ---- applications ------------------------------------------------------- */
 
 static int app_files(const struct pp_app *app, const char *spec_dir,
 		     const char *dir, struct pp_err *err)

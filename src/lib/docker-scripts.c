@@ -167,7 +167,7 @@ void pp_script_dev_build(const struct pp_spec *spec, const char *spec_path,
 	strbuf_release(&doc);
 }
 
-/* ---- build-images.sh ------------------------------------------------------ */
+/* ---- build-images.sh -------------------------------------------------- */
 
 void pp_image_jobs_add(struct pp_image_jobs *jobs, const char *what,
 		       struct pp_strlist *tags, const char *context)
@@ -251,7 +251,7 @@ void pp_script_build_images(const struct pp_spec *spec,
 		      "images built\"\n");
 }
 
-/* ---- run.sh ---------------------------------------------------------------- */
+/* ---- run.sh ------------------------------------------------------------- */
 
 /* The run flags of v's device kinds, as shell words. */
 static void run_flags(const struct pp_spec *spec, const struct pp_variant *v,
@@ -352,7 +352,7 @@ int pp_script_run(const struct pp_spec *spec, const struct pp_docker_opts *o,
 	return rc;
 }
 
-/* ---- container.sh ----------------------------------------------------------- */
+/* ---- container.sh ------------------------------------------------------- */
 
 static const char container_head[] =
 	"#!/bin/sh\n"
@@ -361,7 +361,8 @@ static const char container_head[] =
 	"# docker all.\n"
 	"#   usage: container.sh [--dry-run] [--with-root] [--device KIND]\n"
 	"#                       [--name NAME] [--image IMAGE] [--source DIR]\n"
-	"#                       {start [-- DOCKER-RUN-OPTIONS...] | into [CMD...] | stop}\n"
+	"#                       {start [-- DOCKER-RUN-OPTIONS...] |\n"
+	"#                        into [CMD...] | stop}\n"
 	"# start  runs the image in the background with the source tree (default:\n"
 	"#        the current directory) at %s, as the caller's UID and GID\n"
 	"#        with the caller's passwd, group and home; --with-root as root\n"

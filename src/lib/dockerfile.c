@@ -370,7 +370,7 @@ void pp_dockerfile_dev(const struct pp_spec *spec,
 	pp_strlist_release(&cmd);
 }
 
-/* ---- application images --------------------------------------------------- */
+/* ---- application images ------------------------------------------------- */
 
 static void app_packages(const struct pp_spec *spec,
 			 const struct pp_docker_opts *o,

@@ -53,7 +53,7 @@ static const struct pp_skey value_keys[] = {
 	  "instruction sets, e.g. [\"avx\", \"avx2\", \"fma\"]" },
 	{ "container", PP_ST_GROUP, 0, container_keys,
 	  "a group: { base = ...; dev_base = ...; build_flags = [...]; "
-	  "run_flags = [...]; }" },
+	  "run_flags = [...]; env = [...]; }" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
