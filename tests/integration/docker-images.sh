@@ -140,6 +140,10 @@ else
 fi
 python3 -m http.server --bind 127.0.0.1 --directory "$repo" "$port" >/dev/null 2>&1 &
 HTTP_PID=$!
+for _ in $(seq 1 100); do # until it listens
+	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+	sleep 0.1
+done
 docker_ok "prod from the repository: written" "$PADPACK" docker prod -q -B "$B" \
 	--variant cpu-noavx --apt-sources "$repo/stable.sources" -o "$WORK/repo-image"
 if build_image "cpu-noavx from the repository" "$WORK/repo-image" paddle-repo:test --network host; then
