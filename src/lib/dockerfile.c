@@ -220,8 +220,12 @@ static void prod_run(const struct pp_spec *spec,
 			"/var/log/dpkg.log /var/lib/dpkg/*-old "
 			"/var/cache/debconf/*-old");
 	pp_strlist_pushf(&cmds, "groupadd --gid %ld %s", uid, user);
+	/* a home without the skeleton's shell files, which nothing here runs */
 	pp_strlist_pushf(&cmds, "useradd --no-log-init --uid %ld --gid %ld "
-			 "--create-home --shell /bin/sh %s", uid, uid, user);
+			 "--no-create-home --home-dir /home/%s --shell /bin/sh %s",
+			 uid, uid, user, user);
+	pp_strlist_pushf(&cmds, "install -d -m 0755 -o %ld -g %ld /home/%s", uid,
+			 uid, user);
 	pp_strlist_push(&cmds, "rm -f /etc/passwd- /etc/group- /etc/shadow- "
 			"/etc/gshadow-");
 	if (spec->image.smoke.nr) {

@@ -54,7 +54,8 @@ printf '%s\n' "Types: deb" "URIs: https://example.org/paddle" "Suites: stable" \
 	>"$repo/stable.sources"
 echo key >"$repo/paddle-archive-keyring.gpg"
 check "prod from an apt repository" "$PADPACK" docker prod -q -B "$B" \
-	--apt-sources "$repo/stable.sources" --variant gpu-noavx -o "$B/repo-image"
+	--apt-sources "$repo/stable.sources" --variant gpu-noavx -o "$B/repo-image" \
+	--apt-mirror 's|deb.debian.org|mirror.example.org|'
 check "app from the command line" "$PADPACK" docker app -q -B "$B" \
 	--from example.org/paddle:0.11.0-noavx --name calc --apt python3-numpy \
 	--pip numpy --copy pkg/paddle/python:/app --expose 8000/tcp \

@@ -112,6 +112,7 @@ static void tags(struct t_ctx *t)
 
 static void prod_text(struct t_ctx *t)
 {
+	struct pp_docker_opts mirror = opts;
 	struct pp_prod_input in = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	struct pp_spec spec;
@@ -144,8 +145,12 @@ static void prod_text(struct t_ctx *t)
 	LACKS(sb.buf, "gcc");
 	strbuf_reset(&sb);
 	in.variant = variant(&spec, "gpu-avx");
-	pp_dockerfile_prod(&spec, &opts, &in, &sb);
+	mirror.apt_mirror = "s|deb.debian.org|mirror.example.org|";
+	pp_dockerfile_prod(&spec, &mirror, &in, &sb);
 	HAS(sb.buf, "\nFROM nvidia/cuda:13.0.0-runtime-ubuntu24.04\n");
+	HAS(sb.buf, "target=/mnt \\\n    find /etc/apt/ -name '*.list' -o -name "
+		    "'*.sources' | xargs -r sed -i -e "
+		    "'s|deb.debian.org|mirror.example.org|' \\\n    && apt-get update");
 	strbuf_release(&sb);
 	pp_prod_input_release(&in);
 	pp_spec_release(&spec);
