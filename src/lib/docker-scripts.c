@@ -277,7 +277,7 @@ static const char run_head[] =
 	"# The flags of each device kind:\n";
 
 static const char run_tail[] =
-	"\t*) echo \"run.sh: no variant '$variant'; see run.sh --help\" >&2; "
+	"*) echo \"run.sh: no variant '$variant'; see run.sh --help\" >&2; "
 	"exit 2 ;;\n"
 	"esac\n"
 	"it=\n"
@@ -400,7 +400,7 @@ static const char container_body[] =
 	"case $device in\n";
 
 static const char container_tail[] =
-	"\t*) echo \"container.sh: no device kind '$device'\" >&2; exit 2 ;;\n"
+	"*) echo \"container.sh: no device kind '$device'\" >&2; exit 2 ;;\n"
 	"esac\n"
 	"docker=${DOCKER:-docker}\n"
 	"run() {\n"

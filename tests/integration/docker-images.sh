@@ -205,6 +205,17 @@ if build_image dev "$WORK/dev" "$dev"; then
 		check "dev: the production Dockerfile is on the host" \
 			test -s "$src/build/cpu-avx/image/Dockerfile"
 	fi
+	# container.sh: a development container that stays, entered twice
+	ctr=padpack-test-$$
+	docker_ok "dev: padpack docker all writes container.sh" "$PADPACK" docker all -q \
+		-B "$B" --device cpu
+	docker_ok "dev: container.sh start (as root: --with-root)" env DOCKER="$DOCKER" \
+		"$B/container.sh" --with-root --name "$ctr" --source "$src" start
+	out_has "dev: container.sh into runs in it, the source at /paddle" \
+		'^/paddle/CMakeLists.txt$' env DOCKER="$DOCKER" "$B/container.sh" \
+		--with-root --name "$ctr" into ls /paddle/CMakeLists.txt
+	docker_ok "dev: container.sh stop" env DOCKER="$DOCKER" "$B/container.sh" \
+		--with-root --name "$ctr" stop
 	docker_ok "dev: padpack build --in-image builds with it" \
 		"$PADPACK" build -q --in-image "$dev" --engine "$DOCKER" --variant cpu-noavx \
 		--no-test -B "$WORK/inimg"
