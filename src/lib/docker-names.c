@@ -283,22 +283,47 @@ static int read_deb_dir(const char *dir, struct deb_dir *d, struct pp_err *err)
 	return rc;
 }
 
-/* The runtime template for v: NAME-SUFFIX, else NAME when the variant's
- * package does not differ from the others' (or the variant has none). */
+/* Whether d holds NAME-SUFFIX for some variant's suffix: then NAME is the
+ * package of the variant without a suffix, not one shared by all. */
+static int has_variant_packages(const struct pp_spec *spec,
+				struct deb_dir *d, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found = 0;
+
+	for (size_t i = 0; !found && i < spec->nr_variants; i++) {
+		if (!*spec->variants[i].suffix)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s-%s", name, spec->variants[i].suffix);
+		found = find_package(d, sb.buf) != NULL;
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
+/* The runtime template for v: NAME-SUFFIX, else NAME when that package is
+ * the same for every variant (no variant has a NAME-SUFFIX of its own). */
 static int runtime_name(const struct pp_spec *spec, const char *version,
 			const struct pp_variant *v, const char *tmpl,
 			struct deb_dir *d, struct strbuf *out,
 			struct pp_err *err)
 {
-	size_t base;
+	struct strbuf base = STRBUF_INIT;
 
-	if (expand(spec, version, v, tmpl, out, err) < 0)
+	if (expand(spec, version, v, tmpl, &base, err) < 0) {
+		strbuf_release(&base);
 		return -1;
-	base = out->len;
+	}
+	strbuf_addstr(out, base.buf);
 	if (*v->suffix)
 		strbuf_addf(out, "-%s", v->suffix);
-	if (d && !find_package(d, out->buf))
-		strbuf_setlen(out, base);
+	if (d && *v->suffix && !find_package(d, out->buf) &&
+	    !has_variant_packages(spec, d, base.buf)) {
+		strbuf_reset(out);
+		strbuf_addstr(out, base.buf);
+	}
+	strbuf_release(&base);
 	return 0;
 }
 
@@ -372,12 +397,10 @@ int pp_docker_find_debs(const struct pp_spec *spec, const char *version,
 		if (rc == 0 && !find_package(&d, name.buf)) {
 			list_packages(&d, &have);
 			rc = pp_err_set(err, PP_EXIT_INPUT, "variant %s: no "
-					"package %s%s%s in %s (image.runtime in "
-					"%s); it has: %s; run padpack split "
-					"first", v->name, name.buf,
-					*v->suffix ? " nor its -" : "",
-					*v->suffix ? v->suffix : "", dir,
-					spec->path, have.buf);
+					"package %s in %s (image.runtime in %s); "
+					"it has: %s; run padpack split first",
+					v->name, name.buf, dir, spec->path,
+					have.buf);
 		} else if (rc == 0 && pp_strlist_find(&in->names, name.buf) < 0) {
 			pp_strlist_push(&in->names, name.buf);
 		}

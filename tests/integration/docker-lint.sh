@@ -162,6 +162,21 @@ check_fails "dev image: an impossible choice names the variants" 2 \
 check_fails "prod: a missing package names what is there" 3 \
 	"variant cpu-avx: no package libpaddle1 in .*; it has: libpaddle1-gpu-noavx, paddle-gpu-noavx; run padpack split" \
 	"$PADPACK" docker prod -B "$B" --variant cpu-avx --debs "$B/gpu-noavx/image/debs"
+mkdir -p "$WORK/some"
+cp "$B"/debs/libpaddle1_0.11.0-1_amd64.deb "$B"/debs/paddle_0.11.0-1_amd64.deb \
+	"$B"/debs/libpaddle1-noavx_0.11.0-1_amd64.deb "$WORK/some/"
+check_fails "prod: a variant without its packages never takes another's" 3 \
+	"variant gpu-noavx: no package libpaddle1-gpu-noavx in .*; it has: libpaddle1-noavx, libpaddle1, paddle;" \
+	"$PADPACK" docker prod -B "$B" --variant gpu-noavx --debs "$WORK/some"
+check_fails "prod: a package no variant has its own of is shared" 0 \
+	'^wrote .*/cpu-noavx/image/Dockerfile \(cpu-noavx\)' \
+	"$PADPACK" docker prod -B "$WORK/some-build" --variant cpu-noavx --debs "$WORK/some"
+check "prod: ... the shared paddle with the variant's library" test -f \
+	"$WORK/some-build/cpu-noavx/image/debs/paddle_0.11.0-1_amd64.deb" -a -f \
+	"$WORK/some-build/cpu-noavx/image/debs/libpaddle1-noavx_0.11.0-1_amd64.deb"
+check_fails "prod without --variant skips the variants without packages" 0 \
+	"gpu-avx skipped: variant gpu-avx: no package libpaddle1-gpu in" \
+	"$PADPACK" docker prod -B "$WORK/some-build" --debs "$WORK/some"
 check_fails "prod: --debs and --apt-sources exclude each other" 2 "exclude each other" \
 	"$PADPACK" docker prod -B "$B" --apt-sources "$repo/stable.sources" --debs "$B/debs"
 printf 'Types: deb\nURIs: file:/r\nSuites: s\nComponents: main\n' >"$repo/x.sources"
