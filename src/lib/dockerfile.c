@@ -216,9 +216,10 @@ static void prod_run(const struct pp_spec *spec,
 	if (!in->debs.nr)
 		pp_strlist_extend(&pkgs, &in->names);
 	apt_install(spec, o, "-c " CTX "/apt.conf ", &pkgs, &cmds);
+	/* what apt, dpkg, debconf and ldconfig keep only for themselves */
 	pp_strlist_push(&cmds, "rm -rf /var/lib/apt/lists/* /var/log/apt/* "
 			"/var/log/dpkg.log /var/lib/dpkg/*-old "
-			"/var/cache/debconf/*-old");
+			"/var/cache/debconf/*-old /var/cache/ldconfig/aux-cache");
 	pp_strlist_pushf(&cmds, "groupadd --gid %ld %s", uid, user);
 	/* a home without the skeleton's shell files, which nothing here runs */
 	pp_strlist_pushf(&cmds, "useradd --no-log-init --uid %ld --gid %ld "

@@ -81,6 +81,11 @@ report() { # NAME IMAGE BASE KEY
 		"$WORK/files")
 	other=$((layer - payload - books - users))
 	[ "$other" -lt 0 ] && other=0
+	awk 'NR == FNR { own[$1] = 1; next }
+	     $1 > 0 && !($2 in own) && $2 !~ /^var\/(lib\/(dpkg|apt)|cache\/debconf|log)\// &&
+	     $2 !~ /^(etc\/(passwd|group|shadow|gshadow|subuid|subgid)|home\/)/ {
+		printf "%s%s (%.1f kB)", n++ ? ", " : "", $2, $1 / 1000 }' \
+		"$WORK/owned" "$WORK/files" >"$WORK/other-$key"
 	printf '| %s | %s MB | %s kB | %s kB | %s kB | %s kB | %s kB | %s kB |\n' "$name" \
 		"$(echo "scale=1; $size / 1000000" | bc)" "$(kb "$layer")" "$(kb "$inst")" \
 		"$(kb "$payload")" "$(kb "$books")" "$(kb "$users")" "$(kb "$other")"
@@ -125,5 +130,6 @@ while read -r name layer inst payload books status; do
 	echo "- $name: layers $(kb "$layer") kB against $(kb "$limit") kB: $verdict;" \
 		"the packages' own files, $(kb "$payload") kB, are $pverdict it; dpkg's," \
 		"apt's and debconf's records add $(kb "$books") kB, of which dpkg's status" \
-		"file, which dpkg rewrites whole whatever it installs, is $(kb "$status") kB."
+		"file, which dpkg rewrites whole whatever it installs, is $(kb "$status") kB." \
+		"$([ -s "$WORK/other-$name" ] && echo "Other: $(cat "$WORK/other-$name").")"
 done <"$WORK/verdicts"
