@@ -81,3 +81,8 @@ echo "  cp $(realpath "$repo")/stable.sources /etc/apt/sources.list.d/padpack-de
 echo "  apt-get update"
 echo "where stable.sources says:"
 sed 's/^/  /' "$repo/stable.sources"
+
+# The container images: every Dockerfile, the docker build commands, and
+# the CPU production image built where an engine is installed.
+echo
+scripts/demo-docker.sh

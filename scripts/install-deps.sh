@@ -18,6 +18,9 @@ test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  gpgv gnupg sqv debsigs debsig-verify apt-utils
  clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc openssl
  mmdebstrap eatmydata gdb autoconf automake libtool"
+# padpack docker's tests: a Docker engine started by hand, and shellcheck
+# for the scripts it writes.
+test_pkgs="$test_pkgs docker.io shellcheck"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"
@@ -29,13 +32,31 @@ bench) want="$build_pkgs $test_pkgs $bench_pkgs" ;;
 all) want="$build_pkgs $test_pkgs" ;;
 *) echo "usage: $0 [build|test|bench|all]" >&2; exit 2 ;;
 esac
+# The Dockerfile linters come from npm (below); Debian's npm if none is here.
+lint_lock=$(dirname "$0")/../tests/lint/package-lock.json
+[ "${1:-all}" = build ] || command -v npm >/dev/null || want="$want npm"
+
+# lint_tools: dockerfilelint and dockerfile-utils, the versions
+# tests/lint/package-lock.json pins, in /var/tmp/padpack-lint (redone when
+# the lock changes).
+lint_tools() {
+	[ "${1:-all}" != build ] && [ -f "$lint_lock" ] || return 0
+	dir=${PADPACK_LINT_DIR:-/var/tmp/padpack-lint}
+	key=$(sha256sum "$lint_lock" | cut -c1-16)
+	[ "$(cat "$dir/key" 2>/dev/null)" = "$key" ] && return 0
+	echo "install-deps: installing the Dockerfile linters into $dir"
+	rm -rf "$dir" && mkdir -p "$dir"
+	cp "$lint_lock" "$(dirname "$lint_lock")/package.json" "$dir/"
+	(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) &&
+		echo "$key" >"$dir/key"
+}
 
 missing=
 for p in $want; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && { lint_tools "$@"; exit; }
 
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing packages:$missing" >&2
@@ -47,3 +68,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing
+lint_tools "$@"

@@ -17,6 +17,7 @@ static const struct pp_cmd *const commands[] = {
 	&cmd_key, &cmd_sign, &cmd_verify, &cmd_clearsign, &cmd_detach_sign,
 	&cmd_verify_sig,
 	&cmd_isa,
+	&cmd_docker,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

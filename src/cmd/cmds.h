@@ -19,6 +19,7 @@ extern const struct pp_cmd cmd_repo;
 extern const struct pp_cmd cmd_key, cmd_sign, cmd_verify, cmd_clearsign,
 	cmd_detach_sign, cmd_verify_sig;
 extern const struct pp_cmd cmd_isa;
+extern const struct pp_cmd cmd_docker;
 
 /* Helpers shared by the commands (cmd/common.c). */
 int pp_usage_error(struct pp_err *err, const char *fmt, ...)

@@ -231,6 +231,17 @@ static void image_release(struct pp_image *im)
 	free(im->dev);
 	free(im->apt_mirror);
 	free(im->mount);
+	free(im->latest);
+	free(im->user);
+	pp_strlist_release(&im->runtime);
+	pp_strlist_release(&im->entrypoint);
+	pp_strlist_release(&im->cmd);
+	pp_strlist_release(&im->smoke);
+	pp_strlist_release(&im->labels);
+	free(im->label_prefix);
+	pp_strlist_release(&im->dev_packages);
+	pp_strlist_release(&im->dev_env);
+	free(im->woboq);
 }
 
 void pp_spec_release(struct pp_spec *spec)
@@ -274,6 +285,9 @@ void pp_spec_release(struct pp_spec *spec)
 	free(spec->templates);
 	pp_strlist_release(&spec->build_depends);
 	image_release(&spec->image);
+	for (size_t i = 0; i < spec->nr_apps; i++)
+		pp_app_release(&spec->apps[i]);
+	free(spec->apps);
 	pp_strlist_release(&spec->test_args);
 	free(spec->package);
 	free(spec->path);

@@ -41,6 +41,7 @@ struct pp_container {
 	char *dev_base;                 /* base of the development image */
 	struct pp_strlist build_flags;  /* added to `docker run` of builds */
 	struct pp_strlist run_flags;    /* to run the image, e.g. --gpus all */
+	struct pp_strlist env;          /* NAME=VALUE set in its images */
 };
 
 /* An accelerator a value's builds use: its packages warn at install time
@@ -122,6 +123,35 @@ struct pp_image {
 	char *dev;        /* the development image (--in-image default) */
 	char *apt_mirror; /* sed expression for sources.list, or NULL */
 	char *mount;      /* where builds mount the source, e.g. /paddle */
+	/* padpack docker */
+	char *latest;     /* alias tag template ("latest"), or NULL */
+	char *user;       /* production images' user; NULL: the spec's name */
+	long uid;         /* its UID and GID; 1000 when not set */
+	struct pp_strlist runtime;    /* package templates in production
+					 images; "-SUFFIX" appended per variant */
+	struct pp_strlist entrypoint; /* of production images */
+	struct pp_strlist cmd;
+	struct pp_strlist smoke;      /* run at build time, e.g. paddle --version */
+	struct pp_strlist labels;     /* KEY=VALUE, more image labels */
+	char *label_prefix;           /* of the variant and axis labels */
+	struct pp_strlist dev_packages; /* apt packages of the dev image */
+	struct pp_strlist dev_env;    /* SHORT=NAME: GPU=WITH_GPU */
+	char *woboq;      /* the code browser's git URL, or NULL */
+	int helpers;      /* write container.sh (start, into, stop) */
+};
+
+/* An application image on top of a production image (padpack docker app),
+ * e.g. Paddle's book: more packages, the app's files, a port, a command. */
+struct pp_app {
+	char *name;                 /* image name: REGISTRY/NAME:PRODUCTION_TAG */
+	struct pp_strlist variants; /* globs of the variants it is made for */
+	struct pp_strlist apt;      /* Debian packages */
+	struct pp_strlist pip;      /* pip arguments, into a virtual env */
+	struct pp_strlist copy;     /* SRC:DEST, SRC relative to the spec */
+	struct pp_strlist expose;   /* ports, e.g. 8888 */
+	struct pp_strlist env;      /* NAME=VALUE */
+	struct pp_strlist cmd;      /* exec form */
+	unsigned line;
 };
 
 struct pp_spec {
@@ -157,6 +187,8 @@ struct pp_spec {
 	size_t nr_needed;
 	struct pp_file_rule *files;
 	size_t nr_files;
+	struct pp_app *apps;
+	size_t nr_apps;
 };
 
 /* Reads and validates a spec. Errors: PP_EXIT_IO when it cannot be read,

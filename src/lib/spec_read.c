@@ -371,6 +371,239 @@ static int read_isa(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
+/* ---- what padpack docker writes into Dockerfiles and scripts ---------- */
+
+/* A newline in a Dockerfile instruction or a script word would end it. */
+static int one_line(const char *s)
+{
+	return *s && !strpbrk(s, "\n\r");
+}
+
+static int is_image_ref(const char *s)
+{
+	return one_line(s) && !strpbrk(s, " \t'\"\\$`");
+}
+
+/* Reads a list whose strings become words of Dockerfiles and scripts. */
+static int read_words(struct loader *L, const config_setting_t *g,
+		      const char *key, struct pp_strlist *out, int templates)
+{
+	const config_setting_t *s = config_setting_get_member(g, key);
+	size_t first = out->nr;
+
+	if (read_strings(L, g, key, out, NULL, templates) < 0)
+		return -1;
+	for (size_t i = first; i < out->nr; i++)
+		if (!one_line(out->items[i]))
+			return pp_setting_error(config_setting_get_elem(s,
+						(unsigned)(i - first)), L->file,
+						L->err, "holds a line break; "
+						"write it on one line");
+	return 0;
+}
+
+/* NAME=VALUE lists (env, labels), NAME checked by valid_name. */
+static int read_assignments(struct loader *L, const config_setting_t *g,
+			    const char *key, struct pp_strlist *out,
+			    int (*valid_name)(const char *))
+{
+	const config_setting_t *s = config_setting_get_member(g, key);
+
+	if (read_words(L, g, key, out, 1) < 0)
+		return -1;
+	for (size_t i = 0; i < out->nr; i++) {
+		const char *eq = strchr(out->items[i], '=');
+		char *name = eq ? xstrndup(out->items[i],
+					   (size_t)(eq - out->items[i])) : NULL;
+		int ok = name && valid_name(name);
+
+		free(name);
+		if (!ok)
+			return pp_setting_error(config_setting_get_elem(s,
+						(unsigned)i), L->file, L->err,
+						"'%s' is not NAME=VALUE with a "
+						"valid NAME", out->items[i]);
+	}
+	return 0;
+}
+
+static int is_label_key(const char *s)
+{
+	return is_word(s, LOWER DIGIT, LOWER DIGIT ".-") &&
+	       s[strlen(s) - 1] != '.';
+}
+
+static int is_user_name(const char *s)
+{
+	return strlen(s) <= 32 && is_word(s, LOWER "_", LOWER DIGIT "_-");
+}
+
+static int is_image_name(const char *s)
+{
+	return is_word(s, LOWER DIGIT, LOWER DIGIT "._-");
+}
+
+/* A Debian package name, or a template of one. */
+static int is_package_template(const char *s)
+{
+	return is_word(s, LOWER DIGIT "@", LOWER DIGIT "@_+-.");
+}
+
+static int check_each(struct loader *L, const config_setting_t *g,
+		      const char *key, const struct pp_strlist *list,
+		      int (*valid)(const char *), const char *what)
+{
+	const config_setting_t *s = config_setting_get_member(g, key);
+
+	for (size_t i = 0; i < list->nr; i++)
+		if (!valid(list->items[i]))
+			return pp_setting_error(config_setting_get_elem(s,
+						(unsigned)i), L->file, L->err,
+						"'%s' is not valid; must be %s",
+						list->items[i], what);
+	return 0;
+}
+
+static int read_uid(struct loader *L, const config_setting_t *g, long *uid)
+{
+	const config_setting_t *s = config_setting_get_member(g, "uid");
+
+	*uid = 1000;
+	if (!s)
+		return 0;
+	*uid = config_setting_get_int(s);
+	if (*uid < 1 || *uid > 65534)
+		return pp_setting_error(s, L->file, L->err, "%ld is not a "
+					"number from 1 to 65534 (production "
+					"images run as a user other than root)",
+					*uid);
+	return 0;
+}
+
+/* dev_env = { GPU = "WITH_GPU"; }: short names of build switches. */
+static int read_dev_env(struct loader *L, const config_setting_t *g,
+			struct pp_strlist *out)
+{
+	const config_setting_t *s = config_setting_get_member(g, "dev_env");
+
+	for (int i = 0; s && i < config_setting_length(s); i++) {
+		const config_setting_t *e = config_setting_get_elem(s,
+								(unsigned)i);
+		const char *v = config_setting_get_string(e);
+
+		if (!is_env_name(config_setting_name(e)) || !is_env_name(v))
+			return pp_setting_error(e, L->file, L->err, "'%s' is not "
+						"a variable name; map a short name "
+						"to a variable, e.g. GPU = "
+						"\"WITH_GPU\"", v);
+		pp_strlist_pushf(out, "%s=%s", config_setting_name(e), v);
+	}
+	return 0;
+}
+
+static int read_image_docker(struct loader *L, const config_setting_t *g,
+			     struct pp_image *im)
+{
+	int helpers = 0;
+
+	if (config_setting_lookup_bool(g, "helpers", &helpers))
+		im->helpers = helpers;
+	return read_uid(L, g, &im->uid) ||
+	       read_template(L, g, "latest", &im->latest) ||
+	       read_string(L, g, "user", &im->user, is_user_name,
+			   "a user name: lower-case letters, digits, '_', '-'") ||
+	       read_words(L, g, "runtime", &im->runtime, 1) ||
+	       check_each(L, g, "runtime", &im->runtime, is_package_template,
+			  "a package name or template, e.g. lib@name@1") ||
+	       read_words(L, g, "entrypoint", &im->entrypoint, 0) ||
+	       read_words(L, g, "cmd", &im->cmd, 0) ||
+	       read_words(L, g, "smoke", &im->smoke, 0) ||
+	       read_assignments(L, g, "labels", &im->labels, is_label_key) ||
+	       read_string(L, g, "label_prefix", &im->label_prefix,
+			   is_label_key, "a reverse domain name, e.g. "
+			   "org.paddlepaddle") ||
+	       read_words(L, g, "dev_packages", &im->dev_packages, 0) ||
+	       check_each(L, g, "dev_packages", &im->dev_packages,
+			  is_package_name, "a Debian package name") ||
+	       read_dev_env(L, g, &im->dev_env) ||
+	       read_string(L, g, "woboq", &im->woboq, is_image_ref,
+			   "a git URL without spaces or quotes") ? -1 : 0;
+}
+
+static int is_copy(const char *s)
+{
+	const char *colon = strchr(s, ':');
+
+	return colon && colon > s && colon[1] == '/' && is_image_ref(s);
+}
+
+static int is_port(const char *s)
+{
+	char *end;
+	long port = strtol(s, &end, 10);
+
+	return isdigit((unsigned char)*s) && port >= 1 && port <= 65535 &&
+	       (!*end || !strcmp(end, "/tcp") || !strcmp(end, "/udp"));
+}
+
+static int read_app(struct loader *L, const config_setting_t *g,
+		    struct pp_app *a)
+{
+	a->line = config_setting_source_line(g);
+	return read_string(L, g, "name", &a->name, is_image_name,
+			   "an image name: lower-case letters, digits, '.', "
+			   "'_', '-'") ||
+	       read_words(L, g, "variants", &a->variants, 0) ||
+	       read_words(L, g, "apt", &a->apt, 0) ||
+	       check_each(L, g, "apt", &a->apt, is_package_name,
+			  "a Debian package name") ||
+	       read_words(L, g, "pip", &a->pip, 0) ||
+	       read_words(L, g, "copy", &a->copy, 0) ||
+	       check_each(L, g, "copy", &a->copy, is_copy, "SRC:DEST with "
+			  "an absolute DEST, e.g. book:/book") ||
+	       read_words(L, g, "expose", &a->expose, 0) ||
+	       check_each(L, g, "expose", &a->expose, is_port, "a port from "
+			  "1 to 65535, optionally /tcp or /udp") ||
+	       read_assignments(L, g, "env", &a->env, is_env_name) ||
+	       read_words(L, g, "cmd", &a->cmd, 0) ? -1 : 0;
+}
+
+static int read_apps(struct loader *L, const config_setting_t *root)
+{
+	const config_setting_t *list = config_setting_get_member(root, "apps");
+	struct pp_spec *sp = L->spec;
+	int n = list ? config_setting_length(list) : 0;
+
+	sp->apps = xcalloc((size_t)n + 1, sizeof(*sp->apps));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(list,
+								(unsigned)i);
+
+		if (read_app(L, e, &sp->apps[sp->nr_apps++]) < 0)
+			return -1;
+		for (size_t j = 0; j + 1 < sp->nr_apps; j++)
+			if (!strcmp(sp->apps[j].name, sp->apps[i].name))
+				return pp_setting_error(e, L->file, L->err,
+							"a second app named "
+							"'%s' (line %u)",
+							sp->apps[i].name,
+							sp->apps[j].line);
+	}
+	return 0;
+}
+
+void pp_app_release(struct pp_app *a)
+{
+	free(a->name);
+	pp_strlist_release(&a->variants);
+	pp_strlist_release(&a->apt);
+	pp_strlist_release(&a->pip);
+	pp_strlist_release(&a->copy);
+	pp_strlist_release(&a->expose);
+	pp_strlist_release(&a->env);
+	pp_strlist_release(&a->cmd);
+}
+
 static int read_container(struct loader *L, const config_setting_t *g,
 			  struct pp_container *c)
 {
@@ -378,10 +611,13 @@ static int read_container(struct loader *L, const config_setting_t *g,
 
 	if (!s)
 		return 0;
-	return read_string(L, s, "base", &c->base, NULL, NULL) ||
-	       read_string(L, s, "dev_base", &c->dev_base, NULL, NULL) ||
+	return read_string(L, s, "base", &c->base, is_image_ref,
+			   "an image name such as debian:bookworm-slim") ||
+	       read_string(L, s, "dev_base", &c->dev_base, is_image_ref,
+			   "an image name such as debian:bookworm") ||
 	       read_strings(L, s, "build_flags", &c->build_flags, NULL, 1) ||
-	       read_strings(L, s, "run_flags", &c->run_flags, NULL, 1) ? -1 : 0;
+	       read_words(L, s, "run_flags", &c->run_flags, 1) ||
+	       read_assignments(L, s, "env", &c->env, is_env_name) ? -1 : 0;
 }
 
 /* isa = "x86-64-v2" and isa_require = [ "avx" ], checked by the ISA
@@ -539,6 +775,7 @@ static int read_image(struct loader *L, const config_setting_t *root)
 	const config_setting_t *g = config_setting_get_member(root, "image");
 	struct pp_image *im = &L->spec->image;
 
+	im->uid = 1000;
 	if (!g)
 		return 0;
 	return read_string(L, g, "registry", &im->registry, NULL, NULL) ||
@@ -547,7 +784,8 @@ static int read_image(struct loader *L, const config_setting_t *root)
 	       read_template(L, g, "dev", &im->dev) ||
 	       read_string(L, g, "apt_mirror", &im->apt_mirror, NULL, NULL) ||
 	       read_string(L, g, "mount", &im->mount, is_abs_path,
-			   "an absolute path, e.g. \"/paddle\"") ? -1 : 0;
+			   "an absolute path, e.g. \"/paddle\"") ||
+	       read_image_docker(L, g, im) ? -1 : 0;
 }
 
 static int read_needed(struct loader *L, const config_setting_t *list)
@@ -811,7 +1049,8 @@ int pp_spec_read(const config_setting_t *root, const char *file,
 		pp_strlist_push(&L.names, *n);
 	rc = read_about(&L, root) || read_axis_names(&L, axes) ||
 	     read_build(&L, root) || read_axes(&L, axes) ||
-	     read_image(&L, root) || read_packages(&L, root) ? -1 : 0;
+	     read_image(&L, root) || read_packages(&L, root) ||
+	     read_apps(&L, root) ? -1 : 0;
 	pp_strlist_release(&L.names);
 	return rc;
 }
@@ -837,6 +1076,7 @@ void pp_spec_release_settings(struct pp_spec *spec)
 			free(v->container.dev_base);
 			pp_strlist_release(&v->container.build_flags);
 			pp_strlist_release(&v->container.run_flags);
+			pp_strlist_release(&v->container.env);
 		}
 		free(a->values);
 		free(a->name);

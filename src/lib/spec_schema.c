@@ -28,6 +28,8 @@ static const struct pp_skey container_keys[] = {
 	  "docker run flags of builds, e.g. [\"--shm-size=8g\"]" },
 	{ "run_flags", PP_ST_STRINGS, 0, NULL,
 	  "docker run flags of the image, e.g. [\"--gpus\", \"all\"]" },
+	{ "env", PP_ST_STRINGS, 0, NULL,
+	  "NAME=VALUE strings, e.g. [\"MTHREADS_VISIBLE_DEVICES=all\"]" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -66,7 +68,7 @@ static const struct pp_skey value_keys[] = {
 	  "a group: { what = \"the NVIDIA driver\"; libs = [...]; }" },
 	{ "container", PP_ST_GROUP, 0, container_keys,
 	  "a group: { base = ...; dev_base = ...; build_flags = [...]; "
-	  "run_flags = [...]; }" },
+	  "run_flags = [...]; env = [...]; }" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -99,6 +101,46 @@ static const struct pp_skey image_keys[] = {
 	  "a sed expression for sources.list, e.g. \"s|deb.debian.org|m|\"" },
 	{ "mount", PP_ST_STRING, 0, NULL,
 	  "an absolute path, e.g. \"/paddle\"" },
+	{ "latest", PP_ST_STRING, 0, NULL, "an alias tag, e.g. \"latest\"" },
+	{ "user", PP_ST_STRING, 0, NULL, "a user name, e.g. \"paddle\"" },
+	{ "uid", PP_ST_INT, 0, NULL, "a number from 1 to 65534, e.g. 1001" },
+	{ "runtime", PP_ST_STRINGS, 0, NULL,
+	  "package name templates, e.g. [\"lib@name@1\", \"@name@\"]" },
+	{ "entrypoint", PP_ST_STRINGS, 0, NULL,
+	  "a command as a list of words, e.g. [\"paddle\"]" },
+	{ "cmd", PP_ST_STRINGS, 0, NULL,
+	  "a command as a list of words, e.g. [\"--help\"]" },
+	{ "smoke", PP_ST_STRINGS, 0, NULL,
+	  "a command as a list of words, e.g. [\"paddle\", \"--version\"]" },
+	{ "labels", PP_ST_STRINGS, 0, NULL,
+	  "KEY=VALUE strings, e.g. [\"org.opencontainers.image.vendor=X\"]" },
+	{ "label_prefix", PP_ST_STRING, 0, NULL,
+	  "a reverse domain name, e.g. \"org.paddlepaddle\"" },
+	{ "dev_packages", PP_ST_STRINGS, 0, NULL,
+	  "Debian package names, e.g. [\"g++\", \"cmake\"]" },
+	{ "dev_env", PP_ST_MAP, 0, NULL,
+	  "a group of SHORT = \"VARIABLE\", e.g. { GPU = \"WITH_GPU\"; }" },
+	{ "woboq", PP_ST_STRING, 0, NULL,
+	  "a git URL of the woboq code browser" },
+	{ "helpers", PP_ST_BOOL, 0, NULL, "true or false" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct pp_skey app_keys[] = {
+	{ "name", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "an image name: lower-case letters, digits, '.', '_', '-'" },
+	{ "variants", PP_ST_STRINGS, 0, NULL,
+	  "variant names or globs, e.g. [\"cpu-avx\", \"gpu-avx\"]" },
+	{ "apt", PP_ST_STRINGS, 0, NULL,
+	  "Debian package names, e.g. [\"python3-numpy\"]" },
+	{ "pip", PP_ST_STRINGS, 0, NULL,
+	  "pip install arguments, e.g. [\"jupyter\"]" },
+	{ "copy", PP_ST_STRINGS, 0, NULL,
+	  "SRC:DEST strings, SRC relative to the spec, e.g. [\"book:/book\"]" },
+	{ "expose", PP_ST_STRINGS, 0, NULL, "ports, e.g. [\"8888\"]" },
+	{ "env", PP_ST_STRINGS, 0, NULL, "NAME=VALUE strings" },
+	{ "cmd", PP_ST_STRINGS, 0, NULL,
+	  "a command as a list of words, e.g. [\"jupyter\", \"notebook\"]" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -209,6 +251,8 @@ const struct pp_skey pp_spec_schema[] = {
 	  "a group: { registry = ...; name = ...; tag = ...; ... }" },
 	{ "packages", PP_ST_GROUP, 0, package_keys,
 	  "a group: { name = ...; needed = (...); files = (...); }" },
+	{ "apps", PP_ST_GROUPS, 0, app_keys,
+	  "a list of application images, e.g. ( { name = \"book\"; ... } )" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -310,6 +354,7 @@ static int check_value(const config_setting_t *s, const struct pp_skey *k,
 	switch (k->type) {
 	case PP_ST_STRING: ok = t == CONFIG_TYPE_STRING; break;
 	case PP_ST_BOOL: ok = t == CONFIG_TYPE_BOOL; break;
+	case PP_ST_INT: ok = t == CONFIG_TYPE_INT; break;
 	case PP_ST_GROUP:
 	case PP_ST_MAP: ok = t == CONFIG_TYPE_GROUP; break;
 	case PP_ST_STRINGS:

@@ -14,6 +14,7 @@ extern const struct t_case shlibs_tests[];
 extern const struct t_case splitspec_tests[];
 extern const struct t_case pgp_tests[];
 extern const struct t_case isa_tests[];
+extern const struct t_case docker_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -26,6 +27,7 @@ static const struct t_case *const suites[] = {
 	splitspec_tests,
 	pgp_tests,
 	isa_tests,
+	docker_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)

@@ -1,0 +1,135 @@
+#!/bin/bash
+# Part of `make bench`: the size of the images padpack docker writes, built
+# with Debian's Docker engine as tests/integration/docker-images.sh builds
+# them: each production image, its layers on top of the base, and what
+# those layers hold, against the installed size of the packages they
+# added; next to the development image. Target: a CPU production image's
+# layers no larger than the installed size of its packages plus 10%.
+# Prints Markdown.
+set -u
+cd "$(dirname "$0")/../.."
+TOP=$PWD
+PADPACK=$TOP/padpack
+source tests/lib-docker.sh
+WORK=$(mktemp -d /var/tmp/padpack-bench-docker.XXXXXX)
+trap 'stop_engine; rm -rf "$WORK"' EXIT
+
+echo "## padpack docker: image sizes"
+echo
+if ! start_engine >"$WORK/engine.out" 2>&1; then
+	echo "No Docker engine: $(cat "$WORK/engine.out")"
+	exit 1
+fi
+tar=$(base_tar) || exit 1
+import_base debian:bookworm-slim "$tar" && import_base debian:bookworm "$tar" || exit 1
+stages=$(core_stages) || exit 1
+B=$WORK/build
+mkdir -p "$B"
+variants="cpu-avx cpu-noavx"
+[ -d "$stages/gpu-avx" ] && have_gpu_standin && variants="$variants gpu-avx"
+runtime_debs "$stages" "$B" $variants >"$WORK/debs.log" 2>&1 ||
+	{ cat "$WORK/debs.log"; exit 1; }
+"$PADPACK" docker prod -q -B "$B" || exit 1
+case $variants in *gpu-avx*)
+	gpu_standin "$WORK/standin" "$(sed -n 's/^FROM //p' "$B/gpu-avx/image/Dockerfile")" ||
+		exit 1 ;;
+esac
+
+# bytes BYTES: in kB (1000), as docker prints sizes
+kb() { echo "scale=1; $1 / 1000" | bc; }
+
+# packages IMAGE: "NAME SIZE-KiB" per installed package
+packages() {
+	"$DOCKER" run --rm --entrypoint dpkg-query "$1" -W -f '${Package} ${Installed-Size}\n' | sort
+}
+
+# layer_files IMAGE BASE: "SIZE PATH" of each file in IMAGE's layers above
+# BASE's (docker save; the layers are in order).
+layer_files() {
+	local d=$WORK/save n
+	rm -rf "$d" && mkdir -p "$d"
+	"$DOCKER" save "$1" | tar -C "$d" -x
+	n=$("$DOCKER" image inspect -f '{{len .RootFS.Layers}}' "$2")
+	python3 - "$d" "$n" <<'EOF'
+import json, sys, tarfile
+d, n = sys.argv[1], int(sys.argv[2])
+layers = json.load(open(d + "/manifest.json"))[0]["Layers"][n:]
+for l in layers:
+    for m in tarfile.open(d + "/" + l):
+        if m.isfile():
+            print(m.size, m.name)
+EOF
+}
+
+report() { # NAME IMAGE BASE KEY
+	local name=$1 img=$2 base=$3 key=$4 status size bsize layer inst payload books users other
+	size=$("$DOCKER" image inspect -f '{{.Size}}' "$img")
+	bsize=$("$DOCKER" image inspect -f '{{.Size}}' "$base")
+	layer=$((size - bsize))
+	inst=$(join -v1 <(packages "$img") <(packages "$base") |
+		awk '{ s += $2 } END { print s * 1024 + 0 }')
+	# the new packages' own files, and the rest of the layers by kind
+	"$DOCKER" run --rm --entrypoint sh "$img" -c \
+		'cat $(ls -t /var/lib/dpkg/info/*.list | head -n 40) 2>/dev/null' |
+		sed 's|^/||' | sort -u >"$WORK/owned"
+	layer_files "$img" "$base" | sort -k2 >"$WORK/files"
+	payload=$(awk 'NR == FNR { own[$1] = 1; next } ($2 in own) { s += $1 } END { print s + 0 }' \
+		"$WORK/owned" "$WORK/files")
+	books=$(awk '$2 ~ /^var\/(lib\/(dpkg|apt)|cache\/debconf|log)\// { s += $1 } END { print s + 0 }' \
+		"$WORK/files")
+	users=$(awk '$2 ~ /^(etc\/(passwd|group|shadow|gshadow|subuid|subgid)|home\/)/ { s += $1 } END { print s + 0 }' \
+		"$WORK/files")
+	other=$((layer - payload - books - users))
+	[ "$other" -lt 0 ] && other=0
+	awk 'NR == FNR { own[$1] = 1; next }
+	     $1 > 0 && !($2 in own) && $2 !~ /^var\/(lib\/(dpkg|apt)|cache\/debconf|log)\// &&
+	     $2 !~ /^(etc\/(passwd|group|shadow|gshadow|subuid|subgid)|home\/)/ {
+		printf "%s%s (%.1f kB)", n++ ? ", " : "", $2, $1 / 1000 }' \
+		"$WORK/owned" "$WORK/files" >"$WORK/other-$key"
+	printf '| %s | %s MB | %s kB | %s kB | %s kB | %s kB | %s kB | %s kB |\n' "$name" \
+		"$(echo "scale=1; $size / 1000000" | bc)" "$(kb "$layer")" "$(kb "$inst")" \
+		"$(kb "$payload")" "$(kb "$books")" "$(kb "$users")" "$(kb "$other")"
+	status=$(awk '$2 == "var/lib/dpkg/status" { print $1 }' "$WORK/files")
+	echo "$key $layer $inst $payload $books ${status:-0}" >>"$WORK/verdicts"
+}
+
+echo "Engine: Docker $("$DOCKER" version -f '{{.Server.Version}}'), BuildKit;" \
+	"base: a minimal Debian 12 root (mmdebstrap, like debian:bookworm-slim)."
+echo "Packages: $(ls "$B"/debs/*.deb | xargs -n1 basename | tr '\n' ' ')"
+echo
+echo "| image | size | layers on the base | installed size of the packages added |" \
+	"of which the packages' files | dpkg, apt, debconf records and logs | user | other |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for v in $variants; do
+	case $v in
+	cpu-avx) tag=docker.io/paddlepaddle/paddle:0.11.0 ;;
+	cpu-noavx) tag=docker.io/paddlepaddle/paddle:0.11.0-noavx ;;
+	gpu-avx) tag=docker.io/paddlepaddle/paddle:0.11.0-gpu ;;
+	esac
+	"$DOCKER" build -q -t "$tag" "$B/$v/image" >"$WORK/build.log" 2>&1 ||
+		{ cat "$WORK/build.log"; exit 1; }
+	report "$v (\`${tag#*/*/}\`)" "$tag" \
+		"$(sed -n 's/^FROM //p' "$B/$v/image/Dockerfile")" "$v"
+done
+"$PADPACK" docker dev -q --device cpu -o "$WORK/dev" || exit 1
+"$DOCKER" build -q -t paddle:0.11.0-dev "$WORK/dev" >"$WORK/build.log" 2>&1 ||
+	{ cat "$WORK/build.log"; exit 1; }
+dsize=$("$DOCKER" image inspect -f '{{.Size}}' paddle:0.11.0-dev)
+dbase=$("$DOCKER" image inspect -f '{{.Size}}' debian:bookworm)
+printf '| development (`paddle:0.11.0-dev`, on debian:bookworm) | %s MB | %s MB | | | | | |\n' \
+	"$(echo "scale=1; $dsize / 1000000" | bc)" "$(echo "scale=1; ($dsize - $dbase) / 1000000" | bc)"
+echo
+echo "Target: a CPU production image's layers on the base no larger than the"
+echo "installed size of its packages + 10%."
+echo
+while read -r name layer inst payload books status; do
+	case $name in cpu-*) ;; *) continue ;; esac
+	limit=$((inst * 110 / 100))
+	if [ "$layer" -le "$limit" ]; then verdict=met; else verdict="NOT met"; fi
+	if [ "$payload" -le "$limit" ]; then pverdict=within; else pverdict="NOT within"; fi
+	echo "- $name: layers $(kb "$layer") kB against $(kb "$limit") kB: $verdict;" \
+		"the packages' own files, $(kb "$payload") kB, are $pverdict it; dpkg's," \
+		"apt's and debconf's records add $(kb "$books") kB, of which dpkg's status" \
+		"file, which dpkg rewrites whole whatever it installs, is $(kb "$status") kB." \
+		"$([ -s "$WORK/other-$name" ] && echo "Other: $(cat "$WORK/other-$name").")"
+done <"$WORK/verdicts"
