@@ -85,7 +85,7 @@ demo: deps
 bench:
 	scripts/install-deps.sh bench
 	$(MAKE) all
-	tests/bench/run.sh
+	tests/bench/run.sh $(PARTS)
 
 install: padpack
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

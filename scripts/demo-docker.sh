@@ -3,25 +3,14 @@
 # build/. Writes every Dockerfile (padpack docker all), prints the docker
 # build commands, and where Debian's Docker engine is installed, starts it
 # by hand and builds and runs the CPU production image.
+# scripts/demo.sh runs it after padpack split.
 set -eu
 cd "$(dirname "$0")/.."
 TOP=$PWD
 PADPACK=$TOP/padpack
 source tests/lib-docker.sh
 
-# The .debs: padpack split's; until this padpack has split, a library and
-# a program package per variant made from the stage trees with padpack pack.
-variants=$(for s in build/*/stage; do [ -d "$s" ] && basename "$(dirname "$s")"; done)
-if "$PADPACK" split --help >/dev/null 2>&1; then
-	echo "\$ ./padpack split"
-	"$PADPACK" split
-else
-	echo "(padpack split is not in this padpack yet: stand-in packages from the stage trees)"
-	rm -rf build/debs
-	# shellcheck disable=SC2086
-	stand_in_debs build build/debs $variants
-fi
-echo
+# The .debs are padpack split's, made by demo.sh just before.
 echo "\$ ./padpack docker all"
 "$PADPACK" docker all
 echo

@@ -126,46 +126,6 @@ lint_dockerfile() {
 		{ printf '%s\n' "dockerfile-utils lint:" "$out"; return 1; }
 }
 
-# stand_in_debs STAGES OUT VARIANT...: until padpack split is there, a
-# small runtime package per variant made with padpack pack from the
-# stage trees of padpack build (STAGES/VARIANT/stage): libpaddle1[-SUFFIX]
-# (the library) and paddle[-SUFFIX] (the program), named as split names
-# them, with the Depends the binaries need.
-stand_in_debs() {
-	local stages=$1 out=$2 v sfx lib deps t
-	shift 2
-	mkdir -p "$out"
-	for v in "$@"; do
-		case $v in
-		cpu-avx) sfx= ;; cpu-noavx) sfx=-noavx ;;
-		gpu-avx) sfx=-gpu ;; gpu-noavx) sfx=-gpu-noavx ;;
-		esac
-		deps="libc6 (>= 2.34)"
-		case $v in gpu-*) deps="$deps, libstdc++6, libgcc-s1, libcudart13 | cuda-cudart-13-0" ;; esac
-		t=$(mktemp -d)
-		lib=usr/lib/x86_64-linux-gnu
-		mkdir -p "$t/lib/DEBIAN" "$t/lib/$lib" "$t/bin/DEBIAN" "$t/bin/usr/bin"
-		cp -a "$stages/$v/stage/$lib"/libpaddle.so.1* "$t/lib/$lib/" &&
-			cp -a "$stages/$v/stage/usr/bin/paddle" "$t/bin/usr/bin/" &&
-			strip --strip-unneeded "$t/lib/$lib/libpaddle.so.1.0.0" \
-				"$t/bin/usr/bin/paddle" || { rm -rf "$t"; return 1; }
-		printf '%s\n' "Package: libpaddle1$sfx" "Version: 0.11.0-1" \
-			"Architecture: amd64" "Maintainer: padpack tests <tests@example.org>" \
-			"Depends: $deps" "Provides: libpaddle1" \
-			"Description: Paddle core library ($v), stand-in for padpack split" \
-			" Made by the docker tests from the stage tree." >"$t/lib/DEBIAN/control"
-		printf '%s\n' "Package: paddle$sfx" "Version: 0.11.0-1" \
-			"Architecture: amd64" "Maintainer: padpack tests <tests@example.org>" \
-			"Depends: libpaddle1$sfx (= 0.11.0-1), libc6 (>= 2.34)" \
-			"Description: Paddle core program ($v), stand-in for padpack split" \
-			" Made by the docker tests from the stage tree." >"$t/bin/DEBIAN/control"
-		SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack "$t/lib" "$out" >/dev/null &&
-			SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack "$t/bin" "$out" >/dev/null ||
-			{ rm -rf "$t"; return 1; }
-		rm -rf "$t"
-	done
-}
-
 # core_stages: prints the build directory holding the stage trees of the
 # bundled core's cpu-avx, cpu-noavx and (where nvcc is) gpu-avx variants,
 # built once (--no-test) into $DOCKER_CACHE/stages-KEY, KEY a hash of what
@@ -192,19 +152,14 @@ core_stages() {
 	printf '%s\n' "$dir"
 }
 
-# runtime_debs STAGES BUILD VARIANT...: the variants' packages in
-# BUILD/debs: padpack split's where this padpack has split (the stage
-# trees copied into BUILD first), else stand_in_debs.
+# runtime_debs STAGES BUILD VARIANT...: padpack split of the variants'
+# stage trees (copied into BUILD first) into BUILD/debs.
 runtime_debs() {
 	local stages=$1 b=$2 v
 	shift 2
 	mkdir -p "$b"
-	if "$PADPACK" split --help >/dev/null 2>&1; then
-		for v in "$@"; do cp -a "$stages/$v" "$b/" || return 1; done
-		(cd "$TOP" && "$PADPACK" split -q -B "$b")
-	else
-		stand_in_debs "$stages" "$b/debs" "$@"
-	fi
+	for v in "$@"; do cp -a "$stages/$v" "$b/" || return 1; done
+	(cd "$TOP" && "$PADPACK" split -q -B "$b")
 }
 
 have_gpu_standin() {

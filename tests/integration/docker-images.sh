@@ -12,9 +12,9 @@
 #   served over HTTP on 127.0.0.1, through its Signed-By key;
 # - an app image on a production image;
 # - the development image: its tools, SSH keys only, and its default
-#   command building the core mounted at /paddle, leaving the binaries
-#   (and, with padpack split, the .debs and production Dockerfiles) on the
-#   host; padpack build --in-image with it.
+#   command building the core mounted at /paddle, leaving the binaries,
+#   the .debs and the production Dockerfiles on the host; padpack build
+#   --in-image with it.
 # Where the engine cannot start, this suite fails, saying why.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../lib-docker.sh"
@@ -56,19 +56,13 @@ else
 	not_ok "the root imported as debian:bookworm-slim and debian:bookworm"
 fi
 
-# The packages: padpack split's where it exists, else stand-ins made from
-# the stage trees (a library and a program package per variant).
+# The packages: padpack split of the core's stage trees.
 B=$WORK/build
 stages=$(core_stages) || { not_ok "the core's stage trees"; exit 1; }
 variants="cpu-avx cpu-noavx"
 [ -d "$stages/gpu-avx" ] && variants="$variants gpu-avx"
-if "$PADPACK" split --help >/dev/null 2>&1; then
-	what="padpack split of the core"
-else
-	what="stand-in runtime packages (padpack split is not here yet)"
-fi
 # shellcheck disable=SC2086
-docker_ok "$what" runtime_debs "$stages" "$B" $variants
+docker_ok "padpack split of the core" runtime_debs "$stages" "$B" $variants
 REV=$(git -C "$TOP" rev-parse HEAD)
 
 build_image() { # NAME CONTEXT TAG [OPTIONS...]
@@ -200,11 +194,9 @@ if build_image dev "$WORK/dev" "$dev"; then
 	check "dev: only the variant asked for was built" test ! -e "$src/build/cpu-noavx"
 	check "dev: what it wrote belongs to the source tree's owner" \
 		test "$(find "$src/build" ! -user nobody | wc -l)" = 0
-	if "$PADPACK" split --help >/dev/null 2>&1; then
-		check "dev: the .debs are on the host" bash -c "ls '$src'/build/debs/*.deb"
-		check "dev: the production Dockerfile is on the host" \
-			test -s "$src/build/cpu-avx/image/Dockerfile"
-	fi
+	check "dev: the .debs are on the host" bash -c "ls '$src'/build/debs/*.deb"
+	check "dev: the production Dockerfile is on the host" \
+		test -s "$src/build/cpu-avx/image/Dockerfile"
 	# container.sh: a development container that stays, entered twice
 	ctr=padpack-test-$$
 	docker_ok "dev: padpack docker all writes container.sh" "$PADPACK" docker all -q \

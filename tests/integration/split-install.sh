@@ -128,6 +128,48 @@ check_gpu_warning() {
 		EOF
 }
 
+# The whole set published by padpack repo, signed, and installed by name
+# from it in the clean root: apt verifies the InRelease against the key
+# named by Signed-By, resolves the set's dependencies itself, and swaps a
+# variant for another by name.
+check_repo() {
+	local key=$WORK/key repo=$D/repo
+	if ! { "$PADPACK" key generate --uid "Paddle Release <release@example.org>" \
+			--out "$key" &&
+		"$PADPACK" repo init "$repo" --origin Paddle --label Paddle \
+			--key "$key/secret.pem" --uri file:/debs/repo &&
+		"$PADPACK" repo add --publish "$repo" "$D"/*.deb &&
+		"$PADPACK" repo verify "$repo" --keyring "$key/public.gpg"; } >"$WORK/repo.log" 2>&1; then
+		not_ok "the set published in a signed repository and verified" "$(cat "$WORK/repo.log")"
+		return
+	fi
+	ok "the set published in a signed repository and verified ($(ls "$D"/*.deb | wc -l) packages)"
+	check_fails "apt-get update && apt-get install paddle from the signed repository" 0 \
+		'Get:[0-9]+ file:/debs/repo stable InRelease.*variant: cpu-avx .*sgemm .*: ok .*swapped: .*variant: cpu-noavx .*ii +libpaddle1-noavx:amd64' \
+		in_root <<-EOF
+		install -m 0644 /debs/repo/paddle-archive-keyring.gpg /usr/share/keyrings/
+		cp /debs/repo/stable.sources /etc/apt/sources.list.d/paddle.sources
+		# only the new source: the clean root's Debian lists are kept as they are
+		apt-get update -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=0 2>&1 | tr '\n' ' '
+		apt-get install -y -q --no-install-recommends paddle >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+		paddle --version | tr '\n' ' '; paddle | tr '\n' ' '
+		apt-get install -y -q --no-install-recommends paddle-noavx >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+		printf 'swapped: %s ' "\$(paddle --version | tr '\n' ' ')"
+		dpkg -l 'libpaddle1*' | grep '^ii' | tr '\n' ' '
+		EOF
+	check_fails "apt refuses the repository when its InRelease was changed" 0 \
+		'(BADSIG|signatures were invalid).*refused: [1-9]' in_root <<-EOF
+		install -m 0644 /debs/repo/paddle-archive-keyring.gpg /usr/share/keyrings/
+		cp /debs/repo/stable.sources /etc/apt/sources.list.d/paddle.sources
+		mkdir /tmp/r && cp -a /debs/repo/. /tmp/r/
+		sed -i 's|/debs/repo|/tmp/r|' /etc/apt/sources.list.d/paddle.sources
+		sed -i 's/^Label: .*/Label: Evil/' /tmp/r/dists/stable/InRelease
+		rc=0; apt-get update -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=0 2>&1 | tr '\n' ' '
+		apt-get install -y -q paddle >/dev/null 2>&1 || rc=\$?
+		echo refused: \$rc
+		EOF
+}
+
 build_all
 if [ -f "$OUT/complete" ]; then
 	if "$PADPACK" split -B "$B" -o "$D" -c "$TOP/pkg/paddle.cfg" -q >"$WORK/split.log" 2>&1; then
@@ -135,6 +177,7 @@ if [ -f "$OUT/complete" ]; then
 		if debian_root_prepare; then
 			ok "a clean Debian 12 root (mmdebstrap, cached in $DEBIAN_ROOT_CACHE)"
 			check_install
+			check_repo
 			check_isa_preinst
 			[ -n "$NVCC" ] && check_gpu_warning
 		else
