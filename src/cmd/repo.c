@@ -1,5 +1,6 @@
 /* padpack repo: publish and check an apt repository. */
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,11 @@ static int run(int argc, char **argv, struct pp_err *err)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	/* The indices and the cache are megabytes each, allocated and freed
+	 * several times a run: from the heap, freed memory is reused instead
+	 * of being mapped (and page-faulted) again each time. */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 	if (argc < 2)
 		return pp_usage_error(err, "expected init, add, remove, list, "
 				      "publish or verify");

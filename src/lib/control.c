@@ -684,3 +684,16 @@ void pp_deps_write(const struct pp_deps *deps, struct strbuf *out)
 		}
 	}
 }
+
+const char *pp_stanza_end(const char *s, size_t len)
+{
+	const char *end = s + len, *nl;
+
+	while (s < end && (nl = memchr(s, '\n', (size_t)(end - s))) &&
+	       nl + 1 < end) {
+		if (nl[1] == '\n')
+			return nl;
+		s = nl + 1;
+	}
+	return NULL;
+}

@@ -48,6 +48,9 @@ const char *pp_stanza_get(const struct pp_stanza *st, const char *name);
 void pp_stanza_set(struct pp_stanza *st, const char *name, const char *value);
 void pp_stanza_remove(struct pp_stanza *st, const char *name);
 void pp_stanza_write(const struct pp_stanza *st, struct strbuf *out);
+/* Where the stanza at s ends: the first "\n\n" in s[0..len), or NULL.
+ * (memchr is vectorised; memmem with a two-byte needle is not.) */
+const char *pp_stanza_end(const char *s, size_t len);
 
 /* Rank of a field in dpkg's binary-control order (unknown fields last). */
 int pp_field_rank(const char *name);

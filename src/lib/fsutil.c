@@ -130,11 +130,13 @@ int pp_read_file(const char *path, struct strbuf *out, struct pp_err *err)
 
 	if (fd < 0)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
-	/* Read straight into the buffer, sized once from the file's size. */
+	/* Read straight into the buffer, sized once from the file's size with
+	 * a byte to spare, so that reading the end needs no second buffer. */
 	strbuf_grow(out, fstat(fd, &st) == 0 && st.st_size > 0 ?
 		    (size_t)st.st_size + 1 : 65536);
 	do {
-		strbuf_grow(out, 65536);
+		if (out->alloc - out->len - 1 == 0)
+			strbuf_grow(out, 65536);
 		n = pp_read_full(fd, out->buf + out->len, out->alloc - out->len - 1);
 		if (n > 0)
 			strbuf_setlen(out, out->len + (size_t)n);
@@ -162,8 +164,13 @@ int pp_write_file(const char *path, const void *data, size_t len,
 
 int pp_mkdir_p(const char *path, mode_t mode, struct pp_err *err)
 {
-	char *p = xstrdup(path), *s;
+	char *p, *s;
 	int rc = 0;
+
+	/* Most often the parent exists: one call instead of one a level. */
+	if (mkdir(path, mode) == 0 || errno == EEXIST)
+		return 0;
+	p = xstrdup(path);
 
 	for (s = p + 1; ; s++) {
 		char c = *s;

@@ -2,6 +2,7 @@
  * pool file whose size, mtime and inode have not changed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,16 +54,41 @@ static void order_fields(struct pp_stanza *st)
 	}
 }
 
-static int hash_file(const char *path, struct pp_stanza *st,
-		     struct pp_err *err)
+void pp_repo_hashes_init(struct pp_repo_hashes *h)
 {
-	/* What Debian's archive lists: SHA1 and SHA512 would add a third to
-	 * the size of a Packages file of small packages and no security. */
-	static const enum pp_hash_algo algo[] = { PP_MD5, PP_SHA256 };
-	static const char *const name[] = { "MD5sum", "SHA256" };
-	char *buf = xmalloc(1 << 17), hex[2 * PP_HASH_MAX + 1], size[32];
-	struct pp_hash h[2];
-	long long total = 0;
+	pp_hash_init(&h->md5, PP_MD5);
+	pp_hash_init(&h->sha256, PP_SHA256);
+	h->size = 0;
+}
+
+void pp_repo_hashes_update(struct pp_repo_hashes *h, const void *buf,
+			   size_t n)
+{
+	pp_hash_update(&h->md5, buf, n);
+	pp_hash_update(&h->sha256, buf, n);
+	h->size += (long long)n;
+}
+
+/* What Debian's archive lists: SHA1 and SHA512 would add a third to the
+ * size of a Packages file of small packages and no security. */
+void pp_repo_hashes_finish(struct pp_repo_hashes *h, struct pp_stanza *st)
+{
+	char hex[2 * PP_HASH_MAX + 1], size[32];
+
+	snprintf(size, sizeof(size), "%lld", h->size);
+	pp_stanza_set(st, "Size", size);
+	pp_hash_final_hex(&h->md5, hex);
+	pp_stanza_set(st, "MD5sum", hex);
+	pp_hash_final_hex(&h->sha256, hex);
+	pp_stanza_set(st, "SHA256", hex);
+	order_fields(st);
+}
+
+int pp_repo_hash_file(const char *path, struct pp_stanza *st,
+		      struct pp_err *err)
+{
+	char *buf = xmalloc(1 << 17);
+	struct pp_repo_hashes h;
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -70,26 +96,17 @@ static int hash_file(const char *path, struct pp_stanza *st,
 		free(buf);
 		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
 	}
-	for (int i = 0; i < 2; i++)
-		pp_hash_init(&h[i], algo[i]);
-	while ((n = pp_read_full(fd, buf, 1 << 17)) > 0) {
-		for (int i = 0; i < 2; i++)
-			pp_hash_update(&h[i], buf, (size_t)n);
-		total += n;
-	}
+	pp_repo_hashes_init(&h);
+	while ((n = pp_read_full(fd, buf, 1 << 17)) > 0)
+		pp_repo_hashes_update(&h, buf, (size_t)n);
 	close(fd);
 	free(buf);
-	snprintf(size, sizeof(size), "%lld", total);
-	pp_stanza_set(st, "Size", size);
-	for (int i = 0; i < 2; i++) {
-		pp_hash_final_hex(&h[i], hex);
-		pp_stanza_set(st, name[i], hex);
-	}
+	pp_repo_hashes_finish(&h, st);
 	return n < 0 ? pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path) : 0;
 }
 
-int pp_repo_read_deb(const char *path, const char *filename,
-		     struct pp_stanza *out, struct pp_err *err)
+int pp_repo_read_control(const char *path, const char *filename,
+			 struct pp_stanza *out, struct pp_err *err)
 {
 	const struct pp_ctrl_member *control;
 	struct pp_ctrl_members cm;
@@ -112,15 +129,23 @@ int pp_repo_read_deb(const char *path, const char *filename,
 		 pp_control_check_binary(out, path, err) < 0)
 		rc = -1;
 	pp_ctrl_members_release(&cm);
-	if (!rc) {
-		pp_stanza_set(out, "Filename", filename);
-		rc = hash_file(path, out, err);
-	}
 	if (rc)
 		pp_stanza_release(out);
 	else
-		order_fields(out);
+		pp_stanza_set(out, "Filename", filename);
 	return rc;
+}
+
+int pp_repo_read_deb(const char *path, const char *filename,
+		     struct pp_stanza *out, struct pp_err *err)
+{
+	if (pp_repo_read_control(path, filename, out, err) < 0)
+		return -1;
+	if (pp_repo_hash_file(path, out, err) < 0) {
+		pp_stanza_release(out);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the cache (db/cache) ---------------------------------------------- */
@@ -162,6 +187,14 @@ static char *field_value(const char *text, size_t len, const char *name)
 	return NULL;
 }
 
+static void index_entries(struct pp_repo_cache *c)
+{
+	pp_hindex_clear(&c->by_name);
+	for (size_t i = 0; i < c->nr; i++)
+		pp_hindex_add(&c->by_name,
+			      pp_hindex_hash(c->e[i].filename, PP_HINDEX_SEED), i);
+}
+
 /* One stanza of the cache file: the Packages stanza, then its stat line. */
 static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
 {
@@ -201,7 +234,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 	if (access(path.buf, F_OK) == 0 && pp_read_file(path.buf, text, err) < 0)
 		rc = -1;
 	while (!rc && pos < text->len) {
-		const char *end = memmem(text->buf + pos, text->len - pos, "\n\n", 2);
+		const char *end = pp_stanza_end(text->buf + pos, text->len - pos);
 		size_t len = end ? (size_t)(end - text->buf) + 1 - pos :
 			text->len - pos;
 
@@ -215,8 +248,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		pp_repo_cache_release(c);
 		return -1;
 	}
-	if (c->nr)
-		qsort(c->e, c->nr, sizeof(*c->e), cmp_entry);
+	index_entries(c);
 	return 0;
 }
 
@@ -224,14 +256,26 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t size = 0;
 	int rc;
 
 	if (!c->dirty)
 		return 0;
+	if (c->nr) { /* sorted, so that the file does not depend on history */
+		qsort(c->e, c->nr, sizeof(*c->e), cmp_entry);
+		index_entries(c);
+	}
 	for (size_t i = 0; i < c->nr; i++)
-		strbuf_addf(&text, "%s%.*s" STAT_FIELD ": %s\n", i ? "\n" : "",
-			    (int)c->e[i].text_len, c->e[i].text,
-			    c->e[i].stat_key);
+		size += c->e[i].text_len + strlen(c->e[i].stat_key) + 32;
+	strbuf_grow(&text, size);
+	for (size_t i = 0; i < c->nr; i++) { /* no printf: megabytes */
+		if (i)
+			strbuf_addch(&text, '\n');
+		strbuf_add(&text, c->e[i].text, c->e[i].text_len);
+		strbuf_addstr(&text, STAT_FIELD ": ");
+		strbuf_addstr(&text, c->e[i].stat_key);
+		strbuf_addch(&text, '\n');
+	}
 	cache_path(root, &path);
 	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);
 	if (!rc)
@@ -246,37 +290,47 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 	for (size_t i = 0; i < c->nr; i++)
 		entry_release(&c->e[i]);
 	free(c->e);
+	pp_hindex_release(&c->by_name);
 	strbuf_release(&c->file);
 	memset(c, 0, sizeof(*c));
 	strbuf_init(&c->file);
 }
 
+struct name_key {
+	const struct pp_repo_cache *c;
+	const char *filename;
+};
+
+static int name_eq(const void *ctx, size_t pos)
+{
+	const struct name_key *k = ctx;
+
+	return !strcmp(k->c->e[pos].filename, k->filename);
+}
+
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 					 const char *filename)
 {
-	struct pp_repo_entry key = { (char *)filename, NULL, NULL, NULL, 0, NULL };
+	struct name_key k = { c, filename };
+	size_t at = pp_hindex_find(&c->by_name,
+				   pp_hindex_hash(filename, PP_HINDEX_SEED),
+				   name_eq, &k);
 
-	if (!c->nr)
-		return NULL;
-	return bsearch(&key, c->e, c->nr, sizeof(*c->e), cmp_entry);
+	return at == PP_HINDEX_NONE ? NULL : &c->e[at];
 }
 
 void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		       const char *stat_key, const struct pp_stanza *st)
 {
 	struct pp_repo_entry *e = pp_repo_cache_find(c, filename);
-	size_t at;
 
 	if (e) {
 		entry_release(e);
 	} else {
-		for (at = 0; at < c->nr && strcmp(c->e[at].filename, filename) < 0;
-		     at++)
-			;
 		ARRAY_GROW(c->e, c->alloc, c->nr + 1);
-		memmove(&c->e[at + 1], &c->e[at], (c->nr - at) * sizeof(*c->e));
-		c->nr++;
-		e = &c->e[at];
+		pp_hindex_add(&c->by_name,
+			      pp_hindex_hash(filename, PP_HINDEX_SEED), c->nr);
+		e = &c->e[c->nr++];
 	}
 	e->filename = xstrdup(filename);
 	e->stat_key = xstrdup(stat_key);
@@ -306,26 +360,75 @@ void pp_repo_cache_prune(struct pp_repo_cache *c,
 		}
 	}
 	c->nr = kept;
+	index_entries(c);
 }
 
-int pp_repo_entry_get(const char *root, int root_fd, struct pp_repo_cache *c,
-		      const char *filename, int *was_read,
-		      struct pp_repo_entry **out, struct pp_err *err)
+/* ---- stats of many pool files, on a few threads ------------------------ */
+
+struct stat_job {
+	int root_fd;
+	char *const *names;
+	struct stat *st;
+	int *errnos;
+	size_t from, to;
+};
+
+static void *stat_range(void *arg)
+{
+	struct stat_job *j = arg;
+
+	for (size_t i = j->from; i < j->to; i++)
+		j->errnos[i] = fstatat(j->root_fd, j->names[i], &j->st[i], 0) < 0 ?
+			errno : 0;
+	return NULL;
+}
+
+void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
+			struct stat *st, int *errnos)
+{
+	enum { MAX_THREADS = 4, MIN_SHARE = 512 };
+	struct stat_job job[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)cpus : 1, started = 0;
+
+	if (threads > MAX_THREADS)
+		threads = MAX_THREADS;
+	if (threads > n / MIN_SHARE)
+		threads = n / MIN_SHARE ? n / MIN_SHARE : 1;
+	for (size_t t = 0; t < threads; t++) {
+		job[t] = (struct stat_job){ root_fd, names, st, errnos,
+					    n * t / threads, n * (t + 1) / threads };
+		/* the calling thread takes the first share */
+		if (t && pthread_create(&tid[t], NULL, stat_range, &job[t]) == 0)
+			started |= 1u << t;
+		else if (t)
+			stat_range(&job[t]);
+	}
+	stat_range(&job[0]);
+	for (size_t t = 1; t < threads; t++)
+		if (started & (1u << t))
+			pthread_join(tid[t], NULL);
+}
+
+int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
+		      const char *filename, const struct stat *sb, int errnum,
+		      int *was_read, struct pp_repo_entry **out,
+		      struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
 	struct pp_repo_entry *e = pp_repo_cache_find(c, filename);
 	struct pp_stanza st;
-	struct stat sb;
 	int rc = 0;
 
 	*was_read = 0;
 	strbuf_addf(&path, "%s/%s", root, filename);
-	/* Relative to the root: a large pool is thousands of stats. */
-	if (fstatat(root_fd, filename, &sb, 0) < 0) {
+	if (errnum) {
+		errno = errnum;
 		rc = pp_err_errno(err, PP_EXIT_IO, "pool file '%s'", path.buf);
 		goto out;
 	}
-	pp_repo_stat_key(&sb, &key);
+	pp_repo_stat_key(sb, &key);
 	if (e && !strcmp(e->stat_key, key.buf))
 		goto out;
 	rc = pp_repo_read_deb(path.buf, filename, &st, err);

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #include "control.h"
+#include "hash.h"
+#include "hindex.h"
 #include "repo.h"
 
 /* A pool file's Packages stanza (Filename, Size and hashes included), as
@@ -20,20 +22,39 @@ struct pp_repo_entry {
 };
 
 struct pp_repo_cache {
-	struct pp_repo_entry *e; /* sorted by filename */
+	struct pp_repo_entry *e; /* in no order until saved (by filename) */
 	size_t nr, alloc;
+	struct pp_hindex by_name; /* positions in e by filename */
 	int dirty;
 	struct strbuf file; /* db/cache as read; entries point into it */
 };
 
 void pp_repo_stat_key(const struct stat *st, struct strbuf *out);
-/* Reads a .deb once: its control fields and the hashes of the file, as a
- * Packages stanza with Filename set to filename. */
+/* The hashes Packages lists (Size, MD5sum, SHA256) of a file read once,
+ * in pieces. finish sets them in st and puts st's fields in index order. */
+struct pp_repo_hashes {
+	struct pp_hash md5, sha256;
+	long long size;
+};
+
+void pp_repo_hashes_init(struct pp_repo_hashes *h);
+void pp_repo_hashes_update(struct pp_repo_hashes *h, const void *buf,
+			   size_t n);
+void pp_repo_hashes_finish(struct pp_repo_hashes *h, struct pp_stanza *st);
+int pp_repo_hash_file(const char *path, struct pp_stanza *st,
+		      struct pp_err *err);
+/* The checked control fields of a .deb with Filename set; no hashes. */
+int pp_repo_read_control(const char *path, const char *filename,
+			 struct pp_stanza *out, struct pp_err *err);
+/* Both: a Packages stanza. */
 int pp_repo_read_deb(const char *path, const char *filename,
 		     struct pp_stanza *out, struct pp_err *err);
 
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err);
+/* The repository's cache, loaded at the first call. */
+int pp_repo_cache_of(struct pp_repo *r, struct pp_repo_cache **out,
+		     struct pp_err *err);
 int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err);
 void pp_repo_cache_release(struct pp_repo_cache *c);
@@ -46,11 +67,18 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 void pp_repo_cache_prune(struct pp_repo_cache *c,
 			 int (*keep)(void *ctx, const char *filename),
 			 void *ctx);
-/* The fresh entry of a pool file: from the cache when its stat key still
- * matches, else read again. *was_read is set when read. */
-int pp_repo_entry_get(const char *root, int root_fd, struct pp_repo_cache *c,
-		      const char *filename, int *was_read,
-		      struct pp_repo_entry **out, struct pp_err *err);
+/* fstatat of each name (relative to root_fd) into st[i], or its errno
+ * into errnos[i] (0 when it worked); on a few threads: on a large pool the
+ * stats are most of an incremental publish. */
+void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
+			struct stat *st, int *errnos);
+/* The fresh entry of a pool file, given its stat (or the errno of the
+ * stat that failed): from the cache when its stat key still matches, else
+ * read again. *was_read is set when read. */
+int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
+		      const char *filename, const struct stat *sb, int errnum,
+		      int *was_read, struct pp_repo_entry **out,
+		      struct pp_err *err);
 
 
 int pp_repo_members_save(struct pp_repo *r, const char *suite,

@@ -97,33 +97,53 @@ static int selected(const struct pp_repo_member *m, const char *comp,
 	       (!strcmp(m->arch, arch) || !strcmp(m->arch, "all"));
 }
 
+/* Brings the cache entries of the named pool files up to date: stats
+ * them all first (on a few threads), then reads again the changed ones. */
+static int refresh_entries(struct publish *p, char **names, size_t n)
+{
+	struct stat *st = xcalloc(n + 1, sizeof(*st));
+	int *errnos = xcalloc(n + 1, sizeof(*errnos));
+	struct pp_repo_entry *e;
+	int was_read, rc = 0;
+
+	pp_repo_stat_files(p->r->root_fd, names, n, st, errnos);
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = pp_repo_entry_get(p->r->root, p->cache, names[i], &st[i],
+				       errnos[i], &was_read, &e, p->err);
+		p->o->read_debs += was_read;
+	}
+	free(st);
+	free(errnos);
+	return rc;
+}
+
 /* The Packages text of one component and architecture. The entries are
  * brought up to date first, then looked up: updating moves them. */
 static int packages_text(struct publish *p, const struct pp_repo_members *ms,
 			 const char *comp, const char *arch, struct strbuf *out)
 {
-	struct pp_repo_entry **sel = xcalloc(ms->nr + 1, sizeof(*sel)), *e;
-	size_t n = 0;
-	int was_read, rc = 0;
+	struct pp_repo_entry **sel = xcalloc(ms->nr + 1, sizeof(*sel));
+	char **names = xcalloc(ms->nr + 1, sizeof(*names));
+	size_t n = 0, size = 0;
+	int rc;
 
-	for (size_t i = 0; i < ms->nr && !rc; i++) {
-		if (!selected(&ms->m[i], comp, arch))
-			continue;
-		rc = pp_repo_entry_get(p->r->root, p->r->root_fd, p->cache,
-				       ms->m[i].filename,
-				       &was_read, &e, p->err);
-		p->o->read_debs += was_read;
-	}
-	for (size_t i = 0; i < ms->nr && !rc; i++)
+	for (size_t i = 0; i < ms->nr; i++)
 		if (selected(&ms->m[i], comp, arch))
-			sel[n++] = pp_repo_cache_find(p->cache, ms->m[i].filename);
-	if (n)
+			names[n++] = ms->m[i].filename;
+	rc = refresh_entries(p, names, n);
+	for (size_t i = 0; i < n && !rc; i++) {
+		sel[i] = pp_repo_cache_find(p->cache, names[i]);
+		size += sel[i]->text_len + 1;
+	}
+	if (n && !rc)
 		qsort(sel, n, sizeof(*sel), cmp_entry_ptr);
+	strbuf_grow(out, size); /* megabytes: no copy on the way */
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (i)
 			strbuf_addch(out, '\n');
 		strbuf_add(out, sel[i]->text, sel[i]->text_len);
 	}
+	free(names);
 	free(sel);
 	return rc;
 }
@@ -131,28 +151,28 @@ static int packages_text(struct publish *p, const struct pp_repo_members *ms,
 static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 			  const char *comp, const char *arch)
 {
-	struct strbuf text = STRBUF_INIT, z = STRBUF_INIT, rel = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, gz = STRBUF_INIT, xz = STRBUF_INIT,
+		      rel = STRBUF_INIT;
+	const struct pp_zpieces_out outs[] = { { PP_COMP_GZIP, 9, &gz },
+					       { PP_COMP_XZ, 6, &xz } };
 	int rc = packages_text(p, ms, comp, arch, &text);
 
 	strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
 	if (!rc)
 		rc = put_index(p, rel.buf, &text);
 	if (!rc)
-		rc = pp_zpieces_compress(text.buf, text.len, PP_COMP_GZIP, 9,
-					 p->zcache, &z, p->err);
+		rc = pp_zpieces_compress_all(text.buf, text.len, outs,
+					     ARRAY_SIZE(outs), p->zcache, p->err);
 	strbuf_addstr(&rel, ".gz");
 	if (!rc)
-		rc = put_index(p, rel.buf, &z);
-	strbuf_reset(&z);
-	if (!rc)
-		rc = pp_zpieces_compress(text.buf, text.len, PP_COMP_XZ, 6,
-					 p->zcache, &z, p->err);
+		rc = put_index(p, rel.buf, &gz);
 	strbuf_setlen(&rel, rel.len - 3);
 	strbuf_addstr(&rel, ".xz");
 	if (!rc)
-		rc = put_index(p, rel.buf, &z);
+		rc = put_index(p, rel.buf, &xz);
 	strbuf_release(&text);
-	strbuf_release(&z);
+	strbuf_release(&gz);
+	strbuf_release(&xz);
 	strbuf_release(&rel);
 	return rc;
 }
@@ -545,35 +565,34 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 {
 	struct referenced ref = { NULL, 0, 0 };
 	struct strbuf zdir = STRBUF_INIT;
-	struct pp_repo_cache cache;
+	struct pp_repo_cache *cache;
 	struct pp_zcache zc;
 	int rc = 0;
 
-	if (pp_repo_cache_load(r->root, &cache, err) < 0)
+	if (pp_repo_cache_of(r, &cache, err) < 0)
 		return -1;
 	strbuf_addf(&zdir, "%s/db/zcache", r->root);
 	pp_zcache_open(&zc, zdir.buf);
 	strbuf_release(&zdir);
 	if (o->full) { /* every pool file read again, once */
-		pp_repo_cache_release(&cache);
-		cache.dirty = 1;
+		pp_repo_cache_release(cache);
+		cache->dirty = 1;
 	}
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
-		rc = publish_one(r, &r->suites[i], o, &cache, &zc, err);
+		rc = publish_one(r, &r->suites[i], o, cache, &zc, err);
 	if (!rc)
 		rc = collect_referenced(r, &ref, err);
 	if (!rc)
 		rc = o->full ? remove_garbage(r, &ref, err) :
-			remove_dropped(r, &cache, &ref, err);
+			remove_dropped(r, cache, &ref, err);
 	if (!rc) {
-		pp_repo_cache_prune(&cache, is_referenced, &ref);
-		rc = pp_repo_cache_save(r->root, &cache, err);
+		pp_repo_cache_prune(cache, is_referenced, &ref);
+		rc = pp_repo_cache_save(r->root, cache, err);
 	}
 	o->pieces_compressed = zc.misses;
 	o->pieces_cached = zc.hits;
 	if (pp_zcache_close(&zc, !rc, err) < 0)
 		rc = -1;
 	pp_free_words(ref.names, ref.nr);
-	pp_repo_cache_release(&cache);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "deb.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "hindex.h"
 #include "repo-internal.h"
 #include "xalloc.h"
 
@@ -300,8 +301,28 @@ int pp_repo_open(struct pp_repo *r, const char *root, int lock,
 	return 0;
 }
 
+int pp_repo_cache_of(struct pp_repo *r, struct pp_repo_cache **out,
+		     struct pp_err *err)
+{
+	if (!r->cache) {
+		struct pp_repo_cache *c = xmalloc(sizeof(*c));
+
+		if (pp_repo_cache_load(r->root, c, err) < 0) {
+			free(c);
+			return -1;
+		}
+		r->cache = c;
+	}
+	*out = r->cache;
+	return 0;
+}
+
 void pp_repo_close(struct pp_repo *r)
 {
+	if (r->cache) {
+		pp_repo_cache_release(r->cache);
+		free(r->cache);
+	}
 	for (size_t i = 0; i < r->nr_suites; i++)
 		pp_repo_suite_release(&r->suites[i]);
 	free(r->suites);
@@ -506,53 +527,121 @@ static int file_sha256(const char *path, char *hex, struct pp_err *err)
 	return n < 0 ? pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path) : 0;
 }
 
-static int copy_to_pool(const char *src, const char *dst, struct pp_err *err)
+/* Copies the .deb to its pool path, hashing it on the way: each added
+ * file is read once. */
+static int copy_to_pool(const char *src, const char *dst,
+			struct pp_stanza *st, struct pp_err *err)
 {
-	char *dir = pp_dirname(dst);
-	int rc = pp_mkdir_p(dir, 0755, err);
+	char *dir = pp_dirname(dst), *buf;
+	struct pp_repo_hashes h;
+	struct pp_outfile of;
+	ssize_t n = 0;
+	int fd, rc = pp_mkdir_p(dir, 0755, err);
 
 	free(dir);
-	return rc ? rc : pp_copy_file(src, dst, 0644, err);
+	if (rc)
+		return rc;
+	if ((fd = open(src, O_RDONLY | O_CLOEXEC)) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
+	if (pp_outfile_open(&of, dst, 0644, err) < 0) {
+		close(fd);
+		return -1;
+	}
+	buf = xmalloc(1 << 17);
+	pp_repo_hashes_init(&h);
+	while (!rc && (n = pp_read_full(fd, buf, 1 << 17)) > 0) {
+		pp_repo_hashes_update(&h, buf, (size_t)n);
+		if (pp_write_all(of.fd, buf, (size_t)n) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", dst);
+	}
+	if (!rc && n < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
+	close(fd);
+	free(buf);
+	if (rc) {
+		pp_outfile_abort(&of);
+		return -1;
+	}
+	pp_repo_hashes_finish(&h, st);
+	return pp_outfile_commit(&of, err);
 }
 
-/* Puts the .deb in the pool; an existing, different file is refused. */
+/* Puts the .deb in the pool and its hashes in st; an existing, different
+ * file is refused. */
 static int place_in_pool(const char *root, const char *deb, const char *rel,
-			 const struct pp_stanza *st, struct pp_err *err)
+			 struct pp_stanza *st, struct pp_err *err)
 {
 	struct strbuf dst = STRBUF_INIT;
 	char have[2 * PP_HASH_MAX + 1];
-	const char *want = pp_stanza_get(st, "SHA256");
 	int rc = 0;
 
 	strbuf_addf(&dst, "%s/%s", root, rel);
 	if (access(dst.buf, F_OK) == 0) {
-		rc = file_sha256(dst.buf, have, err);
-		if (!rc && strcmp(have, want))
+		rc = pp_repo_hash_file(deb, st, err);
+		if (!rc)
+			rc = file_sha256(dst.buf, have, err);
+		if (!rc && strcmp(have, pp_stanza_get(st, "SHA256")))
 			rc = pp_err_set(err, PP_EXIT_INPUT, "%s: refused: the "
 					"pool already has a different %s (same "
 					"name, version and architecture); give "
 					"the new build a new version", deb, rel);
 	} else {
-		rc = copy_to_pool(deb, dst.buf, err);
+		rc = copy_to_pool(deb, dst.buf, st, err);
 	}
 	strbuf_release(&dst);
 	return rc;
 }
 
-static void set_member(struct pp_repo_members *ms, const struct pp_stanza *st,
+/* The suite's members indexed by package and architecture: adding
+ * thousands of packages in one run stays linear. */
+struct member_index {
+	struct pp_repo_members *ms;
+	struct pp_hindex x;
+	const char *package, *arch; /* the key being looked up */
+};
+
+static uint32_t member_hash(const char *package, const char *arch)
+{
+	return pp_hindex_hash(package, pp_hindex_hash(arch, PP_HINDEX_SEED));
+}
+
+static int member_eq(const void *ctx, size_t pos)
+{
+	const struct member_index *mi = ctx;
+	const struct pp_repo_member *m = &mi->ms->m[pos];
+
+	return !strcmp(m->package, mi->package) && !strcmp(m->arch, mi->arch);
+}
+
+static void member_index_init(struct member_index *mi,
+			      struct pp_repo_members *ms)
+{
+	mi->ms = ms;
+	pp_hindex_init(&mi->x);
+	for (size_t i = 0; i < ms->nr; i++)
+		pp_hindex_add(&mi->x, member_hash(ms->m[i].package,
+						  ms->m[i].arch), i);
+}
+
+static void set_member(struct member_index *mi, const struct pp_stanza *st,
 		       const char *component, const char *filename)
 {
+	struct pp_repo_members *ms = mi->ms;
 	const char *pkg = pp_stanza_get(st, "Package");
 	const char *arch = pp_stanza_get(st, "Architecture");
-	struct pp_repo_member *m = NULL;
+	uint32_t h = member_hash(pkg, arch);
+	size_t at;
+	struct pp_repo_member *m;
 
-	for (size_t i = 0; i < ms->nr && !m; i++)
-		if (!strcmp(ms->m[i].package, pkg) && !strcmp(ms->m[i].arch, arch))
-			m = &ms->m[i];
-	if (m) {
+	mi->package = pkg;
+	mi->arch = arch;
+	at = pp_hindex_find(&mi->x, h, member_eq, mi);
+	if (at != PP_HINDEX_NONE) {
+		m = &ms->m[at];
 		member_release(m);
 	} else {
 		ARRAY_GROW(ms->m, ms->alloc, ms->nr + 1);
+		pp_hindex_add(&mi->x, h, ms->nr);
 		m = &ms->m[ms->nr++];
 	}
 	m->package = xstrdup(pkg);
@@ -584,14 +673,14 @@ static int cache_entry(struct pp_repo *r, struct pp_repo_cache *cache,
 /* Reads one .deb, puts it in the pool, the suite and the cache. */
 static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 		   const char *component, const char *deb,
-		   struct pp_repo_members *ms, struct pp_repo_cache *cache,
+		   struct member_index *mi, struct pp_repo_cache *cache,
 		   struct strbuf *rel, struct pp_err *err)
 {
 	struct pp_stanza st;
 	char *source;
 	int rc;
 
-	if (pp_repo_read_deb(deb, "", &st, err) < 0)
+	if (pp_repo_read_control(deb, "", &st, err) < 0)
 		return -1;
 	rc = check_fits(s, component, pp_stanza_get(&st, "Architecture"), deb, err);
 	source = source_name(&st);
@@ -604,7 +693,7 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 	if (!rc)
 		rc = place_in_pool(r->root, deb, rel->buf, &st, err);
 	if (!rc) {
-		set_member(ms, &st, component, rel->buf);
+		set_member(mi, &st, component, rel->buf);
 		rc = cache_entry(r, cache, rel->buf, &st, err);
 	}
 	pp_stanza_release(&st);
@@ -618,20 +707,19 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
 	struct strbuf rel = STRBUF_INIT;
 	struct pp_repo_members ms;
-	struct pp_repo_cache cache;
+	struct member_index mi;
+	struct pp_repo_cache *cache;
 	struct pp_err later;
 	int rc = 0;
 
-	if (!s || pp_repo_members_load(r, s->suite, &ms, err) < 0)
+	if (!s || pp_repo_cache_of(r, &cache, err) < 0 ||
+	    pp_repo_members_load(r, s->suite, &ms, err) < 0)
 		return -1;
-	if (pp_repo_cache_load(r->root, &cache, err) < 0) {
-		pp_repo_members_release(&ms);
-		return -1;
-	}
+	member_index_init(&mi, &ms);
 	if (!component)
 		component = s->components[0];
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = add_one(r, s, component, debs[i], &ms, &cache, &rel, err);
+		rc = add_one(r, s, component, debs[i], &mi, cache, &rel, err);
 		if (!rc && added)
 			added(ctx, rel.buf);
 	}
@@ -639,11 +727,11 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	 * is the one reported. */
 	pp_err_init(&later);
 	if (pp_repo_members_save(r, s->suite, &ms, rc ? &later : err) < 0 ||
-	    pp_repo_cache_save(r->root, &cache, rc ? &later : err) < 0)
+	    pp_repo_cache_save(r->root, cache, rc ? &later : err) < 0)
 		rc = -1;
 	pp_err_release(&later);
+	pp_hindex_release(&mi.x);
 	pp_repo_members_release(&ms);
-	pp_repo_cache_release(&cache);
 	strbuf_release(&rel);
 	return rc;
 }

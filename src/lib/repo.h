@@ -42,12 +42,16 @@ struct pp_repo_member {
 	char *package, *version, *arch, *component, *filename;
 };
 
+struct pp_repo_cache;
+
 struct pp_repo {
 	char *root;
 	int root_fd;     /* the root, for paths relative to it */
 	struct pp_repo_suite *suites;
 	size_t nr_suites;
 	int lock_fd;
+	/* db/cache, read once for the run (add then publish share it) */
+	struct pp_repo_cache *cache;
 };
 
 /* Signs Release: fills the clearsigned InRelease and the armored detached

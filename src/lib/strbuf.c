@@ -50,6 +50,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	} else {
 		sb->buf = xrealloc(sb->buf, need);
 	}
+	xprefault(sb->buf + sb->alloc, need - sb->alloc);
 	sb->alloc = need;
 }
 

@@ -1,8 +1,11 @@
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void *oom(size_t n)
 {
@@ -57,4 +60,19 @@ void *xgrow(void *arr, size_t *alloc, size_t n, size_t elsize)
 	arr = xrealloc(arr, want * elsize);
 	*alloc = want;
 	return arr;
+}
+
+void xprefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (len >= (256u << 10) && end > start)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
+#endif
 }

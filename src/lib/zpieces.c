@@ -10,19 +10,21 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include "control.h"
 #include "fsutil.h"
 #include "hash.h"
 #include "xalloc.h"
 
 /* A piece ends after a stanza whose first line hashes to 0 mod CUT_EVERY,
  * once it holds MIN_PIECE bytes; it never grows past MAX_PIECE. */
-#define CUT_EVERY 128
-#define MIN_PIECE (64u << 10)
-#define MAX_PIECE (512u << 10)
+#define CUT_EVERY 64
+#define MIN_PIECE (24u << 10)
+#define MAX_PIECE (256u << 10)
 #define XZ_DICT (1u << 20) /* >= MAX_PIECE: a larger one would buy nothing */
 
 struct piece {
 	size_t off, len;
+	char hex[2 * PP_HASH_MAX + 1]; /* SHA-256 of the text: the cache key */
 };
 
 static uint32_t fnv1a(const char *s, size_t n)
@@ -52,19 +54,19 @@ static size_t cut(const char *text, size_t len, struct piece **out)
 
 	*out = NULL;
 	while (stanza < len) {
-		const char *end = memmem(text + stanza, len - stanza, "\n\n", 2);
+		const char *end = pp_stanza_end(text + stanza, len - stanza);
 		size_t next = end ? (size_t)(end - text) + 2 : len;
 
 		if (piece_ends(text, len, start, stanza, next)) {
 			ARRAY_GROW(*out, alloc, nr + 1);
-			(*out)[nr++] = (struct piece){ start, next - start };
+			(*out)[nr++] = (struct piece){ start, next - start, "" };
 			start = next;
 		}
 		stanza = next;
 	}
 	if (!nr) { /* empty text: one empty piece */
 		ARRAY_GROW(*out, alloc, 1);
-		(*out)[nr++] = (struct piece){ 0, 0 };
+		(*out)[nr++] = (struct piece){ 0, 0, "" };
 	}
 	return nr;
 }
@@ -139,24 +141,24 @@ void pp_zcache_open(struct pp_zcache *zc, const char *dir)
 	zc->dir = dir ? xstrdup(dir) : NULL;
 }
 
-static void cache_name(const char *in, size_t len, enum pp_compressor type,
-		       int level, int last, struct strbuf *name)
+static void name_pieces(const char *text, struct piece *p, size_t n)
 {
-	char hex[2 * PP_HASH_MAX + 1];
 	struct pp_hash h;
 
-	pp_hash_init(&h, PP_SHA256);
-	pp_hash_update(&h, in, len);
-	pp_hash_final_hex(&h, hex);
-	strbuf_addf(name, "%s.%s%d%s", hex, type == PP_COMP_GZIP ? "gz" : "xz",
-		    level, type == PP_COMP_GZIP && last ? "L" : "");
+	for (size_t i = 0; i < n; i++) {
+		pp_hash_init(&h, PP_SHA256);
+		pp_hash_update(&h, text + p[i].off, p[i].len);
+		pp_hash_final_hex(&h, p[i].hex);
+	}
 }
 
 /* The compressed piece, from the cache or made (and cached). */
-static int get_piece(struct pp_zcache *zc, const char *in, size_t len,
-		     enum pp_compressor type, int level, int last,
-		     struct strbuf *out, struct pp_err *err)
+static int get_piece(struct pp_zcache *zc, const char *text,
+		     const struct piece *p, enum pp_compressor type, int level,
+		     int last, struct strbuf *out, struct pp_err *err)
 {
+	const char *in = text + p->off;
+	size_t len = p->len;
 	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
 	struct pp_err ignored;
 	int rc = 0;
@@ -165,12 +167,14 @@ static int get_piece(struct pp_zcache *zc, const char *in, size_t len,
 	if (!zc || !zc->dir)
 		return compress_piece(in, len, type, level, last, out) < 0 ?
 			pp_err_set(err, PP_EXIT_IO, "compression failed") : 0;
-	cache_name(in, len, type, level, last, &name);
+	strbuf_addf(&name, "%s.%s%d%s", p->hex,
+		    type == PP_COMP_GZIP ? "gz" : "xz", level,
+		    type == PP_COMP_GZIP && last ? "L" : "");
 	strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
 	ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
 	zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
 	pp_err_init(&ignored);
-	if (access(path.buf, F_OK) == 0 && pp_read_file(path.buf, out, &ignored) == 0) {
+	if (pp_read_file(path.buf, out, &ignored) == 0) {
 		zc->hits++;
 	} else {
 		strbuf_reset(out);
@@ -244,8 +248,8 @@ static int gzip_join(const char *text, size_t len, const struct piece *p,
 
 	strbuf_add(out, head, sizeof(head));
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = get_piece(zc, text + p[i].off, p[i].len, PP_COMP_GZIP, level,
-			       i == n - 1, &piece, err);
+		rc = get_piece(zc, text, &p[i], PP_COMP_GZIP, level, i == n - 1,
+			       &piece, err);
 		strbuf_add(out, piece.buf, piece.len);
 	}
 	put_le32(out, (uint32_t)crc32(crc32(0, NULL, 0), (const Bytef *)text,
@@ -292,8 +296,8 @@ static int xz_join(const char *text, const struct piece *p, size_t n,
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (!p[i].len)
 			continue; /* an empty stream has no block */
-		rc = get_piece(zc, text + p[i].off, p[i].len, PP_COMP_XZ, level, 0,
-			       &piece, err);
+		rc = get_piece(zc, text, &p[i], PP_COMP_XZ, level, 0, &piece,
+			       err);
 		if (!rc && piece.len < 16)
 			rc = pp_err_set(err, PP_EXIT_IO, "damaged cached xz piece");
 		if (rc)
@@ -310,20 +314,35 @@ static int xz_join(const char *text, const struct piece *p, size_t n,
 	return rc;
 }
 
+int pp_zpieces_compress_all(const char *text, size_t len,
+			    const struct pp_zpieces_out *outs, size_t nr_outs,
+			    struct pp_zcache *zc, struct pp_err *err)
+{
+	struct piece *p;
+	size_t n = cut(text, len, &p);
+	int rc = 0;
+
+	if (zc && zc->dir)
+		name_pieces(text, p, n);
+	for (size_t i = 0; i < nr_outs && !rc; i++) {
+		const struct pp_zpieces_out *o = &outs[i];
+
+		if (o->type == PP_COMP_GZIP)
+			rc = gzip_join(text, len, p, n, o->level, zc, o->out, err);
+		else if (o->type == PP_COMP_XZ)
+			rc = xz_join(text, p, n, o->level, zc, o->out, err);
+		else
+			rc = pp_err_set(err, PP_EXIT_USAGE, "pieces need gzip or xz");
+	}
+	free(p);
+	return rc;
+}
+
 int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
 			int level, struct pp_zcache *zc, struct strbuf *out,
 			struct pp_err *err)
 {
-	struct piece *p;
-	size_t n = cut(text, len, &p);
-	int rc;
+	struct pp_zpieces_out o = { type, level, out };
 
-	if (type != PP_COMP_GZIP && type != PP_COMP_XZ)
-		rc = pp_err_set(err, PP_EXIT_USAGE, "pieces need gzip or xz");
-	else if (type == PP_COMP_GZIP)
-		rc = gzip_join(text, len, p, n, level, zc, out, err);
-	else
-		rc = xz_join(text, p, n, level, zc, out, err);
-	free(p);
-	return rc;
+	return pp_zpieces_compress_all(text, len, &o, 1, zc, err);
 }

@@ -35,4 +35,15 @@ int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
 			int level, struct pp_zcache *zc, struct strbuf *out,
 			struct pp_err *err);
 
+/* The same text compressed several ways: cut and hashed once. */
+struct pp_zpieces_out {
+	enum pp_compressor type;
+	int level;
+	struct strbuf *out;
+};
+
+int pp_zpieces_compress_all(const char *text, size_t len,
+			    const struct pp_zpieces_out *outs, size_t nr_outs,
+			    struct pp_zcache *zc, struct pp_err *err);
+
 #endif
