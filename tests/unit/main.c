@@ -5,6 +5,7 @@
 
 /* One line per suite, so that branches adding suites do not collide. */
 extern const struct t_case strbuf_tests[];
+extern const struct t_case hindex_tests[];
 extern const struct t_case version_tests[];
 extern const struct t_case control_tests[];
 extern const struct t_case deps_tests[];
@@ -18,6 +19,7 @@ extern const struct t_case docker_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
+	hindex_tests,
 	version_tests,
 	control_tests,
 	deps_tests,
