@@ -17,10 +17,11 @@
 
 /* A piece ends after a stanza whose first line hashes to 0 mod CUT_EVERY,
  * once it holds MIN_PIECE bytes; it never grows past MAX_PIECE. */
-#define CUT_EVERY 64
-#define MIN_PIECE (24u << 10)
-#define MAX_PIECE (256u << 10)
+#define CUT_EVERY 128
+#define MIN_PIECE (64u << 10)
+#define MAX_PIECE (512u << 10)
 #define XZ_DICT (1u << 20) /* >= MAX_PIECE: a larger one would buy nothing */
+#define XZ_MIN_DICT 4096u  /* LZMA2's smallest */
 
 struct piece {
 	size_t off, len;
@@ -109,7 +110,12 @@ static int xz_piece(const char *in, size_t len, int level, struct strbuf *out)
 
 	if (lzma_lzma_preset(&opt, (uint32_t)level))
 		return -1;
-	opt.dict_size = XZ_DICT;
+	/* A dictionary as large as the piece compresses it as well as any
+	 * larger one, and the encoder's match finder, sized from it, is then
+	 * small: clearing a megabyte-sized one cost more than the piece. */
+	opt.dict_size = XZ_MIN_DICT;
+	while (opt.dict_size < len && opt.dict_size < XZ_DICT)
+		opt.dict_size *= 2;
 	filters[0] = (lzma_filter){ LZMA_FILTER_LZMA2, &opt };
 	filters[1] = (lzma_filter){ LZMA_VLI_UNKNOWN, NULL };
 	memset(&block, 0, sizeof(block));
@@ -167,9 +173,10 @@ static int get_piece(struct pp_zcache *zc, const char *text,
 	if (!zc || !zc->dir)
 		return compress_piece(in, len, type, level, last, out) < 0 ?
 			pp_err_set(err, PP_EXIT_IO, "compression failed") : 0;
+	/* ".xzN.2": pieces made with a dictionary sized from the piece */
 	strbuf_addf(&name, "%s.%s%d%s", p->hex,
 		    type == PP_COMP_GZIP ? "gz" : "xz", level,
-		    type == PP_COMP_GZIP && last ? "L" : "");
+		    type == PP_COMP_GZIP ? (last ? "L" : "") : ".2");
 	strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
 	ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
 	zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
