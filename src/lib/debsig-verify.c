@@ -3,6 +3,7 @@
 #include "debsig.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,12 +24,26 @@ struct file_sum {
 	int listed;          /* named by md5sums */
 };
 
+/* What a slot of a byte pipe (below) holds. */
+enum { PIPE_DATA, PIPE_BEGIN, PIPE_END };
+
+struct byte_pipe;
+
 struct content {
 	struct file_sum *f;
 	size_t nr, alloc;
 	struct pp_hash md5;
 	int hashing;
+	/* Files are hashed here or on the MD5 lane, whichever has been
+	 * given fewer bytes: the MD5s are most of a verify's work. */
+	struct byte_pipe *lane;
+	int on_lane;             /* the current file goes to the lane */
+	int64_t here_bytes, lane_bytes;
 };
+
+static void lane_put(struct byte_pipe *p, int tag, const void *buf,
+		     size_t len);
+static int lane_running(const struct byte_pipe *p);
 
 static char *md5sums_path(const char *p)
 {
@@ -54,7 +69,14 @@ static int on_entry(const struct pp_tar_entry *e, void *ctx,
 	f->path = md5sums_path(e->path);
 	f->link = e->hardlink ? md5sums_path(e->hardlink) : NULL;
 	f->order = c->nr++;
-	if (!e->hardlink) {
+	if (e->hardlink)
+		return 0;
+	c->on_lane = lane_running(c->lane) && c->lane_bytes <= c->here_bytes;
+	if (c->on_lane) {
+		c->lane_bytes += e->size;
+		lane_put(c->lane, PIPE_BEGIN, NULL, f->order);
+	} else {
+		c->here_bytes += e->size;
 		pp_hash_init(&c->md5, PP_MD5);
 		c->hashing = 1;
 	}
@@ -67,7 +89,10 @@ static int on_data(const void *buf, size_t len, void *ctx,
 	struct content *c = ctx;
 
 	(void)err;
-	if (buf) {
+	if (c->on_lane) {
+		lane_put(c->lane, buf ? PIPE_DATA : PIPE_END, buf,
+			 buf ? len : c->nr - 1);
+	} else if (buf) {
 		pp_hash_update(&c->md5, buf, len);
 	} else {
 		pp_hash_final_hex(&c->md5, c->f[c->nr - 1].hex);
@@ -196,29 +221,36 @@ static int compare_md5sums(struct content *c, const struct strbuf *sums,
 	return 0;
 }
 
-/* ---- the signature's hash on a second thread --------------------------------- */
+/* ---- hashing on other threads ---------------------------------------------- */
 
-/* The raw bytes are hashed for the signature beside the decompression and
- * the MD5s of the files: a verify then takes the time of the slower of the
- * two, not their sum. The tap's buffer is only valid during the call, so
- * the bytes are copied into a ring of slots. */
+/* The raw bytes are hashed for the signature on one thread and part of the
+ * files' MD5s on another, beside the decompression and the other MD5s: a
+ * verify takes about the time of its hashing shared over the cores. The
+ * tap's buffer is only valid during the call, so the bytes are copied into
+ * a ring of slots. A slot holds data, or marks where a file begins or ends
+ * (len is then the file's index). */
 #define PIPE_SLOTS 64
 #define PIPE_SLOT 65536
 
-struct sig_pipe {
-	struct pp_pgp_verify *v;
+typedef void (*pipe_consume_fn)(void *ctx, int tag, const unsigned char *buf,
+				size_t len);
+
+struct byte_pipe {
+	pipe_consume_fn consume;
+	void *ctx;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
 	unsigned char *slots;           /* PIPE_SLOTS * PIPE_SLOT */
 	size_t len[PIPE_SLOTS];
+	int tag[PIPE_SLOTS];
 	size_t head, tail;              /* filled: tail .. head - 1 */
 	int done, running;
 };
 
 static void *pipe_main(void *arg)
 {
-	struct sig_pipe *p = arg;
+	struct byte_pipe *p = arg;
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
@@ -230,8 +262,8 @@ static void *pipe_main(void *arg)
 			break;
 		slot = p->tail % PIPE_SLOTS;
 		pthread_mutex_unlock(&p->lock);
-		pp_pgp_verify_update(p->v, p->slots + slot * PIPE_SLOT,
-				     p->len[slot]);
+		p->consume(p->ctx, p->tag[slot], p->slots + slot * PIPE_SLOT,
+			   p->len[slot]);
 		pthread_mutex_lock(&p->lock);
 		p->tail++;
 		pthread_cond_signal(&p->room);
@@ -240,39 +272,65 @@ static void *pipe_main(void *arg)
 	return NULL;
 }
 
-static void pipe_feed(const void *buf, size_t len, void *ctx)
+/* One slot: data of at most PIPE_SLOT bytes, or a mark. */
+static void pipe_put_slot(struct byte_pipe *p, int tag, const void *buf,
+			  size_t len)
 {
-	struct sig_pipe *p = ctx;
+	size_t slot;
+
+	if (!p->running) { /* no thread: consumed here, same result */
+		p->consume(p->ctx, tag, buf, len);
+		return;
+	}
+	pthread_mutex_lock(&p->lock);
+	while (p->head - p->tail == PIPE_SLOTS)
+		pthread_cond_wait(&p->room, &p->lock);
+	slot = p->head % PIPE_SLOTS;
+	pthread_mutex_unlock(&p->lock);
+	if (tag == PIPE_DATA)
+		memcpy(p->slots + slot * PIPE_SLOT, buf, len);
+	pthread_mutex_lock(&p->lock);
+	p->tag[slot] = tag;
+	p->len[slot] = len;
+	p->head++;
+	pthread_cond_signal(&p->more);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void lane_put(struct byte_pipe *p, int tag, const void *buf,
+		     size_t len)
+{
 	const unsigned char *data = buf;
 
-	if (!p->running) {
-		pp_pgp_verify_update(p->v, buf, len);
+	if (tag != PIPE_DATA) {
+		pipe_put_slot(p, tag, NULL, len);
 		return;
 	}
 	while (len) {
-		size_t n = len < PIPE_SLOT ? len : PIPE_SLOT, slot;
+		size_t n = len < PIPE_SLOT ? len : PIPE_SLOT;
 
-		pthread_mutex_lock(&p->lock);
-		while (p->head - p->tail == PIPE_SLOTS)
-			pthread_cond_wait(&p->room, &p->lock);
-		slot = p->head % PIPE_SLOTS;
-		pthread_mutex_unlock(&p->lock);
-		memcpy(p->slots + slot * PIPE_SLOT, data, n);
-		pthread_mutex_lock(&p->lock);
-		p->len[slot] = n;
-		p->head++;
-		pthread_cond_signal(&p->more);
-		pthread_mutex_unlock(&p->lock);
+		pipe_put_slot(p, PIPE_DATA, data, n);
 		data += n;
 		len -= n;
 	}
 }
 
-/* Without a thread the bytes are hashed in the caller: same result. */
-static void pipe_start(struct sig_pipe *p, struct pp_pgp_verify *v)
+static int lane_running(const struct byte_pipe *p)
+{
+	return p && p->running;
+}
+
+static void pipe_feed(const void *buf, size_t len, void *ctx)
+{
+	lane_put(ctx, PIPE_DATA, buf, len);
+}
+
+static void pipe_start(struct byte_pipe *p, pipe_consume_fn consume,
+		       void *ctx)
 {
 	memset(p, 0, sizeof(*p));
-	p->v = v;
+	p->consume = consume;
+	p->ctx = ctx;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->more, NULL);
 	pthread_cond_init(&p->room, NULL);
@@ -280,8 +338,8 @@ static void pipe_start(struct sig_pipe *p, struct pp_pgp_verify *v)
 	p->running = !pthread_create(&p->thread, NULL, pipe_main, p);
 }
 
-/* Waits until every byte fed is hashed. */
-static void pipe_finish(struct sig_pipe *p)
+/* Waits until everything put is consumed. */
+static void pipe_finish(struct byte_pipe *p)
 {
 	if (p->running) {
 		pthread_mutex_lock(&p->lock);
@@ -289,11 +347,55 @@ static void pipe_finish(struct sig_pipe *p)
 		pthread_cond_signal(&p->more);
 		pthread_mutex_unlock(&p->lock);
 		pthread_join(p->thread, NULL);
+		p->running = 0;
 	}
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->more);
 	pthread_cond_destroy(&p->room);
 	free(p->slots);
+	p->slots = NULL;
+}
+
+static void sig_consume(void *ctx, int tag, const unsigned char *buf,
+			size_t len)
+{
+	if (tag == PIPE_DATA)
+		pp_pgp_verify_update(ctx, buf, len);
+}
+
+/* The MD5s the lane made, by file index, given to the files at the end. */
+struct md5_lane {
+	struct pp_hash md5;
+	struct lane_sum {
+		size_t file;
+		char hex[33];
+	} *sums;
+	size_t nr, alloc;
+};
+
+static void md5_consume(void *ctx, int tag, const unsigned char *buf,
+			size_t len)
+{
+	struct md5_lane *l = ctx;
+
+	if (tag == PIPE_BEGIN) {
+		pp_hash_init(&l->md5, PP_MD5);
+	} else if (tag == PIPE_DATA) {
+		pp_hash_update(&l->md5, buf, len);
+	} else {
+		ARRAY_GROW(l->sums, l->alloc, l->nr + 1);
+		l->sums[l->nr].file = len;
+		pp_hash_final_hex(&l->md5, l->sums[l->nr++].hex);
+	}
+}
+
+static void md5_lane_settle(struct md5_lane *l, struct content *c)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->sums[i].file < c->nr)
+			memcpy(c->f[l->sums[i].file].hex, l->sums[i].hex, 33);
+	free(l->sums);
+	memset(l, 0, sizeof(*l));
 }
 
 /* ---- one read of the package ----------------------------------------------- */
@@ -301,7 +403,9 @@ static void pipe_finish(struct sig_pipe *p)
 struct run {
 	struct pp_deb deb;
 	struct pp_pgp_verify v;
-	struct sig_pipe pipe;
+	struct byte_pipe pipe;      /* the signature's hash */
+	struct byte_pipe lane_pipe; /* part of the MD5s */
+	struct md5_lane lane;
 	struct pp_deb_tap tap;
 	struct content content;
 	struct pp_ctrl_members cm;
@@ -430,9 +534,14 @@ static int verify_run(struct run *r, const char *path,
 	if (r->v.have_key) {
 		int rc;
 
-		pipe_start(&r->pipe, &r->v);
+		pipe_start(&r->pipe, sig_consume, &r->v);
+		pipe_start(&r->lane_pipe, md5_consume, &r->lane);
+		r->content.lane = &r->lane_pipe;
 		rc = read_members(r, err);
 		pipe_finish(&r->pipe);
+		pipe_finish(&r->lane_pipe);
+		r->content.lane = NULL;
+		md5_lane_settle(&r->lane, &r->content);
 		if (rc < 0) {
 			pp_pgp_verify_release(&r->v);
 			return -1;
