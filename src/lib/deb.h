@@ -67,6 +67,10 @@ int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
 void pp_ctrl_members_release(struct pp_ctrl_members *cm);
 const struct pp_ctrl_member *pp_ctrl_members_find(
 	const struct pp_ctrl_members *cm, const char *name);
+/* Opens the .deb at path and parses its control file into out; a
+ * package without one is malformed. */
+int pp_deb_read_fields(const char *path, struct pp_stanza *out,
+		       struct pp_err *err);
 
 /* What a tar member says of one entry (as for a listing). */
 struct pp_tar_entry {

@@ -103,6 +103,32 @@ static int ctrl_entry(struct pp_deb *deb, struct archive *a,
 	return 0;
 }
 
+int pp_deb_read_fields(const char *path, struct pp_stanza *out,
+		       struct pp_err *err)
+{
+	const struct pp_ctrl_member *control;
+	struct pp_ctrl_members cm;
+	struct pp_deb deb;
+	int rc;
+
+	pp_stanza_init(out);
+	if (pp_deb_open(&deb, path, err) < 0)
+		return -1;
+	rc = pp_deb_read_control(&deb, &cm, err);
+	pp_deb_close(&deb);
+	if (rc < 0)
+		return -1;
+	control = pp_ctrl_members_find(&cm, "control");
+	if (!control)
+		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s' has no control file",
+				path);
+	else
+		rc = pp_control_parse(control->data.buf, control->data.len,
+				      path, out, err);
+	pp_ctrl_members_release(&cm);
+	return rc;
+}
+
 int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
 			struct pp_err *err)
 {

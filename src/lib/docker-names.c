@@ -177,32 +177,6 @@ static void deb_dir_release(struct deb_dir *d)
 	free(d->f);
 }
 
-static int read_control(const char *path, struct pp_stanza *st,
-			struct pp_err *err)
-{
-	const struct pp_ctrl_member *control;
-	struct pp_ctrl_members cm;
-	struct pp_deb deb;
-	int rc;
-
-	pp_stanza_init(st);
-	if (pp_deb_open(&deb, path, err) < 0)
-		return -1;
-	rc = pp_deb_read_control(&deb, &cm, err);
-	pp_deb_close(&deb);
-	if (rc < 0)
-		return -1;
-	control = pp_ctrl_members_find(&cm, "control");
-	if (!control)
-		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s' has no control file",
-				path);
-	else
-		rc = pp_control_parse(control->data.buf, control->data.len,
-				      path, st, err);
-	pp_ctrl_members_release(&cm);
-	return rc;
-}
-
 static struct deb_file *find_package(struct deb_dir *d, const char *name)
 {
 	for (size_t i = 0; i < d->nr; i++)
@@ -217,7 +191,7 @@ static int add_deb(struct deb_dir *d, char *path, struct pp_err *err)
 	struct deb_file f = { path, { 0 }, { 0 } }, *old;
 	const char *name, *version;
 
-	if (read_control(path, &f.control, err) < 0)
+	if (pp_deb_read_fields(path, &f.control, err) < 0)
 		goto fail;
 	name = pp_stanza_get(&f.control, "Package");
 	version = pp_stanza_get(&f.control, "Version");

@@ -214,6 +214,13 @@ int pp_tmpfile(const char *dir, struct pp_err *err)
 int pp_copy_file(const char *src, const char *dst, mode_t mode,
 		 struct pp_err *err)
 {
+	return pp_copy_file_seen(src, dst, mode, NULL, NULL, err);
+}
+
+int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
+		      void (*seen)(void *ctx, const void *buf, size_t len),
+		      void *ctx, struct pp_err *err)
+{
 	char *buf = xmalloc(1 << 16);
 	struct pp_outfile of;
 	ssize_t n = 0;
@@ -228,9 +235,12 @@ int pp_copy_file(const char *src, const char *dst, mode_t mode,
 		free(buf);
 		return -1;
 	}
-	while (!rc && (n = pp_read_full(fd, buf, 1 << 16)) > 0)
+	while (!rc && (n = pp_read_full(fd, buf, 1 << 16)) > 0) {
+		if (seen)
+			seen(ctx, buf, (size_t)n);
 		if (pp_write_all(of.fd, buf, (size_t)n) < 0)
 			rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", dst);
+	}
 	if (!rc && n < 0)
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
 	close(fd);

@@ -32,6 +32,10 @@ ssize_t pp_read_full(int fd, void *buf, size_t len);
 /* Copies src to dst atomically (temporary name, then rename). */
 int pp_copy_file(const char *src, const char *dst, mode_t mode,
 		 struct pp_err *err);
+/* The same, showing each block copied to seen(ctx, ...) (to hash it). */
+int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
+		      void (*seen)(void *ctx, const void *buf, size_t len),
+		      void *ctx, struct pp_err *err);
 /* Removes a file or a whole directory tree (like rm -rf); a missing path
  * is not an error. Never follows symbolic links. */
 int pp_remove_tree(const char *path, struct pp_err *err);

@@ -108,32 +108,13 @@ int pp_repo_hash_file(const char *path, struct pp_stanza *st,
 int pp_repo_read_control(const char *path, const char *filename,
 			 struct pp_stanza *out, struct pp_err *err)
 {
-	const struct pp_ctrl_member *control;
-	struct pp_ctrl_members cm;
-	struct pp_deb deb;
-	int rc;
-
-	pp_stanza_init(out);
-	if (pp_deb_open(&deb, path, err) < 0)
-		return -1;
-	rc = pp_deb_read_control(&deb, &cm, err);
-	pp_deb_close(&deb);
-	if (rc < 0)
-		return -1;
-	control = pp_ctrl_members_find(&cm, "control");
-	if (!control)
-		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s' has no control file",
-				path);
-	else if (pp_control_parse(control->data.buf, control->data.len, path,
-				  out, err) < 0 ||
-		 pp_control_check_binary(out, path, err) < 0)
-		rc = -1;
-	pp_ctrl_members_release(&cm);
-	if (rc)
+	if (pp_deb_read_fields(path, out, err) < 0 ||
+	    pp_control_check_binary(out, path, err) < 0) {
 		pp_stanza_release(out);
-	else
-		pp_stanza_set(out, "Filename", filename);
-	return rc;
+		return -1;
+	}
+	pp_stanza_set(out, "Filename", filename);
+	return 0;
 }
 
 int pp_repo_read_deb(const char *path, const char *filename,

@@ -527,43 +527,26 @@ static int file_sha256(const char *path, char *hex, struct pp_err *err)
 	return n < 0 ? pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path) : 0;
 }
 
+static void hash_block(void *ctx, const void *buf, size_t len)
+{
+	pp_repo_hashes_update(ctx, buf, len);
+}
+
 /* Copies the .deb to its pool path, hashing it on the way: each added
  * file is read once. */
 static int copy_to_pool(const char *src, const char *dst,
 			struct pp_stanza *st, struct pp_err *err)
 {
-	char *dir = pp_dirname(dst), *buf;
+	char *dir = pp_dirname(dst);
 	struct pp_repo_hashes h;
-	struct pp_outfile of;
-	ssize_t n = 0;
-	int fd, rc = pp_mkdir_p(dir, 0755, err);
+	int rc = pp_mkdir_p(dir, 0755, err);
 
 	free(dir);
-	if (rc)
-		return rc;
-	if ((fd = open(src, O_RDONLY | O_CLOEXEC)) < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
-	if (pp_outfile_open(&of, dst, 0644, err) < 0) {
-		close(fd);
-		return -1;
-	}
-	buf = xmalloc(1 << 17);
 	pp_repo_hashes_init(&h);
-	while (!rc && (n = pp_read_full(fd, buf, 1 << 17)) > 0) {
-		pp_repo_hashes_update(&h, buf, (size_t)n);
-		if (pp_write_all(of.fd, buf, (size_t)n) < 0)
-			rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", dst);
-	}
-	if (!rc && n < 0)
-		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
-	close(fd);
-	free(buf);
-	if (rc) {
-		pp_outfile_abort(&of);
-		return -1;
-	}
+	if (!rc)
+		rc = pp_copy_file_seen(src, dst, 0644, hash_block, &h, err);
 	pp_repo_hashes_finish(&h, st);
-	return pp_outfile_commit(&of, err);
+	return rc;
 }
 
 /* Puts the .deb in the pool and its hashes in st; an existing, different

@@ -29,7 +29,8 @@ variants="cpu-avx cpu-noavx"
 [ -d "$stages/gpu-avx" ] && have_gpu_standin && variants="$variants gpu-avx"
 runtime_debs "$stages" "$B" $variants >"$WORK/debs.log" 2>&1 ||
 	{ cat "$WORK/debs.log"; exit 1; }
-"$PADPACK" docker prod -q -B "$B" || exit 1
+# shellcheck disable=SC2046
+"$PADPACK" docker prod -q -B "$B" $(printf -- '--variant %s ' $variants) || exit 1
 case $variants in *gpu-avx*)
 	gpu_standin "$WORK/standin" "$(sed -n 's/^FROM //p' "$B/gpu-avx/image/Dockerfile")" ||
 		exit 1 ;;

@@ -28,6 +28,11 @@ make_tree() { # ~300 MB: binaries, shared libraries, headers, docs
 	tar -cf - -T "$W/files" 2>/dev/null | tar -xf - -C "$t"
 	chmod -R u+rwX,go+rX "$t"
 	chmod 0755 "$t/DEBIAN"
+	# The same inputs for both: dpkg-deb writes no md5sums, padpack would
+	# add them; given, padpack checks them against the payload instead.
+	(cd "$t" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' |
+		LC_ALL=C sort -z | xargs -0 md5sum) > "$W/md5sums"
+	mv "$W/md5sums" "$t/DEBIAN/md5sums"
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -138,8 +138,7 @@ fi
 # The development image's default command picks the variants, with a
 # stand-in padpack that prints what it is asked.
 mkdir -p "$WORK/bin" "$WORK/src"
-printf '#!/bin/sh\n[ "$1" = split ] && [ "$2" = --help ] && exit 2\necho "padpack $*"\n' \
-	>"$WORK/bin/padpack"
+printf '#!/bin/sh\necho "padpack $*"\n' >"$WORK/bin/padpack"
 chmod +x "$WORK/bin/padpack"
 devbuild() { # ENV...: run padpack-dev-build with these variables
 	env -i PATH="$WORK/bin:/usr/bin:/bin" PADPACK_SOURCE="$WORK/src" "$@" \
@@ -153,7 +152,9 @@ check_fails "dev image: WITH_GPU=on WITH_TESTING=0 builds both GPU variants, no 
 	devbuild WITH_GPU=on WITH_TESTING=0
 check_fails "dev image: AVX=OFF builds both no-AVX variants" 0 \
 	"--variant=cpu-noavx --variant=gpu-noavx$" devbuild AVX=OFF
-check_fails "dev image: says when split is missing" 0 "has no split command" devbuild
+check_fails "dev image: build, then split, then the production Dockerfiles" 0 \
+	"^==> padpack build .*==> padpack split -c .* -B $WORK/src/build .*==> padpack docker prod -c .* -B $WORK/src/build --source $WORK/src" \
+	bash -c "$(declare -f devbuild); WORK='$WORK' B='$B' devbuild GPU=OFF AVX=ON | tr '\n' ' '"
 check_fails "dev image: an impossible choice names the variants" 2 \
 	"no variant has these switches; variants: cpu-avx, cpu-noavx, gpu-avx, gpu-noavx" \
 	devbuild WITH_GPU=maybe
