@@ -50,8 +50,9 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	} else {
 		sb->buf = xrealloc(sb->buf, need);
 	}
-	xprefault(sb->buf + sb->alloc, need - sb->alloc);
 	sb->alloc = need;
+	/* what the caller is about to write, not the doubling's slack */
+	xprefault(sb->buf + sb->len, extra);
 }
 
 void strbuf_reset(struct strbuf *sb)

@@ -28,11 +28,15 @@ make_tree() { # ~300 MB: binaries, shared libraries, headers, docs
 	tar -cf - -T "$W/files" 2>/dev/null | tar -xf - -C "$t"
 	chmod -R u+rwX,go+rX "$t"
 	chmod 0755 "$t/DEBIAN"
-	# The same inputs for both: dpkg-deb writes no md5sums, padpack would
-	# add them; given, padpack checks them against the payload instead.
+	# The same inputs for both: dpkg-deb writes no md5sums and no
+	# Installed-Size, padpack adds them when absent; given, padpack checks
+	# the md5sums against the payload instead.
 	(cd "$t" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' |
 		LC_ALL=C sort -z | xargs -0 md5sum) > "$W/md5sums"
 	mv "$W/md5sums" "$t/DEBIAN/md5sums"
+	"$TOP/padpack" pack -Z none "$t" "$W/size.deb" >/dev/null
+	echo "Installed-Size: $(dpkg-deb -f "$W/size.deb" Installed-Size)" >> "$t/DEBIAN/control"
+	rm -f "$W/size.deb"
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
