@@ -183,9 +183,6 @@ void pp_ar_rewind(struct pp_ar *ar)
 	ar->next = 8;
 }
 
-/* Read-only and private: the bytes read are those checked. A file cut
- * short by another process while mapped would stop the reader (SIGBUS),
- * as it would make a read() fail. */
 int pp_ar_map(struct pp_ar *ar)
 {
 	void *p;
