@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +16,6 @@ int pp_ar_open(struct pp_ar *ar, const char *path, struct pp_err *err)
 	char magic[8];
 	struct stat st;
 
-	ar->map = NULL;
 	ar->path = xstrdup(path);
 	ar->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ar->fd < 0) {
@@ -47,9 +45,6 @@ fail:
 
 void pp_ar_close(struct pp_ar *ar)
 {
-	if (ar->map)
-		munmap((void *)ar->map, (size_t)ar->size);
-	ar->map = NULL;
 	if (ar->fd >= 0)
 		close(ar->fd);
 	ar->fd = -1;
@@ -181,29 +176,6 @@ int pp_ar_next(struct pp_ar *ar, struct pp_ar_member *m, struct pp_err *err)
 void pp_ar_rewind(struct pp_ar *ar)
 {
 	ar->next = 8;
-}
-
-int pp_ar_map(struct pp_ar *ar)
-{
-	void *p;
-
-	if (ar->map)
-		return 0;
-	if (ar->size <= 0)
-		return -1;
-	p = mmap(NULL, (size_t)ar->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-		 ar->fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	madvise(p, (size_t)ar->size, MADV_SEQUENTIAL);
-	ar->map = p;
-	return 0;
-}
-
-const unsigned char *pp_ar_data(const struct pp_ar *ar,
-				const struct pp_ar_member *m)
-{
-	return ar->map ? ar->map + m->offset : NULL;
 }
 
 int pp_ar_read(struct pp_ar *ar, const struct pp_ar_member *m, off_t off,

@@ -18,7 +18,6 @@ struct pp_ar {
 	char *path;
 	off_t size; /* of the whole file */
 	off_t next; /* offset of the next member header */
-	const unsigned char *map; /* the whole file, after pp_ar_map */
 };
 
 struct pp_ar_member {
@@ -36,13 +35,6 @@ void pp_ar_close(struct pp_ar *ar);
 int pp_ar_next(struct pp_ar *ar, struct pp_ar_member *m, struct pp_err *err);
 /* Goes back to the first member, for another pass with pp_ar_next. */
 void pp_ar_rewind(struct pp_ar *ar);
-/* Maps the whole file read-only, for readers that hash or parse large
- * members without copying them: 0 when mapped (members' data are then
- * pp_ar_data), -1 when not (pp_ar_read still works). */
-int pp_ar_map(struct pp_ar *ar);
-/* A member's data in the mapping, or NULL when the file is not mapped. */
-const unsigned char *pp_ar_data(const struct pp_ar *ar,
-				const struct pp_ar_member *m);
 /* Reads len bytes of a member's data starting at off (pread). */
 int pp_ar_read(struct pp_ar *ar, const struct pp_ar_member *m, off_t off,
 	       void *buf, size_t len, struct pp_err *err);

@@ -146,26 +146,12 @@ struct member_src {
 	struct pp_err *err;
 };
 
-/* From a mapped file, blocks of this size straight from the mapping. */
-#define MAPPED_BLOCK (1 << 20)
-
 static la_ssize_t member_read(struct archive *a, void *ctx, const void **out)
 {
 	struct member_src *s = ctx;
-	const unsigned char *mapped = pp_ar_data(&s->deb->ar, s->m);
 	off_t left = s->m->size - s->pos;
 	size_t n = left < (off_t)sizeof(s->buf) ? (size_t)left : sizeof(s->buf);
 
-	if (mapped) {
-		n = left < MAPPED_BLOCK ? (size_t)left : MAPPED_BLOCK;
-		*out = mapped + s->pos;
-		s->pos += (off_t)n;
-		if (s->tap && n) {
-			s->tap->fn(*out, n, s->tap->ctx);
-			s->tap->fed += (off_t)n;
-		}
-		return (la_ssize_t)n;
-	}
 	if (!n)
 		return 0;
 	if (pp_ar_read(&s->deb->ar, s->m, s->pos, s->buf, n, s->err) < 0) {
@@ -184,14 +170,6 @@ static la_ssize_t member_read(struct archive *a, void *ctx, const void **out)
 /* Feeds what the tar reader left unread to the tap. */
 static void drain(struct member_src *s)
 {
-	const unsigned char *mapped = pp_ar_data(&s->deb->ar, s->m);
-
-	if (mapped && s->pos < s->m->size) {
-		s->tap->fn(mapped + s->pos, (size_t)(s->m->size - s->pos),
-			   s->tap->ctx);
-		s->tap->fed += s->m->size - s->pos;
-		s->pos = s->m->size;
-	}
 	while (s->pos < s->m->size) {
 		off_t left = s->m->size - s->pos;
 		size_t n = left < (off_t)sizeof(s->buf) ? (size_t)left :

@@ -242,12 +242,10 @@ struct byte_pipe {
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
 	unsigned char *slots;           /* PIPE_SLOTS * PIPE_SLOT */
-	const unsigned char *data[PIPE_SLOTS]; /* a slot, or mapped bytes */
 	size_t len[PIPE_SLOTS];
 	int tag[PIPE_SLOTS];
 	size_t head, tail;              /* filled: tail .. head - 1 */
 	int done, running;
-	const unsigned char *map, *map_end; /* bytes that need no copy */
 };
 
 static void *pipe_main(void *arg)
@@ -264,7 +262,8 @@ static void *pipe_main(void *arg)
 			break;
 		slot = p->tail % PIPE_SLOTS;
 		pthread_mutex_unlock(&p->lock);
-		p->consume(p->ctx, p->tag[slot], p->data[slot], p->len[slot]);
+		p->consume(p->ctx, p->tag[slot], p->slots + slot * PIPE_SLOT,
+			   p->len[slot]);
 		pthread_mutex_lock(&p->lock);
 		p->tail++;
 		pthread_cond_signal(&p->room);
@@ -273,11 +272,9 @@ static void *pipe_main(void *arg)
 	return NULL;
 }
 
-/* One slot: data of at most PIPE_SLOT bytes (copied, unless stable:
- * bytes of a mapped file are passed as they are, of any length), or a
- * mark. */
+/* One slot: data of at most PIPE_SLOT bytes, or a mark. */
 static void pipe_put_slot(struct byte_pipe *p, int tag, const void *buf,
-			  size_t len, int stable)
+			  size_t len)
 {
 	size_t slot;
 
@@ -290,8 +287,7 @@ static void pipe_put_slot(struct byte_pipe *p, int tag, const void *buf,
 		pthread_cond_wait(&p->room, &p->lock);
 	slot = p->head % PIPE_SLOTS;
 	pthread_mutex_unlock(&p->lock);
-	p->data[slot] = stable ? buf : p->slots + slot * PIPE_SLOT;
-	if (tag == PIPE_DATA && !stable)
+	if (tag == PIPE_DATA)
 		memcpy(p->slots + slot * PIPE_SLOT, buf, len);
 	pthread_mutex_lock(&p->lock);
 	p->tag[slot] = tag;
@@ -307,17 +303,13 @@ static void lane_put(struct byte_pipe *p, int tag, const void *buf,
 	const unsigned char *data = buf;
 
 	if (tag != PIPE_DATA) {
-		pipe_put_slot(p, tag, NULL, len, 1);
-		return;
-	}
-	if (p->map && data >= p->map && data + len <= p->map_end) {
-		pipe_put_slot(p, PIPE_DATA, data, len, 1);
+		pipe_put_slot(p, tag, NULL, len);
 		return;
 	}
 	while (len) {
 		size_t n = len < PIPE_SLOT ? len : PIPE_SLOT;
 
-		pipe_put_slot(p, PIPE_DATA, data, n, 0);
+		pipe_put_slot(p, PIPE_DATA, data, n);
 		data += n;
 		len -= n;
 	}
@@ -371,52 +363,6 @@ static void sig_consume(void *ctx, int tag, const unsigned char *buf,
 		pp_pgp_verify_update(ctx, buf, len);
 }
 
-/* With the package mapped, the signature's hash reads the three members
- * from the mapping on its own thread, independent of the tar reading. */
-struct sig_ranges {
-	struct pp_pgp_verify *v;
-	const struct pp_deb *deb;
-	pthread_t thread;
-	int running;
-};
-
-static void *sig_ranges_main(void *arg)
-{
-	struct sig_ranges *s = arg;
-	const struct pp_ar_member *m[] = { &s->deb->binary, &s->deb->control,
-					   &s->deb->data };
-
-	for (size_t i = 0; i < ARRAY_SIZE(m); i++)
-		pp_pgp_verify_update(s->v, pp_ar_data(&s->deb->ar, m[i]),
-				     (size_t)m[i]->size);
-	return NULL;
-}
-
-static void sig_ranges_start(struct sig_ranges *s, struct pp_pgp_verify *v,
-			     const struct pp_deb *deb)
-{
-	s->v = v;
-	s->deb = deb;
-	s->running = !pthread_create(&s->thread, NULL, sig_ranges_main, s);
-	if (!s->running)
-		sig_ranges_main(s);
-}
-
-static void sig_ranges_finish(struct sig_ranges *s)
-{
-	if (s->running)
-		pthread_join(s->thread, NULL);
-	s->running = 0;
-}
-
-/* Counts what a member's reader went through (the hash needs no feed). */
-static void count_only(const void *buf, size_t len, void *ctx)
-{
-	(void)buf;
-	(void)len;
-	(void)ctx;
-}
-
 /* The MD5s the lane made, by file index, given to the files at the end. */
 struct md5_lane {
 	struct pp_hash md5;
@@ -457,9 +403,7 @@ static void md5_lane_settle(struct md5_lane *l, struct content *c)
 struct run {
 	struct pp_deb deb;
 	struct pp_pgp_verify v;
-	int mapped;                 /* the package is mapped: sig_ranges */
-	struct sig_ranges ranges;   /* the signature's hash, mapped */
-	struct byte_pipe pipe;      /* the signature's hash, read */
+	struct byte_pipe pipe;      /* the signature's hash */
 	struct byte_pipe lane_pipe; /* part of the MD5s */
 	struct md5_lane lane;
 	struct pp_deb_tap tap;
@@ -532,8 +476,7 @@ static int read_members(struct run *r, struct pp_err *err)
 {
 	struct pp_deb *deb = &r->deb;
 
-	r->tap = (struct pp_deb_tap){ r->mapped ? count_only : pipe_feed,
-				      &r->pipe, 0 };
+	r->tap = (struct pp_deb_tap){ pipe_feed, &r->pipe, 0 };
 	if (pp_deb_tap_member(deb, &deb->binary, &r->tap, err) < 0)
 		return -1;
 	r->tap.fed = 0;
@@ -591,22 +534,11 @@ static int verify_run(struct run *r, const char *path,
 	if (r->v.have_key) {
 		int rc;
 
-		r->mapped = pp_ar_map(&r->deb.ar) == 0;
-		if (r->mapped)
-			sig_ranges_start(&r->ranges, &r->v, &r->deb);
-		else
-			pipe_start(&r->pipe, sig_consume, &r->v);
+		pipe_start(&r->pipe, sig_consume, &r->v);
 		pipe_start(&r->lane_pipe, md5_consume, &r->lane);
-		if (r->mapped) {
-			r->lane_pipe.map = r->deb.ar.map;
-			r->lane_pipe.map_end = r->deb.ar.map + r->deb.ar.size;
-		}
 		r->content.lane = &r->lane_pipe;
 		rc = read_members(r, err);
-		if (r->mapped)
-			sig_ranges_finish(&r->ranges);
-		else
-			pipe_finish(&r->pipe);
+		pipe_finish(&r->pipe);
 		pipe_finish(&r->lane_pipe);
 		r->content.lane = NULL;
 		md5_lane_settle(&r->lane, &r->content);
