@@ -44,12 +44,8 @@ static int run(int argc, char **argv, struct pp_err *err)
 			rc = pp_pgp_clearsign(&s, data.buf, data.len, &a.opts,
 					      &signed_, err);
 		if (!rc)
-			rc = pgpcmd_write(out.buf, signed_.buf, signed_.len, err);
-		if (!rc && !a.quiet && strcmp(out.buf, "-")) {
-			printf("padpack: wrote '%s', signed with ", out.buf);
-			pgpcmd_print_signer(stdout, &s);
-			putchar('\n');
-		}
+			rc = pgpcmd_write_signed(out.buf, &signed_, &s, a.quiet,
+						 err);
 		pp_pgp_signer_release(&s);
 	}
 	strbuf_release(&data);

@@ -4,6 +4,9 @@
 
 #include "../lib/error.h"
 
+struct pp_spec;
+struct pp_strlist;
+
 struct pp_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv, struct pp_err *err);
@@ -27,5 +30,11 @@ int pp_usage_error(struct pp_err *err, const char *fmt, ...)
 /* The build time: $SOURCE_DATE_EPOCH when set, else now. */
 int pp_source_date(long long *out, struct pp_err *err);
 int pp_parse_int(const char *s, long min, long max, long *out);
+/* Loads the spec at path and, in *selected (newly allocated, one flag a
+ * variant), the variants the --variant patterns choose (all without
+ * any). On error nothing is left to release. */
+int pp_load_spec_variants(const char *path, const struct pp_strlist *variants,
+			  struct pp_spec *spec, unsigned char **selected,
+			  struct pp_err *err);
 
 #endif

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../lib/spec.h"
+#include "../lib/strlist.h"
+#include "../lib/xalloc.h"
 #include "cmds.h"
 
 int pp_usage_error(struct pp_err *err, const char *fmt, ...)
@@ -45,5 +48,23 @@ int pp_source_date(long long *out, struct pp_err *err)
 		return pp_err_set(err, PP_EXIT_USAGE, "SOURCE_DATE_EPOCH='%s' is "
 				  "not a number of seconds since 1970; set it "
 				  "to a whole number or unset it", s);
+	return 0;
+}
+
+int pp_load_spec_variants(const char *path, const struct pp_strlist *variants,
+			  struct pp_spec *spec, unsigned char **selected,
+			  struct pp_err *err)
+{
+	*selected = NULL;
+	if (pp_spec_load(path, spec, err) < 0)
+		return -1;
+	*selected = xcalloc(spec->nr_variants + 1, 1);
+	if (pp_spec_select(spec, variants->items, variants->nr, *selected,
+			   err) < 0) {
+		free(*selected);
+		*selected = NULL;
+		pp_spec_release(spec);
+		return -1;
+	}
 	return 0;
 }

@@ -80,12 +80,7 @@ static int run(int argc, char **argv, struct pp_err *err)
 	if (!rc) {
 		rc = sign_file(&s, argv[optind], &a, &sig, err);
 		if (!rc)
-			rc = pgpcmd_write(out.buf, sig.buf, sig.len, err);
-		if (!rc && !a.quiet && strcmp(out.buf, "-")) {
-			printf("padpack: wrote '%s', signed with ", out.buf);
-			pgpcmd_print_signer(stdout, &s);
-			putchar('\n');
-		}
+			rc = pgpcmd_write_signed(out.buf, &sig, &s, a.quiet, err);
 		pp_pgp_signer_release(&s);
 	}
 	strbuf_release(&sig);

@@ -504,18 +504,6 @@ static void app_merge(struct pp_app *into, const struct pp_app *from)
 	}
 }
 
-static void app_release(struct pp_app *a)
-{
-	free(a->name);
-	pp_strlist_release(&a->variants);
-	pp_strlist_release(&a->apt);
-	pp_strlist_release(&a->pip);
-	pp_strlist_release(&a->copy);
-	pp_strlist_release(&a->expose);
-	pp_strlist_release(&a->env);
-	pp_strlist_release(&a->cmd);
-}
-
 static int write_app(struct run_ctx *r, const struct pp_app *app,
 		     const char *from, const char *dir, const char *what)
 {
@@ -573,7 +561,7 @@ static int do_app(struct run_ctx *r)
 		rc = write_app(r, &app, r->cli->from, dir, app.name);
 	}
 	free(dir);
-	app_release(&app);
+	pp_app_release(&app);
 	return rc;
 }
 
@@ -707,7 +695,7 @@ static int run(int argc, char **argv, struct pp_err *err)
 		ctx_release(&r);
 	}
 	pp_strlist_release(&cli.variants);
-	app_release(&cli.app);
+	pp_app_release(&cli.app);
 	return rc;
 }
 

@@ -176,6 +176,20 @@ int pgpcmd_write(const char *path, const void *data, size_t len,
 	return 0;
 }
 
+int pgpcmd_write_signed(const char *path, const struct strbuf *data,
+			const struct pp_pgp_signer *s, int quiet,
+			struct pp_err *err)
+{
+	if (pgpcmd_write(path, data->buf, data->len, err) < 0)
+		return -1;
+	if (!quiet && strcmp(path, "-")) {
+		printf("padpack: wrote '%s', signed with ", path);
+		pgpcmd_print_signer(stdout, s);
+		putchar('\n');
+	}
+	return 0;
+}
+
 void pgpcmd_print_signer(FILE *f, const struct pp_pgp_signer *s)
 {
 	const char *uid = pp_pgp_cert_uid(s->c);

@@ -49,6 +49,11 @@ const char *pgpcmd_status(int code);
 /* Writes data to path atomically, or to standard output for "-". */
 int pgpcmd_write(const char *path, const void *data, size_t len,
 		 struct pp_err *err);
+/* pgpcmd_write, then (unless quiet or to standard output) "padpack:
+ * wrote 'PATH', signed with ..." on standard output. */
+int pgpcmd_write_signed(const char *path, const struct strbuf *data,
+			const struct pp_pgp_signer *s, int quiet,
+			struct pp_err *err);
 /* The signer's fingerprint and user ID, for "signed with ..." lines. */
 void pgpcmd_print_signer(FILE *f, const struct pp_pgp_signer *s);
 

@@ -244,18 +244,13 @@ static int run(int argc, char **argv, struct pp_err *err)
 
 	rc = parse(argc, argv, &cli, err);
 	if (rc == 0)
-		rc = pp_spec_load(cli.spec, &spec, err);
-	if (rc < 0) {
-		pp_strlist_release(&cli.variants);
-		return -1;
-	}
-	selected = calloc(spec.nr_variants + 1, 1);
-	rc = pp_spec_select(&spec, cli.variants.items, cli.variants.nr,
-			    selected, err);
-	if (rc == 0)
+		rc = pp_load_spec_variants(cli.spec, &cli.variants, &spec,
+					   &selected, err);
+	if (rc == 0) {
 		rc = split(&cli, &spec, selected, err);
-	free(selected);
-	pp_spec_release(&spec);
+		free(selected);
+		pp_spec_release(&spec);
+	}
 	pp_strlist_release(&cli.variants);
 	return rc;
 }

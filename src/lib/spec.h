@@ -153,6 +153,9 @@ struct pp_app {
 	struct pp_strlist cmd;      /* exec form */
 	unsigned line;
 };
+/* Frees what an app holds (spec_read.c fills them; padpack docker app
+ * builds one from its options too). */
+void pp_app_release(struct pp_app *a);
 
 struct pp_spec {
 	char *path;          /* the file as given */

@@ -51,8 +51,6 @@ int pp_spec_read(const config_setting_t *root, const char *file,
 		 struct pp_spec *spec, struct pp_err *err);
 /* Frees what pp_spec_read filled in the build section and the axes. */
 void pp_spec_release_settings(struct pp_spec *spec);
-/* Frees what pp_spec_read filled in an app (spec_read.c). */
-void pp_app_release(struct pp_app *a);
 /* Whether s can be the name in @name@. */
 int pp_is_placeholder_name(const char *s);
 
