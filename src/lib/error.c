@@ -77,3 +77,13 @@ void pp_warn(struct pp_err *err, const char *fmt, ...)
 	va_end(ap);
 	strbuf_addch(&err->warnings, '\n');
 }
+
+int pp_err_move(struct pp_err *dst, struct pp_err *src)
+{
+	dst->code = src->code ? src->code : PP_EXIT_FAIL;
+	memcpy(dst->msg, src->msg, sizeof(dst->msg));
+	strbuf_add(&dst->warnings, src->warnings.buf, src->warnings.len);
+	pp_err_release(src);
+	pp_err_init(src);
+	return -1;
+}

@@ -36,6 +36,9 @@ int pp_err_errno(struct pp_err *err, int code, const char *fmt, ...)
 /* Puts context in front of an error already recorded ("x.deb: " + msg). */
 int pp_err_prefix(struct pp_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Takes over src's error and warnings (from a thread's own pp_err); src
+ * is left empty. Returns -1. */
+int pp_err_move(struct pp_err *dst, struct pp_err *src);
 void pp_warn(struct pp_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

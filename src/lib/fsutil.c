@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,6 +146,93 @@ int pp_read_file(const char *path, struct strbuf *out, struct pp_err *err)
 	if (n < 0)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
 	return 0;
+}
+
+int pp_map_file(const char *path, struct pp_mapped *m, struct pp_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *addr;
+
+	m->data = "";
+	m->len = 0;
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
+	if (fstat(fd, &st) < 0) {
+		pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s' is not a regular "
+				  "file", path);
+	}
+	if (st.st_size == 0) { /* mmap refuses a length of 0 */
+		close(fd);
+		return 0;
+	}
+	addr = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (addr == MAP_FAILED)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot map '%s'", path);
+	m->data = addr;
+	m->len = (size_t)st.st_size;
+	return 0;
+}
+
+void pp_unmap_file(struct pp_mapped *m)
+{
+	if (m->len)
+		munmap((void *)m->data, m->len);
+	m->data = "";
+	m->len = 0;
+}
+
+int pp_filebuf_open(struct pp_filebuf *fb, const char *path, mode_t mode,
+		    struct pp_err *err)
+{
+	fb->len = 0;
+	fb->failed = 0;
+	return pp_outfile_open(&fb->of, path, mode, err);
+}
+
+static void filebuf_flush(struct pp_filebuf *fb)
+{
+	if (!fb->failed && fb->len && pp_write_all(fb->of.fd, fb->buf, fb->len) < 0)
+		fb->failed = errno ? errno : EIO;
+	fb->len = 0;
+}
+
+void pp_filebuf_add(struct pp_filebuf *fb, const void *data, size_t len)
+{
+	if (fb->len + len > sizeof(fb->buf))
+		filebuf_flush(fb);
+	if (len >= sizeof(fb->buf)) { /* large: straight through */
+		if (!fb->failed && pp_write_all(fb->of.fd, data, len) < 0)
+			fb->failed = errno ? errno : EIO;
+		return;
+	}
+	memcpy(fb->buf + fb->len, data, len);
+	fb->len += len;
+}
+
+void pp_filebuf_addstr(struct pp_filebuf *fb, const char *s)
+{
+	pp_filebuf_add(fb, s, strlen(s));
+}
+
+int pp_filebuf_commit(struct pp_filebuf *fb, struct pp_err *err)
+{
+	filebuf_flush(fb);
+	if (fb->failed) {
+		errno = fb->failed;
+		pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", fb->of.tmp);
+		pp_outfile_abort(&fb->of);
+		return -1;
+	}
+	return pp_outfile_commit(&fb->of, err);
 }
 
 int pp_write_file(const char *path, const void *data, size_t len,

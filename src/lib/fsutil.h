@@ -23,6 +23,34 @@ int pp_outfile_commit(struct pp_outfile *of, struct pp_err *err);
 void pp_outfile_abort(struct pp_outfile *of);
 
 int pp_read_file(const char *path, struct strbuf *out, struct pp_err *err);
+
+/* A whole file mapped read-only: no copy and, where page faults are dear
+ * (virtual machines), far fewer of them than reading into the heap.
+ * What it shows stays valid while mapped as long as writers replace the
+ * file (new file, then rename), as padpack's own files always are. */
+struct pp_mapped {
+	const char *data;
+	size_t len;
+};
+
+int pp_map_file(const char *path, struct pp_mapped *m, struct pp_err *err);
+void pp_unmap_file(struct pp_mapped *m);
+
+/* An output file made of many small parts, written through a small buffer
+ * instead of being built whole in memory first. */
+struct pp_filebuf {
+	struct pp_outfile of;
+	size_t len;
+	int failed; /* errno of the first failed write, or 0 */
+	char buf[1 << 16];
+};
+
+int pp_filebuf_open(struct pp_filebuf *fb, const char *path, mode_t mode,
+		    struct pp_err *err);
+void pp_filebuf_add(struct pp_filebuf *fb, const void *data, size_t len);
+void pp_filebuf_addstr(struct pp_filebuf *fb, const char *s);
+/* Flushes and renames into place; on a failed write, removes it. */
+int pp_filebuf_commit(struct pp_filebuf *fb, struct pp_err *err);
 /* Writes data to a new file atomically (temporary name, then rename). */
 int pp_write_file(const char *path, const void *data, size_t len,
 		  mode_t mode, struct pp_err *err);

@@ -205,29 +205,28 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, *text = &c->file;
+	struct strbuf path = STRBUF_INIT;
+	const struct pp_mapped *f = &c->file;
 	size_t pos = 0;
-	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
-	strbuf_init(&c->file);
+	c->file.data = "";
 	cache_path(root, &path);
-	if (access(path.buf, F_OK) == 0 && pp_read_file(path.buf, text, err) < 0)
-		rc = -1;
-	while (!rc && pos < text->len) {
-		const char *end = pp_stanza_end(text->buf + pos, text->len - pos);
-		size_t len = end ? (size_t)(end - text->buf) + 1 - pos :
-			text->len - pos;
+	if (access(path.buf, F_OK) == 0 &&
+	    pp_map_file(path.buf, &c->file, err) < 0) {
+		strbuf_release(&path);
+		return -1;
+	}
+	strbuf_release(&path);
+	while (pos < f->len) {
+		const char *end = pp_stanza_end(f->data + pos, f->len - pos);
+		size_t len = end ? (size_t)(end - f->data) + 1 - pos :
+			f->len - pos;
 
 		/* An entry that does not parse is dropped: it is rebuilt from
 		 * its pool file at the next publish. */
-		load_entry(c, text->buf + pos, len);
+		load_entry(c, f->data + pos, len);
 		pos += len + 1;
-	}
-	strbuf_release(&path);
-	if (rc < 0) {
-		pp_repo_cache_release(c);
-		return -1;
 	}
 	index_entries(c);
 	return 0;
@@ -236,8 +235,8 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	size_t size = 0;
+	struct strbuf path = STRBUF_INIT;
+	struct pp_filebuf *fb;
 	int rc;
 
 	if (!c->dirty)
@@ -246,23 +245,26 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 		qsort(c->e, c->nr, sizeof(*c->e), cmp_entry);
 		index_entries(c);
 	}
-	for (size_t i = 0; i < c->nr; i++)
-		size += c->e[i].text_len + strlen(c->e[i].stat_key) + 32;
-	strbuf_grow(&text, size);
-	for (size_t i = 0; i < c->nr; i++) { /* no printf: megabytes */
-		if (i)
-			strbuf_addch(&text, '\n');
-		strbuf_add(&text, c->e[i].text, c->e[i].text_len);
-		strbuf_addstr(&text, STAT_FIELD ": ");
-		strbuf_addstr(&text, c->e[i].stat_key);
-		strbuf_addch(&text, '\n');
-	}
+	/* Megabytes of small parts: streamed, not built in memory first
+	 * (the entries may point into the file being replaced: its mapping
+	 * outlives the rename). */
+	fb = xmalloc(sizeof(*fb));
 	cache_path(root, &path);
-	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);
+	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	for (size_t i = 0; i < c->nr && !rc; i++) {
+		if (i)
+			pp_filebuf_add(fb, "\n", 1);
+		pp_filebuf_add(fb, c->e[i].text, c->e[i].text_len);
+		pp_filebuf_addstr(fb, STAT_FIELD ": ");
+		pp_filebuf_addstr(fb, c->e[i].stat_key);
+		pp_filebuf_add(fb, "\n", 1);
+	}
+	if (!rc)
+		rc = pp_filebuf_commit(fb, err);
 	if (!rc)
 		c->dirty = 0;
+	free(fb);
 	strbuf_release(&path);
-	strbuf_release(&text);
 	return rc;
 }
 
@@ -272,9 +274,9 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 		entry_release(&c->e[i]);
 	free(c->e);
 	pp_hindex_release(&c->by_name);
-	strbuf_release(&c->file);
+	pp_unmap_file(&c->file);
 	memset(c, 0, sizeof(*c));
-	strbuf_init(&c->file);
+	c->file.data = "";
 }
 
 struct name_key {

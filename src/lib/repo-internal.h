@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "control.h"
+#include "fsutil.h"
 #include "hash.h"
 #include "hindex.h"
 #include "repo.h"
@@ -26,7 +27,7 @@ struct pp_repo_cache {
 	size_t nr, alloc;
 	struct pp_hindex by_name; /* positions in e by filename */
 	int dirty;
-	struct strbuf file; /* db/cache as read; entries point into it */
+	struct pp_mapped file; /* db/cache as read; entries point into it */
 };
 
 void pp_repo_stat_key(const struct stat *st, struct strbuf *out);

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +53,26 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
 	f->size = (long long)len;
 }
 
-/* Writes one index file of the new suite and its by-hash copy. */
-static int put_index(struct publish *p, const char *rel,
-		     const struct strbuf *data)
+/* The hashes of a large index, made on a thread of their own while the
+ * same text is compressed. */
+struct hash_job {
+	const struct strbuf *data;
+	struct index_file f;
+};
+
+static void *hash_job_run(void *arg)
+{
+	struct hash_job *j = arg;
+
+	hash_data(j->data->buf, j->data->len, &j->f);
+	return NULL;
+}
+
+/* Writes one index file of the new suite and its by-hash copy; hashed,
+ * when not NULL, holds its hashes already. */
+static int put_index_hashed(struct publish *p, const char *rel,
+			    const struct strbuf *data,
+			    const struct index_file *hashed)
 {
 	struct strbuf path = STRBUF_INIT, byhash = STRBUF_INIT;
 	struct index_file *f;
@@ -63,8 +81,11 @@ static int put_index(struct publish *p, const char *rel,
 
 	ARRAY_GROW(p->files, p->alloc_files, p->nr_files + 1);
 	f = &p->files[p->nr_files++];
+	if (hashed)
+		*f = *hashed;
+	else
+		hash_data(data->buf, data->len, f);
 	f->path = xstrdup(rel);
-	hash_data(data->buf, data->len, f);
 	strbuf_addf(&path, "%s/%s", p->tmp.buf, rel);
 	dir = pp_dirname(path.buf);
 	strbuf_addf(&byhash, "%s/by-hash/SHA256", dir);
@@ -79,6 +100,12 @@ static int put_index(struct publish *p, const char *rel,
 	strbuf_release(&path);
 	strbuf_release(&byhash);
 	return rc;
+}
+
+static int put_index(struct publish *p, const char *rel,
+		     const struct strbuf *data)
+{
+	return put_index_hashed(p, rel, data, NULL);
 }
 
 static int cmp_entry_ptr(const void *a, const void *b)
@@ -155,14 +182,24 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 		      rel = STRBUF_INIT;
 	const struct pp_zpieces_out outs[] = { { PP_COMP_GZIP, 9, &gz },
 					       { PP_COMP_XZ, 6, &xz } };
-	int rc = packages_text(p, ms, comp, arch, &text);
+	struct hash_job hj = { &text, { 0 } };
+	pthread_t hasher;
+	int threaded = 0, rc = packages_text(p, ms, comp, arch, &text);
 
-	strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
+	/* Megabytes for a large suite: its hashes are made while it is
+	 * compressed (gzip and xz on threads of their own too). */
 	if (!rc)
-		rc = put_index(p, rel.buf, &text);
+		threaded = pthread_create(&hasher, NULL, hash_job_run, &hj) == 0;
 	if (!rc)
 		rc = pp_zpieces_compress_all(text.buf, text.len, outs,
 					     ARRAY_SIZE(outs), p->zcache, p->err);
+	if (threaded)
+		pthread_join(hasher, NULL);
+	else if (!rc)
+		hash_job_run(&hj);
+	strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
+	if (!rc)
+		rc = put_index_hashed(p, rel.buf, &text, &hj.f);
 	strbuf_addstr(&rel, ".gz");
 	if (!rc)
 		rc = put_index(p, rel.buf, &gz);
@@ -411,21 +448,20 @@ static int client_files(struct publish *p)
 
 static int publish_suite(struct publish *p)
 {
-	struct pp_repo_members ms;
+	struct pp_repo_members *ms;
 	int rc;
 
 	strbuf_addf(&p->cur, "%s/dists/%s", p->r->root, p->s->suite);
 	strbuf_addf(&p->tmp, "%s/dists/.%s.new", p->r->root, p->s->suite);
 	/* Left by an interrupted publish: never served, safe to drop. */
 	if (pp_remove_tree(p->tmp.buf, p->err) < 0 ||
-	    pp_repo_members_load(p->r, p->s->suite, &ms, p->err) < 0)
+	    pp_repo_members_of(p->r, p->s, &ms, p->err) < 0)
 		return -1;
 	rc = pp_mkdir_p(p->tmp.buf, 0755, p->err);
 	for (size_t c = 0; c < p->s->nr_components && !rc; c++)
 		for (size_t a = 0; a < p->s->nr_archs && !rc; a++)
-			rc = write_packages(p, &ms, p->s->components[c],
+			rc = write_packages(p, ms, p->s->components[c],
 					    p->s->archs[a]);
-	pp_repo_members_release(&ms);
 	if (!rc)
 		rc = keep_previous(p);
 	if (!rc)
@@ -451,13 +487,13 @@ static void publish_release(struct publish *p)
 /* ---- garbage: pool files no suite holds -------------------------------- */
 
 struct referenced {
-	char **names;
+	const char **names; /* the members' own, kept by the repository */
 	size_t nr, alloc;
 };
 
 static int cmp_str(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static int is_referenced(void *ctx, const char *filename)
@@ -472,16 +508,14 @@ static int collect_referenced(struct pp_repo *r, struct referenced *ref,
 			      struct pp_err *err)
 {
 	for (size_t i = 0; i < r->nr_suites; i++) {
-		struct pp_repo_members ms;
+		struct pp_repo_members *ms;
 
-		if (pp_repo_members_load(r, r->suites[i].suite, &ms, err) < 0)
+		if (pp_repo_members_of(r, &r->suites[i], &ms, err) < 0)
 			return -1;
-		for (size_t j = 0; j < ms.nr; j++) {
+		for (size_t j = 0; j < ms->nr; j++) {
 			ARRAY_GROW(ref->names, ref->alloc, ref->nr + 1);
-			ref->names[ref->nr++] = ms.m[j].filename;
-			ms.m[j].filename = NULL;
+			ref->names[ref->nr++] = ms->m[j].filename;
 		}
-		pp_repo_members_release(&ms);
 	}
 	if (ref->nr)
 		qsort(ref->names, ref->nr, sizeof(*ref->names), cmp_str);
@@ -593,6 +627,6 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	o->pieces_cached = zc.hits;
 	if (pp_zcache_close(&zc, !rc, err) < 0)
 		rc = -1;
-	pp_free_words(ref.names, ref.nr);
+	free(ref.names);
 	return rc;
 }

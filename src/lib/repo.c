@@ -323,6 +323,12 @@ void pp_repo_close(struct pp_repo *r)
 		pp_repo_cache_release(r->cache);
 		free(r->cache);
 	}
+	for (size_t i = 0; r->members && i < r->nr_suites; i++)
+		if (r->members[i]) {
+			pp_repo_members_release(r->members[i]);
+			free(r->members[i]);
+		}
+	free(r->members);
 	for (size_t i = 0; i < r->nr_suites; i++)
 		pp_repo_suite_release(&r->suites[i]);
 	free(r->suites);
@@ -408,7 +414,8 @@ static int member_from_line(const char *line, size_t len, const char *file,
 int pp_repo_members_load(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *out, struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct pp_mapped text = { "", 0 };
 	unsigned no = 0;
 	size_t pos = 0;
 	int rc = 0;
@@ -416,23 +423,43 @@ int pp_repo_members_load(struct pp_repo *r, const char *suite,
 	memset(out, 0, sizeof(*out));
 	list_path(r, suite, &path);
 	if (access(path.buf, F_OK) == 0)
-		rc = pp_read_file(path.buf, &text, err);
+		rc = pp_map_file(path.buf, &text, err);
 	while (!rc && pos < text.len) {
-		const char *eol = memchr(text.buf + pos, '\n', text.len - pos);
-		size_t len = eol ? (size_t)(eol - text.buf) - pos : text.len - pos;
+		const char *eol = memchr(text.data + pos, '\n', text.len - pos);
+		size_t len = eol ? (size_t)(eol - text.data) - pos : text.len - pos;
 
 		no++;
 		ARRAY_GROW(out->m, out->alloc, out->nr + 1);
-		rc = member_from_line(text.buf + pos, len, path.buf, no,
+		rc = member_from_line(text.data + pos, len, path.buf, no,
 				      &out->m[out->nr], err);
 		out->nr += !rc;
 		pos += len + 1;
 	}
 	strbuf_release(&path);
-	strbuf_release(&text);
+	pp_unmap_file(&text);
 	if (rc < 0)
 		pp_repo_members_release(out);
 	return rc;
+}
+
+int pp_repo_members_of(struct pp_repo *r, const struct pp_repo_suite *s,
+		       struct pp_repo_members **out, struct pp_err *err)
+{
+	size_t i = (size_t)(s - r->suites);
+
+	if (!r->members)
+		r->members = xcalloc(r->nr_suites, sizeof(*r->members));
+	if (!r->members[i]) {
+		struct pp_repo_members *ms = xmalloc(sizeof(*ms));
+
+		if (pp_repo_members_load(r, s->suite, ms, err) < 0) {
+			free(ms);
+			return -1;
+		}
+		r->members[i] = ms;
+	}
+	*out = r->members[i];
+	return 0;
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -448,21 +475,28 @@ static int cmp_member(const void *a, const void *b)
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 const struct pp_repo_members *ms, struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct pp_filebuf *fb = xmalloc(sizeof(*fb));
 	int rc;
 
 	if (ms->nr)
 		qsort(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
-	for (size_t i = 0; i < ms->nr; i++) {
-		const struct pp_repo_member *m = &ms->m[i];
-
-		strbuf_addf(&text, "%s %s %s %s %s\n", m->package, m->version,
-			    m->arch, m->component, m->filename);
-	}
 	list_path(r, suite, &path);
-	rc = pp_write_file(path.buf, text.buf, text.len, 0644, err);
+	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	for (size_t i = 0; i < ms->nr && !rc; i++) {
+		const struct pp_repo_member *m = &ms->m[i];
+		const char *words[] = { m->package, m->version, m->arch,
+					m->component, m->filename };
+
+		for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
+			pp_filebuf_addstr(fb, words[w]);
+			pp_filebuf_add(fb, w + 1 < ARRAY_SIZE(words) ? " " : "\n", 1);
+		}
+	}
+	if (!rc)
+		rc = pp_filebuf_commit(fb, err);
+	free(fb);
 	strbuf_release(&path);
-	strbuf_release(&text);
 	return rc;
 }
 
@@ -689,16 +723,16 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 {
 	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
 	struct strbuf rel = STRBUF_INIT;
-	struct pp_repo_members ms;
+	struct pp_repo_members *ms;
 	struct member_index mi;
 	struct pp_repo_cache *cache;
 	struct pp_err later;
 	int rc = 0;
 
 	if (!s || pp_repo_cache_of(r, &cache, err) < 0 ||
-	    pp_repo_members_load(r, s->suite, &ms, err) < 0)
+	    pp_repo_members_of(r, s, &ms, err) < 0)
 		return -1;
-	member_index_init(&mi, &ms);
+	member_index_init(&mi, ms);
 	if (!component)
 		component = s->components[0];
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -709,12 +743,11 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	/* What was added before a failure stays recorded; the first error
 	 * is the one reported. */
 	pp_err_init(&later);
-	if (pp_repo_members_save(r, s->suite, &ms, rc ? &later : err) < 0 ||
+	if (pp_repo_members_save(r, s->suite, ms, rc ? &later : err) < 0 ||
 	    pp_repo_cache_save(r->root, cache, rc ? &later : err) < 0)
 		rc = -1;
 	pp_err_release(&later);
 	pp_hindex_release(&mi.x);
-	pp_repo_members_release(&ms);
 	strbuf_release(&rel);
 	return rc;
 }
@@ -723,27 +756,23 @@ int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
 		   const char *arch, struct pp_err *err)
 {
 	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
-	struct pp_repo_members ms;
+	struct pp_repo_members *ms;
 	size_t kept = 0, nr;
-	int rc;
 
-	if (!s || pp_repo_members_load(r, s->suite, &ms, err) < 0)
+	if (!s || pp_repo_members_of(r, s, &ms, err) < 0)
 		return -1;
-	nr = ms.nr;
-	for (size_t i = 0; i < ms.nr; i++) {
-		if (!strcmp(ms.m[i].package, package) &&
-		    (!arch || !strcmp(ms.m[i].arch, arch)))
-			member_release(&ms.m[i]);
+	nr = ms->nr;
+	for (size_t i = 0; i < ms->nr; i++) {
+		if (!strcmp(ms->m[i].package, package) &&
+		    (!arch || !strcmp(ms->m[i].arch, arch)))
+			member_release(&ms->m[i]);
 		else
-			ms.m[kept++] = ms.m[i];
+			ms->m[kept++] = ms->m[i];
 	}
-	ms.nr = kept;
+	ms->nr = kept;
 	if (kept == nr)
-		rc = pp_err_set(err, PP_EXIT_FAIL, "suite '%s' has no package "
-				"'%s'%s%s", s->suite, package, arch ? " for " : "",
-				arch ? arch : "");
-	else
-		rc = pp_repo_members_save(r, s->suite, &ms, err);
-	pp_repo_members_release(&ms);
-	return rc;
+		return pp_err_set(err, PP_EXIT_FAIL, "suite '%s' has no package "
+				  "'%s'%s%s", s->suite, package, arch ? " for " : "",
+				  arch ? arch : "");
+	return pp_repo_members_save(r, s->suite, ms, err);
 }

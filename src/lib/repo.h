@@ -52,6 +52,8 @@ struct pp_repo {
 	int lock_fd;
 	/* db/cache, read once for the run (add then publish share it) */
 	struct pp_repo_cache *cache;
+	/* each suite's members (by the suite's position), read once too */
+	struct pp_repo_members **members;
 };
 
 /* Signs Release: fills the clearsigned InRelease and the armored detached
@@ -105,6 +107,10 @@ struct pp_repo_members {
 int pp_repo_members_load(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *out, struct pp_err *err);
 void pp_repo_members_release(struct pp_repo_members *ms);
+/* The suite's members, read at the first call and kept by r for the run:
+ * add and remove change them in place, publish reads them. */
+int pp_repo_members_of(struct pp_repo *r, const struct pp_repo_suite *s,
+		       struct pp_repo_members **out, struct pp_err *err);
 
 struct pp_repo_publish_opts {
 	int full;         /* ignore the cache: re-read every pool file */

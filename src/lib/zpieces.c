@@ -1,6 +1,7 @@
 #include "zpieces.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,25 +322,94 @@ static int xz_join(const char *text, const struct piece *p, size_t n,
 	return rc;
 }
 
+/* One output's join, on a thread of its own: with its own record of the
+ * pieces it used and its own error, merged into the caller's afterwards. */
+struct join_job {
+	const char *text;
+	size_t len;
+	const struct piece *p;
+	size_t n;
+	const struct pp_zpieces_out *o;
+	struct pp_zcache zc; /* shares the caller's dir */
+	struct pp_err err;
+	int rc;
+};
+
+static void *run_join(void *arg)
+{
+	struct join_job *j = arg;
+	const struct pp_zpieces_out *o = j->o;
+
+	if (o->type == PP_COMP_GZIP)
+		j->rc = gzip_join(j->text, j->len, j->p, j->n, o->level, &j->zc,
+				  o->out, &j->err);
+	else if (o->type == PP_COMP_XZ)
+		j->rc = xz_join(j->text, j->p, j->n, o->level, &j->zc, o->out,
+				&j->err);
+	else
+		j->rc = pp_err_set(&j->err, PP_EXIT_USAGE, "pieces need gzip or xz");
+	return NULL;
+}
+
+/* The job's record of used pieces goes to zc; its error, if it is the
+ * first, to err. */
+static int merge_job(struct join_job *j, struct pp_zcache *zc, int rc,
+		     struct pp_err *err)
+{
+	for (size_t k = 0; k < j->zc.nr_used; k++) {
+		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
+		zc->used[zc->nr_used++] = j->zc.used[k];
+	}
+	free(j->zc.used);
+	zc->hits += j->zc.hits;
+	zc->misses += j->zc.misses;
+	if (j->rc && !rc) {
+		pp_err_move(err, &j->err);
+		rc = -1;
+	}
+	return rc;
+}
+
 int pp_zpieces_compress_all(const char *text, size_t len,
 			    const struct pp_zpieces_out *outs, size_t nr_outs,
 			    struct pp_zcache *zc, struct pp_err *err)
 {
+	enum { MAX_OUTS = 4 };
+	struct join_job job[MAX_OUTS];
+	pthread_t tid[MAX_OUTS];
+	int started[MAX_OUTS] = { 0 }, rc = 0;
 	struct piece *p;
-	size_t n = cut(text, len, &p);
-	int rc = 0;
+	size_t n;
 
+	if (nr_outs > MAX_OUTS)
+		return pp_err_set(err, PP_EXIT_USAGE, "at most %d outputs",
+				  MAX_OUTS);
+	n = cut(text, len, &p);
 	if (zc && zc->dir)
 		name_pieces(text, p, n);
-	for (size_t i = 0; i < nr_outs && !rc; i++) {
-		const struct pp_zpieces_out *o = &outs[i];
-
-		if (o->type == PP_COMP_GZIP)
-			rc = gzip_join(text, len, p, n, o->level, zc, o->out, err);
-		else if (o->type == PP_COMP_XZ)
-			rc = xz_join(text, p, n, o->level, zc, o->out, err);
-		else
-			rc = pp_err_set(err, PP_EXIT_USAGE, "pieces need gzip or xz");
+	/* Each output on its own thread (the first on this one): adding one
+	 * package to a large index recompresses one piece of each, and the
+	 * xz piece costs several times the gzip one. */
+	for (size_t i = 0; i < nr_outs; i++) {
+		job[i] = (struct join_job){ text, len, p, n, &outs[i],
+					    { 0 }, { 0 }, 0 };
+		job[i].zc.dir = zc ? zc->dir : NULL;
+		pp_err_init(&job[i].err);
+		if (i && pthread_create(&tid[i], NULL, run_join, &job[i]) == 0)
+			started[i] = 1;
+		else if (i)
+			run_join(&job[i]);
+	}
+	if (nr_outs)
+		run_join(&job[0]);
+	for (size_t i = 0; i < nr_outs; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		if (zc)
+			rc = merge_job(&job[i], zc, rc, err);
+		else if (job[i].rc && !rc)
+			rc = pp_err_move(err, &job[i].err);
+		pp_err_release(&job[i].err);
 	}
 	free(p);
 	return rc;
