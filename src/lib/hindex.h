@@ -23,6 +23,9 @@ uint32_t pp_hindex_hash(const char *s, uint32_t seed);
 
 void pp_hindex_init(struct pp_hindex *x);
 void pp_hindex_add(struct pp_hindex *x, uint32_t hash, size_t pos);
+/* Room for n positions without growing (a table grown step by step
+ * touches twice the memory of one sized once). */
+void pp_hindex_reserve(struct pp_hindex *x, size_t n);
 /* The position whose hash is hash and for which eq(ctx, pos) is true, or
  * PP_HINDEX_NONE. */
 size_t pp_hindex_find(const struct pp_hindex *x, uint32_t hash,

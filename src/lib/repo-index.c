@@ -18,11 +18,19 @@
 
 #define STAT_FIELD "X-Padpack-Stat"
 
-void pp_repo_stat_key(const struct stat *st, struct strbuf *out)
+void pp_file_id_of(const struct stat *st, struct pp_file_id *id)
 {
-	strbuf_addf(out, "%lld %lld.%09ld %llu", (long long)st->st_size,
-		    (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
-		    (unsigned long long)st->st_ino);
+	id->size = (long long)st->st_size;
+	id->mtime_sec = (long long)st->st_mtim.tv_sec;
+	id->mtime_nsec = st->st_mtim.tv_nsec;
+	id->ino = (unsigned long long)st->st_ino;
+	id->errnum = 0;
+}
+
+void pp_repo_stat_key(const struct pp_file_id *id, struct strbuf *out)
+{
+	strbuf_addf(out, "%lld %lld.%09ld %llu", id->size, id->mtime_sec,
+		    id->mtime_nsec, id->ino);
 }
 
 /* dpkg-scanpackages' order: a binary package's control fields in dpkg's
@@ -144,14 +152,30 @@ static int cmp_entry(const void *a, const void *b)
 
 static void entry_release(struct pp_repo_entry *e)
 {
-	free(e->filename);
-	free(e->stat_key);
-	free(e->package);
+	if (!e->borrowed) {
+		free(e->filename);
+		free(e->stat_key);
+		free(e->package);
+	}
 	free(e->owned);
 }
 
-/* The value of a one-line field of stanza text, or NULL. */
-static char *field_value(const char *text, size_t len, const char *name)
+/* A copy of s (n bytes) in the cache's block of strings, which the file's
+ * size bounds: each string is part of a line of its own. */
+static char *strings_dup(struct pp_repo_cache *c, const char *s, size_t n)
+{
+	char *p = c->strings + c->strings_len;
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	c->strings_len += n + 1;
+	return p;
+}
+
+/* The value of a one-line field of stanza text, in the cache's strings,
+ * or NULL. */
+static char *field_value(struct pp_repo_cache *c, const char *text,
+			 size_t len, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -162,7 +186,7 @@ static char *field_value(const char *text, size_t len, const char *name)
 			break;
 		if ((size_t)(eol - l) > n + 1 && !strncmp(l, name, n) &&
 		    l[n] == ':' && l[n + 1] == ' ')
-			return xstrndup(l + n + 2, (size_t)(eol - l) - n - 2);
+			return strings_dup(c, l + n + 2, (size_t)(eol - l) - n - 2);
 		l = eol + 1;
 	}
 	return NULL;
@@ -171,6 +195,7 @@ static char *field_value(const char *text, size_t len, const char *name)
 static void index_entries(struct pp_repo_cache *c)
 {
 	pp_hindex_clear(&c->by_name);
+	pp_hindex_reserve(&c->by_name, c->nr);
 	for (size_t i = 0; i < c->nr; i++)
 		pp_hindex_add(&c->by_name,
 			      pp_hindex_hash(c->e[i].filename, PP_HINDEX_SEED), i);
@@ -187,19 +212,33 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
 	if (strncmp(last, stat_line, sizeof(stat_line) - 1))
 		return -1;
 	memset(&e, 0, sizeof(e));
-	e.filename = field_value(s, len, "Filename");
-	e.package = field_value(s, len, "Package");
-	e.stat_key = xstrndup(last + sizeof(stat_line) - 1,
-			      (size_t)(s + len - last) - sizeof(stat_line));
-	if (!e.filename || !e.package) {
-		entry_release(&e);
-		return -1;
-	}
+	e.borrowed = 1;
+	e.filename = field_value(c, s, len, "Filename");
+	e.package = field_value(c, s, len, "Package");
+	e.stat_key = strings_dup(c, last + sizeof(stat_line) - 1,
+				 (size_t)(s + len - last) - sizeof(stat_line));
+	if (!e.filename || !e.package)
+		return -1; /* its strings stay in the block, unused */
 	e.text = s;
 	e.text_len = (size_t)(last - s);
 	ARRAY_GROW(c->e, c->alloc, c->nr + 1);
 	c->e[c->nr++] = e;
 	return 0;
+}
+
+static size_t count_stanzas(const char *s, size_t len)
+{
+	size_t n = 0, pos = 0;
+
+	while (pos < len) {
+		const char *end = pp_stanza_end(s + pos, len - pos);
+
+		n++;
+		if (!end)
+			break;
+		pos = (size_t)(end - s) + 2;
+	}
+	return n;
 }
 
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
@@ -218,6 +257,10 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		return -1;
 	}
 	strbuf_release(&path);
+	/* Sized once: arrays and tables grown step by step touch twice the
+	 * memory, and each new page is a fault. */
+	c->strings = xmalloc(f->len + 1);
+	ARRAY_GROW(c->e, c->alloc, count_stanzas(f->data, f->len) + 64);
 	while (pos < f->len) {
 		const char *end = pp_stanza_end(f->data + pos, f->len - pos);
 		size_t len = end ? (size_t)(end - f->data) + 1 - pos :
@@ -275,6 +318,7 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 	free(c->e);
 	pp_hindex_release(&c->by_name);
 	pp_unmap_file(&c->file);
+	free(c->strings);
 	memset(c, 0, sizeof(*c));
 	c->file.data = "";
 }
@@ -315,6 +359,7 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 			      pp_hindex_hash(filename, PP_HINDEX_SEED), c->nr);
 		e = &c->e[c->nr++];
 	}
+	e->borrowed = 0;
 	e->filename = xstrdup(filename);
 	e->stat_key = xstrdup(stat_key);
 	e->package = xstrdup(pp_stanza_get(st, "Package"));
@@ -351,23 +396,26 @@ void pp_repo_cache_prune(struct pp_repo_cache *c,
 struct stat_job {
 	int root_fd;
 	char *const *names;
-	struct stat *st;
-	int *errnos;
+	struct pp_file_id *ids;
 	size_t from, to;
 };
 
 static void *stat_range(void *arg)
 {
 	struct stat_job *j = arg;
+	struct stat st;
 
-	for (size_t i = j->from; i < j->to; i++)
-		j->errnos[i] = fstatat(j->root_fd, j->names[i], &j->st[i], 0) < 0 ?
-			errno : 0;
+	for (size_t i = j->from; i < j->to; i++) {
+		if (fstatat(j->root_fd, j->names[i], &st, 0) < 0)
+			j->ids[i].errnum = errno;
+		else
+			pp_file_id_of(&st, &j->ids[i]);
+	}
 	return NULL;
 }
 
 void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
-			struct stat *st, int *errnos)
+			struct pp_file_id *ids)
 {
 	enum { MAX_THREADS = 4, MIN_SHARE = 512 };
 	struct stat_job job[MAX_THREADS];
@@ -380,7 +428,7 @@ void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
 	if (threads > n / MIN_SHARE)
 		threads = n / MIN_SHARE ? n / MIN_SHARE : 1;
 	for (size_t t = 0; t < threads; t++) {
-		job[t] = (struct stat_job){ root_fd, names, st, errnos,
+		job[t] = (struct stat_job){ root_fd, names, ids,
 					    n * t / threads, n * (t + 1) / threads };
 		/* the calling thread takes the first share */
 		if (t && pthread_create(&tid[t], NULL, stat_range, &job[t]) == 0)
@@ -395,7 +443,7 @@ void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
 }
 
 int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
-		      const char *filename, const struct stat *sb, int errnum,
+		      const char *filename, const struct pp_file_id *id,
 		      int *was_read, struct pp_repo_entry **out,
 		      struct pp_err *err)
 {
@@ -406,12 +454,12 @@ int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
 
 	*was_read = 0;
 	strbuf_addf(&path, "%s/%s", root, filename);
-	if (errnum) {
-		errno = errnum;
+	if (id->errnum) {
+		errno = id->errnum;
 		rc = pp_err_errno(err, PP_EXIT_IO, "pool file '%s'", path.buf);
 		goto out;
 	}
-	pp_repo_stat_key(sb, &key);
+	pp_repo_stat_key(id, &key);
 	if (e && !strcmp(e->stat_key, key.buf))
 		goto out;
 	rc = pp_repo_read_deb(path.buf, filename, &st, err);

@@ -20,6 +20,7 @@ struct pp_repo_entry {
 	const char *text; /* the stanza, each line ending with a newline: */
 	size_t text_len;  /* in the cache's file buffer, or in owned */
 	char *owned;
+	int borrowed;     /* the three strings are in the cache's strings */
 };
 
 struct pp_repo_cache {
@@ -28,9 +29,21 @@ struct pp_repo_cache {
 	struct pp_hindex by_name; /* positions in e by filename */
 	int dirty;
 	struct pp_mapped file; /* db/cache as read; entries point into it */
+	char *strings;   /* the loaded entries' strings, in one block */
+	size_t strings_len;
 };
 
-void pp_repo_stat_key(const struct stat *st, struct strbuf *out);
+/* What the cache keeps of a pool file's stat to see that it changed, or
+ * the errno of a stat that failed (errnum). */
+struct pp_file_id {
+	long long size, mtime_sec;
+	long mtime_nsec;
+	unsigned long long ino;
+	int errnum;
+};
+
+void pp_file_id_of(const struct stat *st, struct pp_file_id *id);
+void pp_repo_stat_key(const struct pp_file_id *id, struct strbuf *out);
 /* The hashes Packages lists (Size, MD5sum, SHA256) of a file read once,
  * in pieces. finish sets them in st and puts st's fields in index order. */
 struct pp_repo_hashes {
@@ -68,16 +81,15 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 void pp_repo_cache_prune(struct pp_repo_cache *c,
 			 int (*keep)(void *ctx, const char *filename),
 			 void *ctx);
-/* fstatat of each name (relative to root_fd) into st[i], or its errno
- * into errnos[i] (0 when it worked); on a few threads: on a large pool the
- * stats are most of an incremental publish. */
+/* fstatat of each name (relative to root_fd) into ids[i]; on a few
+ * threads: on a large pool the stats are most of an incremental publish. */
 void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
-			struct stat *st, int *errnos);
+			struct pp_file_id *ids);
 /* The fresh entry of a pool file, given its stat (or the errno of the
  * stat that failed): from the cache when its stat key still matches, else
  * read again. *was_read is set when read. */
 int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
-		      const char *filename, const struct stat *sb, int errnum,
+		      const char *filename, const struct pp_file_id *id,
 		      int *was_read, struct pp_repo_entry **out,
 		      struct pp_err *err);
 

@@ -128,19 +128,17 @@ static int selected(const struct pp_repo_member *m, const char *comp,
  * them all first (on a few threads), then reads again the changed ones. */
 static int refresh_entries(struct publish *p, char **names, size_t n)
 {
-	struct stat *st = xcalloc(n + 1, sizeof(*st));
-	int *errnos = xcalloc(n + 1, sizeof(*errnos));
+	struct pp_file_id *ids = xmalloc((n + 1) * sizeof(*ids));
 	struct pp_repo_entry *e;
 	int was_read, rc = 0;
 
-	pp_repo_stat_files(p->r->root_fd, names, n, st, errnos);
+	pp_repo_stat_files(p->r->root_fd, names, n, ids);
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = pp_repo_entry_get(p->r->root, p->cache, names[i], &st[i],
-				       errnos[i], &was_read, &e, p->err);
+		rc = pp_repo_entry_get(p->r->root, p->cache, names[i], &ids[i],
+				       &was_read, &e, p->err);
 		p->o->read_debs += was_read;
 	}
-	free(st);
-	free(errnos);
+	free(ids);
 	return rc;
 }
 

@@ -369,6 +369,8 @@ static void list_path(const struct pp_repo *r, const char *suite,
 
 static void member_release(struct pp_repo_member *m)
 {
+	if (m->borrowed)
+		return;
 	free(m->package);
 	free(m->version);
 	free(m->arch);
@@ -381,41 +383,57 @@ void pp_repo_members_release(struct pp_repo_members *ms)
 	for (size_t i = 0; i < ms->nr; i++)
 		member_release(&ms->m[i]);
 	free(ms->m);
+	free(ms->text);
 	memset(ms, 0, sizeof(*ms));
 }
 
 /* One line of db/<suite>.list: "PACKAGE VERSION ARCH COMPONENT FILENAME"
  * (none of them can hold a blank); a line a large suite parses quickly. */
-static int member_from_line(const char *line, size_t len, const char *file,
+/* Cuts line (len bytes, in the members' text) into its five words in
+ * place: no allocation for thousands of lines. */
+static int member_from_line(char *line, size_t len, const char *file,
 			    unsigned no, struct pp_repo_member *m,
 			    struct pp_err *err)
 {
-	char **w;
-	size_t n;
-	char *copy = xstrndup(line, len);
+	char *w[5], *p = line, *end = line + len;
+	size_t n = 0;
 
-	n = pp_split_words(copy, &w);
-	free(copy);
-	if (n != 5) {
-		pp_free_words(w, n);
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			*p++ = '\0';
+		if (p == end)
+			break;
+		if (n == 5) {
+			n++;
+			break;
+		}
+		w[n++] = p;
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+	}
+	*end = '\0';
+	if (n != 5)
 		return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: not 'PACKAGE VERSION "
 				  "ARCH COMPONENT FILENAME'; the repository "
 				  "database is damaged", file, no);
-	}
-	m->package = w[0];
-	m->version = w[1];
-	m->arch = w[2];
-	m->component = w[3];
-	m->filename = w[4];
-	free(w);
+	*m = (struct pp_repo_member){ w[0], w[1], w[2], w[3], w[4], 1 };
 	return 0;
+}
+
+static size_t count_lines(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = s; (p = memchr(p, '\n', len - (size_t)(p - s)));
+	     p++)
+		n++;
+	return n + 1;
 }
 
 int pp_repo_members_load(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *out, struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT;
-	struct pp_mapped text = { "", 0 };
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	unsigned no = 0;
 	size_t pos = 0;
 	int rc = 0;
@@ -423,20 +441,22 @@ int pp_repo_members_load(struct pp_repo *r, const char *suite,
 	memset(out, 0, sizeof(*out));
 	list_path(r, suite, &path);
 	if (access(path.buf, F_OK) == 0)
-		rc = pp_map_file(path.buf, &text, err);
+		rc = pp_read_file(path.buf, &text, err);
+	if (!rc)
+		ARRAY_GROW(out->m, out->alloc, count_lines(text.buf, text.len) + 64);
 	while (!rc && pos < text.len) {
-		const char *eol = memchr(text.data + pos, '\n', text.len - pos);
-		size_t len = eol ? (size_t)(eol - text.data) - pos : text.len - pos;
+		char *eol = memchr(text.buf + pos, '\n', text.len - pos);
+		size_t len = eol ? (size_t)(eol - text.buf) - pos : text.len - pos;
 
 		no++;
-		ARRAY_GROW(out->m, out->alloc, out->nr + 1);
-		rc = member_from_line(text.data + pos, len, path.buf, no,
+		rc = member_from_line(text.buf + pos, len, path.buf, no,
 				      &out->m[out->nr], err);
 		out->nr += !rc;
 		pos += len + 1;
+		ARRAY_GROW(out->m, out->alloc, out->nr + 1);
 	}
+	out->text = strbuf_detach(&text, NULL);
 	strbuf_release(&path);
-	pp_unmap_file(&text);
 	if (rc < 0)
 		pp_repo_members_release(out);
 	return rc;
@@ -635,6 +655,7 @@ static void member_index_init(struct member_index *mi,
 {
 	mi->ms = ms;
 	pp_hindex_init(&mi->x);
+	pp_hindex_reserve(&mi->x, ms->nr + 64);
 	for (size_t i = 0; i < ms->nr; i++)
 		pp_hindex_add(&mi->x, member_hash(ms->m[i].package,
 						  ms->m[i].arch), i);
@@ -661,6 +682,7 @@ static void set_member(struct member_index *mi, const struct pp_stanza *st,
 		pp_hindex_add(&mi->x, h, ms->nr);
 		m = &ms->m[ms->nr++];
 	}
+	m->borrowed = 0;
 	m->package = xstrdup(pkg);
 	m->version = xstrdup(pp_stanza_get(st, "Version"));
 	m->arch = xstrdup(arch);
@@ -672,6 +694,7 @@ static int cache_entry(struct pp_repo *r, struct pp_repo_cache *cache,
 		       const char *rel, struct pp_stanza *st, struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+	struct pp_file_id id;
 	struct stat sb;
 	int rc = 0;
 
@@ -679,7 +702,8 @@ static int cache_entry(struct pp_repo *r, struct pp_repo_cache *cache,
 	if (stat(path.buf, &sb) < 0) {
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot stat '%s'", path.buf);
 	} else {
-		pp_repo_stat_key(&sb, &key);
+		pp_file_id_of(&sb, &id);
+		pp_repo_stat_key(&id, &key);
 		pp_repo_cache_put(cache, rel, key.buf, st);
 	}
 	strbuf_release(&path);

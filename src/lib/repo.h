@@ -40,6 +40,7 @@ struct pp_repo_suite {
 /* A suite's member: one pool file. */
 struct pp_repo_member {
 	char *package, *version, *arch, *component, *filename;
+	int borrowed; /* the strings are in the members' text */
 };
 
 struct pp_repo_cache;
@@ -102,6 +103,7 @@ int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
 struct pp_repo_members {
 	struct pp_repo_member *m;
 	size_t nr, alloc;
+	char *text; /* the file as read, cut into the members' strings */
 };
 
 int pp_repo_members_load(struct pp_repo *r, const char *suite,

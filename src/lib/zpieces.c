@@ -1,11 +1,13 @@
 #include "zpieces.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <lzma.h>
@@ -99,6 +101,24 @@ static int deflate_piece(const char *in, size_t len, int level, int last,
 	return (last ? r == Z_STREAM_END : r == Z_OK) ? 0 : -1;
 }
 
+/* The encoder's match finder is a megabyte or so of tables it clears:
+ * mapped in one call rather than faulted in page by page. */
+static void *prefaulted_alloc(void *opaque, size_t nmemb, size_t size)
+{
+	void *p = malloc(nmemb * size);
+
+	(void)opaque;
+	if (p)
+		xprefault(p, nmemb * size);
+	return p;
+}
+
+static void plain_free(void *opaque, void *ptr)
+{
+	(void)opaque;
+	free(ptr);
+}
+
 /* One xz block; out gets 16 bytes (unpadded and uncompressed sizes,
  * little endian) then the block. */
 static int xz_piece(const char *in, size_t len, int level, struct strbuf *out)
@@ -107,6 +127,7 @@ static int xz_piece(const char *in, size_t len, int level, struct strbuf *out)
 	lzma_filter filters[2];
 	lzma_block block;
 	size_t bound = lzma_block_buffer_bound(len), pos = 16;
+	const lzma_allocator alloc = { prefaulted_alloc, plain_free, NULL };
 	uint64_t sizes[2];
 
 	if (lzma_lzma_preset(&opt, (uint32_t)level))
@@ -123,7 +144,7 @@ static int xz_piece(const char *in, size_t len, int level, struct strbuf *out)
 	block.check = LZMA_CHECK_CRC64;
 	block.filters = filters;
 	strbuf_grow(out, bound + 16);
-	if (lzma_block_buffer_encode(&block, NULL, (const uint8_t *)in, len,
+	if (lzma_block_buffer_encode(&block, &alloc, (const uint8_t *)in, len,
 				     (uint8_t *)out->buf, &pos, bound + 16) != LZMA_OK)
 		return -1;
 	sizes[0] = lzma_block_unpadded_size(&block);
@@ -159,42 +180,73 @@ static void name_pieces(const char *text, struct piece *p, size_t n)
 	}
 }
 
-/* The compressed piece, from the cache or made (and cached). */
+/* Appends the cached file at path to out (for an xz piece, its sizes to
+ * sizes first): read straight into out, with no buffer between. */
+static int read_cached(const char *path, enum pp_compressor type,
+		       uint64_t sizes[2], struct strbuf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t head = type == PP_COMP_XZ ? 16 : 0;
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || (size_t)st.st_size < head ||
+	    (head && pp_read_full(fd, sizes, head) != (ssize_t)head)) {
+		close(fd);
+		return -1;
+	}
+	strbuf_grow(out, (size_t)st.st_size - head);
+	n = pp_read_full(fd, out->buf + out->len, (size_t)st.st_size - head);
+	close(fd);
+	if (n != (ssize_t)((size_t)st.st_size - head))
+		return -1;
+	strbuf_setlen(out, out->len + (size_t)n);
+	return 0;
+}
+
+/* Appends the compressed piece to out, from the cache or made (and
+ * cached); an xz piece's unpadded and uncompressed sizes go to sizes. */
 static int get_piece(struct pp_zcache *zc, const char *text,
 		     const struct piece *p, enum pp_compressor type, int level,
-		     int last, struct strbuf *out, struct pp_err *err)
+		     int last, struct strbuf *out, uint64_t sizes[2],
+		     struct pp_err *err)
 {
 	const char *in = text + p->off;
-	size_t len = p->len;
-	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
-	struct pp_err ignored;
+	size_t len = p->len, was = out->len;
+	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT, made = STRBUF_INIT;
 	int rc = 0;
 
-	strbuf_reset(out);
-	if (!zc || !zc->dir)
-		return compress_piece(in, len, type, level, last, out) < 0 ?
-			pp_err_set(err, PP_EXIT_IO, "compression failed") : 0;
-	/* ".xzN.2": pieces made with a dictionary sized from the piece */
-	strbuf_addf(&name, "%s.%s%d%s", p->hex,
-		    type == PP_COMP_GZIP ? "gz" : "xz", level,
-		    type == PP_COMP_GZIP ? (last ? "L" : "") : ".2");
-	strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
-	ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
-	zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
-	pp_err_init(&ignored);
-	if (pp_read_file(path.buf, out, &ignored) == 0) {
-		zc->hits++;
-	} else {
-		strbuf_reset(out);
+	if (zc && zc->dir) {
+		/* ".xzN.2": pieces made with a dictionary sized from the piece */
+		strbuf_addf(&name, "%s.%s%d%s", p->hex,
+			    type == PP_COMP_GZIP ? "gz" : "xz", level,
+			    type == PP_COMP_GZIP ? (last ? "L" : "") : ".2");
+		strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
+		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
+		zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
+		if (read_cached(path.buf, type, sizes, out) == 0) {
+			zc->hits++;
+			goto out;
+		}
+		strbuf_setlen(out, was);
 		zc->misses++;
-		if (compress_piece(in, len, type, level, last, out) < 0)
-			rc = pp_err_set(err, PP_EXIT_IO, "compression failed");
-		else if (pp_mkdir_p(zc->dir, 0755, err) < 0 ||
-			 pp_write_file(path.buf, out->buf, out->len, 0644, err) < 0)
-			rc = -1;
 	}
-	pp_err_release(&ignored);
+	if (compress_piece(in, len, type, level, last, &made) < 0)
+		rc = pp_err_set(err, PP_EXIT_IO, "compression failed");
+	else if (zc && zc->dir &&
+		 (pp_mkdir_p(zc->dir, 0755, err) < 0 ||
+		  pp_write_file(path.buf, made.buf, made.len, 0644, err) < 0))
+		rc = -1;
+	if (!rc && type == PP_COMP_XZ)
+		memcpy(sizes, made.buf, 16);
+	if (!rc)
+		strbuf_add(out, made.buf + (type == PP_COMP_XZ ? 16 : 0),
+			   made.len - (type == PP_COMP_XZ ? 16 : 0));
+out:
 	strbuf_release(&path);
+	strbuf_release(&made);
 	return rc;
 }
 
@@ -251,19 +303,17 @@ static int gzip_join(const char *text, size_t len, const struct piece *p,
 	/* no name, no mtime, XFL as gzip sets it, OS Unix */
 	const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0,
 					 level == 9 ? 2 : level == 1 ? 4 : 0, 3 };
-	struct strbuf piece = STRBUF_INIT;
+	uint64_t unused[2];
 	int rc = 0;
 
+	strbuf_grow(out, len / 5 + 4096); /* about what Packages compresses to */
 	strbuf_add(out, head, sizeof(head));
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n && !rc; i++)
 		rc = get_piece(zc, text, &p[i], PP_COMP_GZIP, level, i == n - 1,
-			       &piece, err);
-		strbuf_add(out, piece.buf, piece.len);
-	}
+			       out, unused, err);
 	put_le32(out, (uint32_t)crc32(crc32(0, NULL, 0), (const Bytef *)text,
 				      (uInt)len));
 	put_le32(out, (uint32_t)len);
-	strbuf_release(&piece);
 	return rc;
 }
 
@@ -285,14 +335,13 @@ static int xz_trailer(lzma_index *idx, struct strbuf *out, struct pp_err *err)
 	return 0;
 }
 
-static int xz_join(const char *text, const struct piece *p, size_t n,
-		   int level, struct pp_zcache *zc, struct strbuf *out,
+static int xz_join(const char *text, size_t len, const struct piece *p,
+		   size_t n, int level, struct pp_zcache *zc, struct strbuf *out,
 		   struct pp_err *err)
 {
 	lzma_stream_flags flags = { .version = 0, .check = LZMA_CHECK_CRC64 };
 	uint8_t head[LZMA_STREAM_HEADER_SIZE];
 	lzma_index *idx = lzma_index_init(NULL);
-	struct strbuf piece = STRBUF_INIT;
 	uint64_t sizes[2];
 	int rc = 0;
 
@@ -300,25 +349,20 @@ static int xz_join(const char *text, const struct piece *p, size_t n,
 		lzma_index_end(idx, NULL);
 		return pp_err_set(err, PP_EXIT_IO, "cannot write the xz header");
 	}
+	strbuf_grow(out, len / 6 + 4096); /* about what Packages compresses to */
 	strbuf_add(out, head, sizeof(head));
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (!p[i].len)
 			continue; /* an empty stream has no block */
-		rc = get_piece(zc, text, &p[i], PP_COMP_XZ, level, 0, &piece,
-			       err);
-		if (!rc && piece.len < 16)
-			rc = pp_err_set(err, PP_EXIT_IO, "damaged cached xz piece");
-		if (rc)
-			break;
-		memcpy(sizes, piece.buf, 16);
-		strbuf_add(out, piece.buf + 16, piece.len - 16);
-		if (lzma_index_append(idx, NULL, sizes[0], sizes[1]) != LZMA_OK)
+		rc = get_piece(zc, text, &p[i], PP_COMP_XZ, level, 0, out,
+			       sizes, err);
+		if (!rc && lzma_index_append(idx, NULL, sizes[0], sizes[1]) !=
+			   LZMA_OK)
 			rc = pp_err_set(err, PP_EXIT_IO, "xz index overflow");
 	}
 	if (!rc)
 		rc = xz_trailer(idx, out, err);
 	lzma_index_end(idx, NULL);
-	strbuf_release(&piece);
 	return rc;
 }
 
@@ -344,8 +388,8 @@ static void *run_join(void *arg)
 		j->rc = gzip_join(j->text, j->len, j->p, j->n, o->level, &j->zc,
 				  o->out, &j->err);
 	else if (o->type == PP_COMP_XZ)
-		j->rc = xz_join(j->text, j->p, j->n, o->level, &j->zc, o->out,
-				&j->err);
+		j->rc = xz_join(j->text, j->len, j->p, j->n, o->level, &j->zc,
+				o->out, &j->err);
 	else
 		j->rc = pp_err_set(&j->err, PP_EXIT_USAGE, "pieces need gzip or xz");
 	return NULL;
