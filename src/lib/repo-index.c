@@ -260,7 +260,9 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 	/* Sized once: arrays and tables grown step by step touch twice the
 	 * memory, and each new page is a fault. */
 	c->strings = xmalloc(f->len + 1);
+	xprefault(c->strings, f->len / 4); /* about what the strings take */
 	ARRAY_GROW(c->e, c->alloc, count_stanzas(f->data, f->len) + 64);
+	xprefault(c->e, c->alloc * sizeof(*c->e));
 	while (pos < f->len) {
 		const char *end = pp_stanza_end(f->data + pos, f->len - pos);
 		size_t len = end ? (size_t)(end - f->data) + 1 - pos :

@@ -442,8 +442,10 @@ int pp_repo_members_load(struct pp_repo *r, const char *suite,
 	list_path(r, suite, &path);
 	if (access(path.buf, F_OK) == 0)
 		rc = pp_read_file(path.buf, &text, err);
-	if (!rc)
+	if (!rc) {
 		ARRAY_GROW(out->m, out->alloc, count_lines(text.buf, text.len) + 64);
+		xprefault(out->m, out->alloc * sizeof(*out->m));
+	}
 	while (!rc && pos < text.len) {
 		char *eol = memchr(text.buf + pos, '\n', text.len - pos);
 		size_t len = eol ? (size_t)(eol - text.buf) - pos : text.len - pos;

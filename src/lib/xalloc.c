@@ -7,6 +7,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Below this, the call costs more than the faults it saves. */
+#define PREFAULT_MIN (64u << 10)
+
 static void *oom(size_t n)
 {
 	fprintf(stderr, "padpack: out of memory (allocating %zu bytes)\n", n);
@@ -22,9 +25,18 @@ void *xmalloc(size_t n)
 
 void *xcalloc(size_t nmemb, size_t size)
 {
-	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	size_t n = (nmemb ? nmemb : 1) * (size ? size : 1);
+	void *p;
 
-	return p ? p : oom(nmemb * size);
+	if (n < PREFAULT_MIN || (size && n / size != (nmemb ? nmemb : 1))) {
+		p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+		return p ? p : oom(n);
+	}
+	/* large: mapped in one call, then cleared (calloc would fault each
+	 * page in as it clears it) */
+	p = xmalloc(n);
+	xprefault(p, n);
+	return memset(p, 0, n);
 }
 
 void *xrealloc(void *p, size_t n)
@@ -69,7 +81,7 @@ void xprefault(void *p, size_t len)
 	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
 	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
 
-	if (len >= (256u << 10) && end > start)
+	if (len >= PREFAULT_MIN && end > start)
 		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 #else
 	(void)p;
