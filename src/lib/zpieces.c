@@ -119,16 +119,16 @@ static void plain_free(void *opaque, void *ptr)
 	free(ptr);
 }
 
-/* One xz block; out gets 16 bytes (unpadded and uncompressed sizes,
- * little endian) then the block. */
-static int xz_piece(const char *in, size_t len, int level, struct strbuf *out)
+/* One xz block, appended to out; sizes gets its unpadded and uncompressed
+ * sizes, which the stream's index lists. */
+static int xz_piece(const char *in, size_t len, int level, struct strbuf *out,
+		    uint64_t sizes[2])
 {
 	lzma_options_lzma opt;
 	lzma_filter filters[2];
 	lzma_block block;
-	size_t bound = lzma_block_buffer_bound(len), pos = 16;
+	size_t bound = lzma_block_buffer_bound(len), pos = out->len;
 	const lzma_allocator alloc = { prefaulted_alloc, plain_free, NULL };
-	uint64_t sizes[2];
 
 	if (lzma_lzma_preset(&opt, (uint32_t)level))
 		return -1;
@@ -143,22 +143,32 @@ static int xz_piece(const char *in, size_t len, int level, struct strbuf *out)
 	memset(&block, 0, sizeof(block));
 	block.check = LZMA_CHECK_CRC64;
 	block.filters = filters;
-	strbuf_grow(out, bound + 16);
+	strbuf_grow(out, bound);
 	if (lzma_block_buffer_encode(&block, &alloc, (const uint8_t *)in, len,
-				     (uint8_t *)out->buf, &pos, bound + 16) != LZMA_OK)
+				     (uint8_t *)out->buf, &pos,
+				     out->len + bound) != LZMA_OK)
 		return -1;
 	sizes[0] = lzma_block_unpadded_size(&block);
 	sizes[1] = block.uncompressed_size;
-	memcpy(out->buf, sizes, 16); /* a cache of this machine only */
 	strbuf_setlen(out, pos);
 	return 0;
 }
 
+/* Appends the piece compressed to out; sizes gets what an xz index lists
+ * (for gzip: the compressed and uncompressed sizes). */
 static int compress_piece(const char *in, size_t len, enum pp_compressor type,
-			  int level, int last, struct strbuf *out)
+			  int level, int last, struct strbuf *out,
+			  uint64_t sizes[2])
 {
-	return type == PP_COMP_GZIP ? deflate_piece(in, len, level, last, out) :
-		xz_piece(in, len, level, out);
+	size_t was = out->len;
+
+	if (type == PP_COMP_XZ)
+		return xz_piece(in, len, level, out, sizes);
+	if (deflate_piece(in, len, level, last, out) < 0)
+		return -1;
+	sizes[0] = out->len - was;
+	sizes[1] = len;
+	return 0;
 }
 
 /* ---- the cache of compressed pieces ------------------------------------ */
@@ -180,70 +190,104 @@ static void name_pieces(const char *text, struct piece *p, size_t n)
 	}
 }
 
-/* Appends the cached file at path to out (for an xz piece, its sizes to
- * sizes first): read straight into out, with no buffer between. */
-static int read_cached(const char *path, enum pp_compressor type,
-		       uint64_t sizes[2], struct strbuf *out)
+/* A cached piece is this head, then the compressed bytes (a cache of this
+ * machine only: native byte order). The CRC and the sizes catch a file
+ * that was cut short or damaged: it is then made again. */
+struct cached_head {
+	uint64_t payload_len;
+	uint64_t sizes[2]; /* as compress_piece gives them */
+	uint32_t crc;      /* CRC-32 of the compressed bytes */
+	uint32_t zero;
+};
+
+static uint32_t crc_of(const char *buf, size_t len)
+{
+	return (uint32_t)crc32(crc32(0, NULL, 0), (const Bytef *)buf, (uInt)len);
+}
+
+/* Appends the cached piece at path to out (read straight into it) and
+ * gives its sizes, if the file is whole and is of a piece of len bytes. */
+static int read_cached(const char *path, size_t len, uint64_t sizes[2],
+		       struct strbuf *out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t head = type == PP_COMP_XZ ? 16 : 0;
+	struct cached_head h;
 	struct stat st;
-	ssize_t n;
+	ssize_t n = -1;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || (size_t)st.st_size < head ||
-	    (head && pp_read_full(fd, sizes, head) != (ssize_t)head)) {
-		close(fd);
-		return -1;
+	if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(h) &&
+	    pp_read_full(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	    h.payload_len == (uint64_t)st.st_size - sizeof(h) &&
+	    h.sizes[1] == len) {
+		strbuf_grow(out, (size_t)h.payload_len);
+		n = pp_read_full(fd, out->buf + out->len, (size_t)h.payload_len);
 	}
-	strbuf_grow(out, (size_t)st.st_size - head);
-	n = pp_read_full(fd, out->buf + out->len, (size_t)st.st_size - head);
 	close(fd);
-	if (n != (ssize_t)((size_t)st.st_size - head))
+	if (n != (ssize_t)h.payload_len ||
+	    crc_of(out->buf + out->len, (size_t)n) != h.crc)
 		return -1;
 	strbuf_setlen(out, out->len + (size_t)n);
+	memcpy(sizes, h.sizes, sizeof(h.sizes));
+	return 0;
+}
+
+/* Compresses the piece into made, after room for its head, and fills the
+ * head in. */
+static int make_piece(const char *in, size_t len, enum pp_compressor type,
+		      int level, int last, struct strbuf *made)
+{
+	struct cached_head h = { 0, { 0, 0 }, 0, 0 };
+
+	strbuf_add(made, &h, sizeof(h));
+	if (compress_piece(in, len, type, level, last, made, h.sizes) < 0)
+		return -1;
+	h.payload_len = made->len - sizeof(h);
+	h.crc = crc_of(made->buf + sizeof(h), made->len - sizeof(h));
+	memcpy(made->buf, &h, sizeof(h));
 	return 0;
 }
 
 /* Appends the compressed piece to out, from the cache or made (and
- * cached); an xz piece's unpadded and uncompressed sizes go to sizes. */
+ * cached); sizes gets its sizes (an xz piece's go to the index). */
 static int get_piece(struct pp_zcache *zc, const char *text,
 		     const struct piece *p, enum pp_compressor type, int level,
 		     int last, struct strbuf *out, uint64_t sizes[2],
 		     struct pp_err *err)
 {
-	const char *in = text + p->off;
-	size_t len = p->len, was = out->len;
+	const size_t head = sizeof(struct cached_head);
 	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT, made = STRBUF_INIT;
+	size_t was = out->len;
 	int rc = 0;
 
 	if (zc && zc->dir) {
-		/* ".xzN.2": pieces made with a dictionary sized from the piece */
-		strbuf_addf(&name, "%s.%s%d%s", p->hex,
+		/* ".3": pieces with a head; xz ones made with a dictionary
+		 * sized from the piece */
+		strbuf_addf(&name, "%s.%s%d%s.3", p->hex,
 			    type == PP_COMP_GZIP ? "gz" : "xz", level,
-			    type == PP_COMP_GZIP ? (last ? "L" : "") : ".2");
+			    type == PP_COMP_GZIP && last ? "L" : "");
 		strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
 		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
 		zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
-		if (read_cached(path.buf, type, sizes, out) == 0) {
+		if (read_cached(path.buf, p->len, sizes, out) == 0) {
 			zc->hits++;
 			goto out;
 		}
 		strbuf_setlen(out, was);
 		zc->misses++;
 	}
-	if (compress_piece(in, len, type, level, last, &made) < 0)
+	if (make_piece(text + p->off, p->len, type, level, last, &made) < 0)
 		rc = pp_err_set(err, PP_EXIT_IO, "compression failed");
 	else if (zc && zc->dir &&
 		 (pp_mkdir_p(zc->dir, 0755, err) < 0 ||
 		  pp_write_file(path.buf, made.buf, made.len, 0644, err) < 0))
 		rc = -1;
-	if (!rc && type == PP_COMP_XZ)
-		memcpy(sizes, made.buf, 16);
-	if (!rc)
-		strbuf_add(out, made.buf + (type == PP_COMP_XZ ? 16 : 0),
-			   made.len - (type == PP_COMP_XZ ? 16 : 0));
+	if (!rc) {
+		memcpy(sizes, ((const struct cached_head *)made.buf)->sizes,
+		       2 * sizeof(uint64_t));
+		strbuf_add(out, made.buf + head, made.len - head);
+	}
 out:
 	strbuf_release(&path);
 	strbuf_release(&made);

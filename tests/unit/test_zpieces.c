@@ -2,9 +2,11 @@
 #include "../../src/lib/zpieces.h"
 #include "test.h"
 
+#include <dirent.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <zlib.h>
 
 static void make_text(struct strbuf *sb, int n, int changed)
@@ -113,8 +115,96 @@ static void cache_and_locality(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* Damage every cached file: cut it to n bytes (a disk that filled up,
+ * say), or, with n < 0, flip the bits of its byte at -n. */
+static void damage_all(const char *dir, off_t n)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	char path[4096];
+	FILE *f;
+	int c;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (n >= 0) {
+			if (truncate(path, n) < 0)
+				perror(path);
+		} else if ((f = fopen(path, "r+"))) {
+			fseek(f, -n, SEEK_SET);
+			c = fgetc(f);
+			fseek(f, -n, SEEK_SET);
+			fputc(c ^ 0xff, f);
+			fclose(f);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/* A damaged cached piece is made again, with gzip and xz on their threads:
+ * the output is the same, and the next run finds whole pieces. */
+static void damaged_cache(struct t_ctx *t)
+{
+	struct strbuf a = STRBUF_INIT, gz1 = STRBUF_INIT, xz1 = STRBUF_INIT,
+		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
+	char dir[] = "/tmp/padpack-zc.XXXXXX";
+	struct pp_zcache zc;
+	struct pp_err err;
+	struct pp_zpieces_out o1[] = { { PP_COMP_GZIP, 9, &gz1 },
+				       { PP_COMP_XZ, 6, &xz1 } };
+	struct pp_zpieces_out o2[] = { { PP_COMP_GZIP, 9, &gz2 },
+				       { PP_COMP_XZ, 6, &xz2 } };
+	size_t misses;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	make_text(&a, 20000, -1);
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o1, 2, NULL, &err) == 0);
+	pp_zcache_open(&zc, dir);
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
+	misses = zc.misses;
+	CHECK(misses > 8 && zc.hits == 0);
+	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
+	damage_all(dir, 7); /* shorter than the head */
+	strbuf_reset(&gz2);
+	strbuf_reset(&xz2);
+	pp_zcache_open(&zc, dir);
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
+	CHECK(gz1.len == gz2.len && !memcmp(gz1.buf, gz2.buf, gz1.len));
+	CHECK(xz1.len == xz2.len && !memcmp(xz1.buf, xz2.buf, xz1.len));
+	CHECK(zc.misses == misses && zc.hits == 0);
+	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
+	pp_zcache_open(&zc, dir);
+	strbuf_reset(&gz2);
+	strbuf_reset(&xz2);
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
+	CHECK(zc.misses == 0 && zc.hits == misses);
+	CHECK(xz1.len == xz2.len && !memcmp(xz1.buf, xz2.buf, xz1.len));
+	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
+	damage_all(dir, -100); /* a byte of the compressed data */
+	pp_zcache_open(&zc, dir);
+	strbuf_reset(&gz2);
+	strbuf_reset(&xz2);
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
+	CHECK(zc.misses == misses && zc.hits == 0);
+	CHECK(gz1.len == gz2.len && !memcmp(gz1.buf, gz2.buf, gz1.len));
+	CHECK(xz1.len == xz2.len && !memcmp(xz1.buf, xz2.buf, xz1.len));
+	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
+	CHECK(pp_remove_tree(dir, &err) == 0);
+	strbuf_release(&a);
+	strbuf_release(&gz1);
+	strbuf_release(&xz1);
+	strbuf_release(&gz2);
+	strbuf_release(&xz2);
+	pp_err_release(&err);
+}
+
 T_SUITE(zpieces_tests) = {
 	{ "zpieces: gzip and xz round trips", roundtrips },
 	{ "zpieces: cache-independent output, local changes", cache_and_locality },
+	{ "zpieces: damaged cached pieces are made again", damaged_cache },
 	T_END,
 };
