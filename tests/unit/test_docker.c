@@ -369,6 +369,8 @@ static void spec_errors(struct t_ctx *t)
 	fails(t, "image = { labels = [ \"Bad Key=x\" ]; };\n",
 	      "setting 'image.labels[0]'");
 	fails(t, "image = { smoke = [ \"a\\nb\" ]; };\n", "line break");
+	fails(t, "image = { records = \"rpm\"; };\n", ":8: setting "
+	      "'image.records': 'rpm' is not valid; must be \"status.d\"");
 	fails(t, "image = { runtime = [ \"lib@nam@1\" ]; };\n",
 	      "unknown placeholder @nam@");
 	fails(t, "image = { dev_env = { GPU = \"with gpu\"; }; };\n",
