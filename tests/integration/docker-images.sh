@@ -6,8 +6,9 @@
 #   bundled core, run: paddle --version names the variant, paddle computes
 #   the right product, as a user other than root, with no compiler; its
 #   packages recorded in /var/lib/dpkg/status.d (stanza and md5sums, which
-#   match the files in the image), not in dpkg's database; cpu-avx also
-#   with --records dpkg, where dpkg-query lists them;
+#   match the files in the image), not in dpkg's database, with what apt
+#   pulls in from the archive; cpu-avx also with --records dpkg, where
+#   dpkg-query lists them;
 # - the GPU production image on a stand-in base (that root plus the CUDA
 #   runtime library of this machine, as a cuda-cudart package): it builds,
 #   and paddle --version runs where no GPU is;
@@ -132,6 +133,42 @@ if build_image "cpu-avx --records dpkg" "$WORK/dpkg-image" paddle-dpkg:test; the
 		libpaddle1 paddle
 	check_fails "cpu-avx --records dpkg: no status.d" 0 '^none$' "$DOCKER" run --rm \
 		--entrypoint sh paddle-dpkg:test -c 'ls /var/lib/dpkg/status.d 2>/dev/null || echo none'
+fi
+
+# status.d with a package apt pulls from the base's archive (libgomp1,
+# not in the minimal root) and one that ships a file in /lib, which the
+# merged-/usr base makes a link to usr/lib: both are staged, the file
+# under usr/lib, /lib stays a link.
+extra_deb() { # DIR: padpack-extra, Depends: libgomp1, a file in /lib/...
+	local t=$WORK/tree-extra
+	mkdir -p "$t/DEBIAN" "$t/lib/x86_64-linux-gnu" "$1"
+	echo "padpack test" >"$t/lib/x86_64-linux-gnu/padpack-extra.txt"
+	printf '%s\n' "Package: padpack-extra" "Version: 1.0-1" "Architecture: amd64" \
+		"Maintainer: padpack tests <t@example.org>" "Depends: libgomp1" \
+		"Description: padpack test package" " For padpack's docker tests." \
+		>"$t/DEBIAN/control"
+	"$PADPACK" pack "$t" "$1" >/dev/null && cp "$B"/debs/*.deb "$1/" &&
+	mkdir -p "$WORK/spec-extra" && cp -r pkg/paddle.cfg pkg/paddle "$WORK/spec-extra/" &&
+	sed -i 's|^\(\truntime = \[ "lib@name@1", "@name@"\) \];|\1, "padpack-extra" ];|' \
+		"$WORK/spec-extra/paddle.cfg" &&
+	grep -q '"padpack-extra" \];' "$WORK/spec-extra/paddle.cfg"
+}
+docker_ok "status.d, a dependency from the archive: written" bash -c \
+	"$(declare -f extra_deb); WORK='$WORK' B='$B' PADPACK='$PADPACK' extra_deb '$WORK/debs-extra' &&
+	'$PADPACK' docker prod -q -c '$WORK/spec-extra/paddle.cfg' -B '$B' --variant cpu-avx \
+		--debs '$WORK/debs-extra' -o '$WORK/extra-image' --revision '$REV'"
+if build_image "status.d, a dependency from the archive" "$WORK/extra-image" paddle-extra:test; then
+	out_has "status.d: the archive's libgomp1 and padpack-extra recorded, md5sums right" \
+		'^usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0: OK$' "$DOCKER" run --rm \
+		--entrypoint sh paddle-extra:test -c 'cd / &&
+		test -s /var/lib/dpkg/status.d/libgomp1 && test -s /var/lib/dpkg/status.d/padpack-extra &&
+		md5sum -c --strict /var/lib/dpkg/status.d/libgomp1.md5sums \
+			/var/lib/dpkg/status.d/padpack-extra.md5sums'
+	out_has "status.d: a file of /lib lands in usr/lib, /lib stays a link" '^ok$' \
+		"$DOCKER" run --rm --entrypoint sh paddle-extra:test -c \
+		'test -L /lib && test "$(cat /usr/lib/x86_64-linux-gnu/padpack-extra.txt)" = "padpack test" && echo ok'
+	out_has "status.d: paddle runs beside them" '^variant: cpu-avx \(' \
+		"$DOCKER" run --rm paddle-extra:test --version
 fi
 
 # The GPU image on a stand-in for the CUDA runtime base: the Debian root
