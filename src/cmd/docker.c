@@ -21,13 +21,15 @@ static const char usage[] =
 	"                           [--padpack-src DIR] [COMMON...]\n"
 	"       padpack docker prod [-c SPEC] [-B BUILD_DIR] [--variant NAME]...\n"
 	"                           [--debs DIR | --apt-sources FILE] [-o DIR]\n"
-	"                           [--source DIR] [COMMON...]\n"
+	"                           [--source DIR] [--records status.d|dpkg]\n"
+	"                           [COMMON...]\n"
 	"       padpack docker app  [-c SPEC] --from IMAGE:TAG [--app NAME] [-o DIR]\n"
 	"                           [--name NAME] [--apt PKG]... [--pip ARG]...\n"
 	"                           [--copy SRC:DEST]... [--expose PORT]...\n"
 	"                           [--env NAME=VALUE]... [COMMON...] [-- CMD...]\n"
 	"       padpack docker all  [-c SPEC] [-B BUILD_DIR] [--device KIND]\n"
-	"                           [--debs DIR | --apt-sources FILE] [COMMON...]\n\n"
+	"                           [--debs DIR | --apt-sources FILE]\n"
+	"                           [--records status.d|dpkg] [COMMON...]\n\n"
 	"Writes Dockerfiles and their build contexts from the spec (default\n"
 	"pkg/paddle.cfg), and prints the docker build command of each image.\n\n"
 	"dev   the development image (default BUILD_DIR/image-dev): compilers,\n"
@@ -45,7 +47,12 @@ static const char usage[] =
 	"      apt repository that .sources file names, through its Signed-By\n"
 	"      key. A non-root user, OCI labels, image.entrypoint, and the smoke\n"
 	"      test (image.smoke) run at build time. Without --variant, every\n"
-	"      variant whose packages are there.\n"
+	"      variant whose packages are there. --records (image.records):\n"
+	"      status.d (default) installs in a build stage and gives the image\n"
+	"      only the files of the packages apt added, with their records in\n"
+	"      /var/lib/dpkg/status.d (what scanners read; apt and dpkg in the\n"
+	"      image do not know them); dpkg installs in the image itself, in\n"
+	"      dpkg's database.\n"
 	"app   an application image on the production image IMAGE:TAG, tagged\n"
 	"      REGISTRY/NAME:TAG: the spec's app (--app, or its only one) and/or\n"
 	"      the packages, files (SRC relative to here), ports, environment\n"
@@ -77,7 +84,7 @@ struct docker_cli {
 
 enum { O_VARIANT = 256, O_DEBS, O_SOURCES, O_SOURCE, O_DEVICE, O_PSRC,
        O_FROM, O_APP, O_NAME, O_APT, O_PIP, O_COPY, O_EXPOSE, O_ENV,
-       O_REGISTRY, O_MIRROR, O_REVISION };
+       O_REGISTRY, O_MIRROR, O_REVISION, O_RECORDS };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -100,6 +107,7 @@ static const struct option long_opts[] = {
 	{ "registry", required_argument, NULL, O_REGISTRY },
 	{ "apt-mirror", required_argument, NULL, O_MIRROR },
 	{ "revision", required_argument, NULL, O_REVISION },
+	{ "records", required_argument, NULL, O_RECORDS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -160,6 +168,12 @@ static int parse_one(int c, struct docker_cli *cli, struct pp_err *err)
 	case O_REGISTRY: cli->o.registry = optarg; break;
 	case O_MIRROR: cli->o.apt_mirror = optarg; break;
 	case O_REVISION: cli->o.revision = optarg; break;
+	case O_RECORDS:
+		cli->o.records = pp_records_parse(optarg);
+		if (cli->o.records == PP_RECORDS_UNSET)
+			return pp_usage_error(err, "--records '%s': say status.d "
+					      "or dpkg", optarg);
+		break;
 	default: return parse_app_opt(c, cli, err);
 	}
 	return 0;
@@ -178,6 +192,10 @@ static int parse(int argc, char **argv, struct docker_cli *cli,
 	if (cli->debs && cli->sources)
 		return pp_usage_error(err, "--debs and --apt-sources exclude "
 				      "each other");
+	if ((!strcmp(argv[0], "dev") || !strcmp(argv[0], "app")) &&
+	    cli->o.records != PP_RECORDS_UNSET)
+		return pp_usage_error(err, "--records is an option of 'padpack "
+				      "docker prod' and 'all'");
 	if (strcmp(argv[0], "app") && (cli->from || cli->app_name ||
 	    cli->app.name || cli->app.apt.nr || cli->app.pip.nr ||
 	    cli->app.copy.nr || cli->app.expose.nr || cli->app.env.nr))

@@ -12,7 +12,11 @@
  *
  * Production images install .debs through a bind mount of the context
  * (RUN --mount, BuildKit or buildah), so that the packages never become a
- * layer of their own. */
+ * layer of their own. By default (records "status.d") that happens in a
+ * build stage, and the image gets only the files of the packages apt
+ * added, with their records as distroless images keep them
+ * (/var/lib/dpkg/status.d/PKG and PKG.md5sums), not dpkg's whole database;
+ * records "dpkg" installs them in the image itself. */
 #ifndef PP_DOCKER_H
 #define PP_DOCKER_H
 
@@ -29,6 +33,9 @@ struct pp_docker_opts {
 				   e.g. a mirror; NULL: the spec's */
 	const char *apt_mirror; /* instead of image.apt_mirror; NULL: spec's */
 	const char *created;    /* RFC 3339 time for the label, or NULL */
+	enum pp_records records; /* production images: instead of
+				    image.records; PP_RECORDS_UNSET: the
+				    spec's (default status.d) */
 };
 
 /* ---- names -------------------------------------------------------------- */
@@ -80,6 +87,10 @@ int pp_docker_use_repo(const struct pp_spec *spec, const char *version,
 		       const struct pp_variant *v, const char *sources,
 		       struct pp_prod_input *in, struct pp_err *err);
 
+/* The records mode of production images: o's, else the spec's, else
+ * status.d. */
+enum pp_records pp_prod_records(const struct pp_spec *spec,
+				const struct pp_docker_opts *o);
 void pp_dockerfile_prod(const struct pp_spec *spec,
 			const struct pp_docker_opts *o,
 			const struct pp_prod_input *in, struct strbuf *out);

@@ -198,15 +198,32 @@ const char *pp_image_user(const struct pp_spec *spec)
 	return spec->image.user ? spec->image.user : spec->name;
 }
 
-/* The install, the user and the smoke test, in one layer. */
-static void prod_run(const struct pp_spec *spec,
-		     const struct pp_docker_opts *o,
-		     const struct pp_prod_input *in, struct strbuf *out)
+enum pp_records pp_prod_records(const struct pp_spec *spec,
+				const struct pp_docker_opts *o)
 {
-	struct pp_strlist cmds = PP_STRLIST_INIT, pkgs = PP_STRLIST_INIT;
-	const char *user = pp_image_user(spec);
-	long uid = spec->image.uid;
-	struct strbuf sb = STRBUF_INIT;
+	if (o->records != PP_RECORDS_UNSET)
+		return o->records;
+	if (spec->image.records != PP_RECORDS_UNSET)
+		return spec->image.records;
+	return PP_RECORDS_STATUS_D;
+}
+
+/* Where the install stage gathers what the image gets (status.d mode). */
+#define STAGE "/staging"
+#define STATUS_D STAGE "/var/lib/dpkg/status.d"
+/* The packages installed, "PKG[:ARCH] VERSION" a line, sorted: the list
+ * before apt runs against the one after gives what apt added (or
+ * changed), archive packages it pulled in included. */
+#define PKG_VERSIONS "dpkg-query -W -f '${binary:Package} ${Version}\\n' | sort"
+
+/* apt-get update and install of the variant's packages, the lists and
+ * logs removed; with status.d, the list of packages before goes first. */
+static void install_cmds(const struct pp_spec *spec,
+			 const struct pp_docker_opts *o,
+			 const struct pp_prod_input *in, enum pp_records rec,
+			 struct pp_strlist *cmds)
+{
+	struct pp_strlist pkgs = PP_STRLIST_INIT;
 
 	for (size_t i = 0; i < in->debs.nr; i++)
 		pp_strlist_pushf(&pkgs, CTX "/debs/%s",
@@ -215,19 +232,70 @@ static void prod_run(const struct pp_spec *spec,
 				 in->debs.items[i]);
 	if (!in->debs.nr)
 		pp_strlist_extend(&pkgs, &in->names);
-	apt_install(spec, o, "-c " CTX "/apt.conf ", &pkgs, &cmds);
+	if (rec == PP_RECORDS_STATUS_D)
+		pp_strlist_push(cmds, PKG_VERSIONS " >/tmp/pkgs-before");
+	apt_install(spec, o, "-c " CTX "/apt.conf ", &pkgs, cmds);
 	/* what apt, dpkg, debconf and ldconfig keep only for themselves */
-	pp_strlist_push(&cmds, "rm -rf /var/lib/apt/lists/* /var/log/apt/* "
+	pp_strlist_push(cmds, "rm -rf /var/lib/apt/lists/* /var/log/apt/* "
 			"/var/log/dpkg.log /var/lib/dpkg/*-old "
 			"/var/cache/debconf/*-old /var/cache/ldconfig/aux-cache");
-	pp_strlist_pushf(&cmds, "groupadd --gid %ld %s", uid, user);
+	pp_strlist_release(&pkgs);
+}
+
+/* status.d: copies into STAGE each file, symlink and directory that the
+ * packages apt added own (the directories they lie in resolved, so that
+ * /lib/x/y of a package lands as usr/lib/x/y on a merged-/usr base), and
+ * writes their records. Files a dpkg path-exclude of the base left out
+ * are in neither the stage nor the md5sums. */
+static void stage_cmds(const struct pp_spec *spec,
+		       const struct pp_prod_input *in, struct pp_strlist *cmds)
+{
+	pp_strlist_push(cmds, PKG_VERSIONS " | comm -13 /tmp/pkgs-before - "
+			"| cut -d ' ' -f 1 >/tmp/pkgs-added");
+	pp_strlist_push(cmds, "dpkg-query -L $(cat /tmp/pkgs-added) "
+			"| sed -n 's|^/||p' | while IFS= read -r f; do \\\n"
+			"        if [ \"$f\" != . ] && { [ -e \"/$f\" ] "
+			"|| [ -L \"/$f\" ]; }; then \\\n"
+			"        g=/$f; d=$(readlink -f \"${g%/*}/\"); d=${d#/}; "
+			"printf '%s\\n' \"${d:+$d/}${g##*/}\"; fi; done "
+			">/tmp/files");
+	if (in->sources)
+		pp_strlist_pushf(cmds, "printf '%%s\\n' etc/apt/sources.list.d/"
+				 "%s.sources %s >>/tmp/files", spec->name,
+				 in->keyring_dest + 1);
+	/* a package's own ld.so.conf.d entry needs a cache that has it;
+	 * otherwise the base's serves: the libraries in the default
+	 * directories (/usr/lib/x86_64-linux-gnu, ...) are found without */
+	pp_strlist_push(cmds, "if grep -q '^etc/ld\\.so\\.conf\\.d/.' /tmp/files; "
+			"then ldconfig && echo etc/ld.so.cache >>/tmp/files; fi");
+	pp_strlist_push(cmds, "mkdir -p " STATUS_D);
+	pp_strlist_push(cmds, "sort -u /tmp/files | tar -C / -cf - --no-recursion "
+			"--verbatim-files-from -T - | tar -C " STAGE " -xf -");
+	pp_strlist_push(cmds, "for p in $(cat /tmp/pkgs-added); do n=${p%%:*}; "
+			"i=/var/lib/dpkg/info/$p.md5sums; \\\n"
+			"        dpkg-query -s \"$p\" >\"" STATUS_D "/$n\" "
+			"|| exit 1; \\\n"
+			"        if [ -f \"$i\" ]; then while IFS= read -r l; do "
+			"if [ -f \"/${l#*  }\" ]; then printf '%s\\n' \"$l\"; "
+			"fi; done \\\n"
+			"        <\"$i\" >\"" STATUS_D "/$n.md5sums\"; fi; done");
+}
+
+/* The user the image runs as, and the smoke test. */
+static void user_cmds(const struct pp_spec *spec, struct pp_strlist *cmds)
+{
+	const char *user = pp_image_user(spec);
+	long uid = spec->image.uid;
+	struct strbuf sb = STRBUF_INIT;
+
+	pp_strlist_pushf(cmds, "groupadd --gid %ld %s", uid, user);
 	/* a home without the skeleton's shell files, which nothing here runs */
-	pp_strlist_pushf(&cmds, "useradd --no-log-init --uid %ld --gid %ld "
+	pp_strlist_pushf(cmds, "useradd --no-log-init --uid %ld --gid %ld "
 			 "--no-create-home --home-dir /home/%s --shell /bin/sh %s",
 			 uid, uid, user, user);
-	pp_strlist_pushf(&cmds, "install -d -m 0755 -o %ld -g %ld /home/%s", uid,
+	pp_strlist_pushf(cmds, "install -d -m 0755 -o %ld -g %ld /home/%s", uid,
 			 uid, user);
-	pp_strlist_push(&cmds, "rm -f /etc/passwd- /etc/group- /etc/shadow- "
+	pp_strlist_push(cmds, "rm -f /etc/passwd- /etc/group- /etc/shadow- "
 			"/etc/gshadow-");
 	if (spec->image.smoke.nr) {
 		for (size_t i = 0; i < spec->image.smoke.nr; i++) {
@@ -235,15 +303,75 @@ static void prod_run(const struct pp_spec *spec,
 				strbuf_addch(&sb, ' ');
 			pp_shell_quote(&sb, spec->image.smoke.items[i]);
 		}
-		pp_strlist_push_owned(&cmds, strbuf_detach(&sb, NULL));
+		pp_strlist_push_owned(cmds, strbuf_detach(&sb, NULL));
 	}
+}
+
+/* The repository's key and source, for apt to install from it. */
+static void repo_copies(const struct pp_spec *spec,
+			const struct pp_prod_input *in, struct strbuf *out)
+{
+	if (!in->sources)
+		return;
+	strbuf_addf(out, "COPY %s %s\n", strrchr(in->keyring_dest, '/') + 1,
+		    in->keyring_dest);
+	strbuf_addf(out, "COPY %s.sources /etc/apt/sources.list.d/%s.sources\n",
+		    spec->name, spec->name);
+}
+
+/* dpkg: the install, the user and the smoke test, in one layer. */
+static void prod_dpkg(const struct pp_spec *spec,
+		      const struct pp_docker_opts *o,
+		      const struct pp_prod_input *in, const char *base,
+		      struct strbuf *out)
+{
+	struct pp_strlist cmds = PP_STRLIST_INIT;
+
+	strbuf_addf(out, "FROM %s\n\nARG DEBIAN_FRONTEND=noninteractive\n",
+		    base);
+	repo_copies(spec, in, out);
+	install_cmds(spec, o, in, PP_RECORDS_DPKG, &cmds);
+	user_cmds(spec, &cmds);
 	strbuf_addstr(out, "# One layer: the packages (read from the context "
 		      "through a bind mount, so\n# they never become a layer "
 		      "of their own), the user, and the smoke test.\n");
 	pp_df_run(out, "--mount=type=bind,source=.,target=" CTX, &cmds);
 	pp_strlist_release(&cmds);
-	pp_strlist_release(&pkgs);
-	strbuf_release(&sb);
+}
+
+/* status.d: apt installs in a stage of its own; the image is the base
+ * plus what the packages brought and their records, then the user and
+ * the smoke test. */
+static void prod_status_d(const struct pp_spec *spec,
+			  const struct pp_docker_opts *o,
+			  const struct pp_prod_input *in, const char *base,
+			  struct strbuf *out)
+{
+	struct pp_strlist cmds = PP_STRLIST_INIT;
+
+	strbuf_addf(out, "FROM %s AS install\n\nARG DEBIAN_FRONTEND="
+		    "noninteractive\n", base);
+	repo_copies(spec, in, out);
+	install_cmds(spec, o, in, PP_RECORDS_STATUS_D, &cmds);
+	stage_cmds(spec, in, &cmds);
+	strbuf_addstr(out, "# The packages (read from the context through a "
+		      "bind mount), installed here\n# only to collect into "
+		      STAGE " the files of those apt added, each one's\n# "
+		      "status stanza as /var/lib/dpkg/status.d/PKG and its "
+		      "md5sums as PKG.md5sums.\n");
+	pp_df_run(out, "--mount=type=bind,source=.,target=" CTX, &cmds);
+	pp_strlist_release(&cmds);
+	strbuf_addf(out, "\nFROM %s\n\n# The packages' files and records: "
+		    "scanners (Trivy, Syft, Grype) read\n# status.d; apt and "
+		    "dpkg here do not know these packages. No ldconfig: the\n"
+		    "# libraries lie in the loader's default directories (a "
+		    "package with an\n# ld.so.conf.d entry brings its "
+		    "ld.so.cache from the stage).\n"
+		    "COPY --from=install " STAGE "/ /\n", base);
+	user_cmds(spec, &cmds);
+	strbuf_addstr(out, "# The user and the smoke test.\n");
+	pp_df_run(out, NULL, &cmds);
+	pp_strlist_release(&cmds);
 }
 
 void pp_dockerfile_prod(const struct pp_spec *spec,
@@ -252,6 +380,7 @@ void pp_dockerfile_prod(const struct pp_spec *spec,
 {
 	const struct pp_variant *v = in->variant;
 	const char *base = pp_prod_base(spec, v);
+	enum pp_records rec = pp_prod_records(spec, o);
 	long uid = spec->image.uid;
 
 	strbuf_addf(out, "# The production image of %s %s, variant %s: its "
@@ -260,17 +389,22 @@ void pp_dockerfile_prod(const struct pp_spec *spec,
 		strbuf_addf(out, "%s%s", i ? ", " : "", in->names.items[i]);
 	strbuf_addf(out, ")\n# on %s, run as the user %s.\n",
 		    base, pp_image_user(spec));
+	if (rec == PP_RECORDS_STATUS_D)
+		strbuf_addstr(out, "# Records status.d: only the files of the "
+			      "packages apt added, and per package\n# "
+			      "/var/lib/dpkg/status.d/PKG and PKG.md5sums, "
+			      "not dpkg's database (images\n# that apt-get "
+			      "install more on this one work; apt would "
+			      "install these again).\n");
+	else
+		strbuf_addstr(out, "# Records dpkg: installed in this image, "
+			      "in dpkg's database.\n");
 	strbuf_addstr(out, "# Written by padpack docker prod; RUN --mount needs "
 		      "BuildKit (DOCKER_BUILDKIT=1)\n# or podman.\n");
-	strbuf_addf(out, "FROM %s\n\nARG DEBIAN_FRONTEND=noninteractive\n",
-		    base);
-	if (in->sources) {
-		strbuf_addf(out, "COPY %s %s\n", strrchr(in->keyring_dest, '/') + 1,
-			    in->keyring_dest);
-		strbuf_addf(out, "COPY %s.sources /etc/apt/sources.list.d/%s.sources\n",
-			    spec->name, spec->name);
-	}
-	prod_run(spec, o, in, out);
+	if (rec == PP_RECORDS_STATUS_D)
+		prod_status_d(spec, o, in, base, out);
+	else
+		prod_dpkg(spec, o, in, base, out);
 	device_env(out, spec, v);
 	strbuf_addf(out, "USER %ld:%ld\nWORKDIR /home/%s\n", uid, uid,
 		    pp_image_user(spec));

@@ -223,6 +223,15 @@ int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err)
 	return 0;
 }
 
+enum pp_records pp_records_parse(const char *name)
+{
+	if (!strcmp(name, "status.d"))
+		return PP_RECORDS_STATUS_D;
+	if (!strcmp(name, "dpkg"))
+		return PP_RECORDS_DPKG;
+	return PP_RECORDS_UNSET;
+}
+
 static void image_release(struct pp_image *im)
 {
 	free(im->registry);

@@ -116,6 +116,20 @@ struct pp_control_rule {
 	unsigned line;
 };
 
+/* How a production image records the packages it holds (image.records,
+ * padpack docker prod --records). */
+enum pp_records {
+	PP_RECORDS_UNSET,    /* not said: status.d */
+	PP_RECORDS_STATUS_D, /* their files copied from an install stage, and
+				/var/lib/dpkg/status.d/PKG{,.md5sums}: scanners
+				see them, apt and dpkg in the image do not */
+	PP_RECORDS_DPKG,     /* installed in the image: in dpkg's database */
+};
+
+/* PP_RECORDS_STATUS_D or PP_RECORDS_DPKG for "status.d" or "dpkg", else
+ * PP_RECORDS_UNSET. */
+enum pp_records pp_records_parse(const char *name);
+
 struct pp_image {
 	char *registry;   /* e.g. docker.io/paddlepaddle */
 	char *name;       /* repository name, e.g. paddle */
@@ -138,6 +152,7 @@ struct pp_image {
 	struct pp_strlist dev_env;    /* SHORT=NAME: GPU=WITH_GPU */
 	char *woboq;      /* the code browser's git URL, or NULL */
 	int helpers;      /* write container.sh (start, into, stop) */
+	enum pp_records records; /* of production images */
 };
 
 /* An application image on top of a production image (padpack docker app),

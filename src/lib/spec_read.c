@@ -501,6 +501,27 @@ static int read_dev_env(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
+static int is_records(const char *s)
+{
+	return pp_records_parse(s) != PP_RECORDS_UNSET;
+}
+
+/* records = "status.d" | "dpkg": how production images record packages. */
+static int read_records(struct loader *L, const config_setting_t *g,
+			enum pp_records *out)
+{
+	char *name = NULL;
+	int rc = read_string(L, g, "records", &name, is_records,
+			     "\"status.d\" (the packages' files and "
+			     "/var/lib/dpkg/status.d) or \"dpkg\" (installed "
+			     "in dpkg's database)");
+
+	if (rc == 0 && name)
+		*out = pp_records_parse(name);
+	free(name);
+	return rc;
+}
+
 static int read_image_docker(struct loader *L, const config_setting_t *g,
 			     struct pp_image *im)
 {
@@ -509,6 +530,7 @@ static int read_image_docker(struct loader *L, const config_setting_t *g,
 	if (config_setting_lookup_bool(g, "helpers", &helpers))
 		im->helpers = helpers;
 	return read_uid(L, g, &im->uid) ||
+	       read_records(L, g, &im->records) ||
 	       read_template(L, g, "latest", &im->latest) ||
 	       read_string(L, g, "user", &im->user, is_user_name,
 			   "a user name: lower-case letters, digits, '_', '-'") ||

@@ -123,6 +123,9 @@ static const struct pp_skey image_keys[] = {
 	{ "woboq", PP_ST_STRING, 0, NULL,
 	  "a git URL of the woboq code browser" },
 	{ "helpers", PP_ST_BOOL, 0, NULL, "true or false" },
+	{ "records", PP_ST_STRING, 0, NULL,
+	  "how production images record their packages: \"status.d\" or "
+	  "\"dpkg\"" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Part of `make bench`: the size of the images padpack docker writes, built
 # with Debian's Docker engine as tests/integration/docker-images.sh builds
-# them: each production image, its layers on top of the base, and what
-# those layers hold, against the installed size of the packages they
-# added; next to the development image. Target: a CPU production image's
-# layers no larger than the installed size of its packages plus 10%.
+# them: each production image (records status.d, the default; cpu-avx also
+# with --records dpkg), its layers on top of the base, and what those
+# layers hold, against the installed size of the packages they added; next
+# to the development image. Target: a CPU production image's layers no
+# larger than the installed size of its packages plus 10%.
 # Prints Markdown.
 set -u
 cd "$(dirname "$0")/../.."
@@ -32,16 +33,32 @@ runtime_debs "$stages" "$B" $variants >"$WORK/debs.log" 2>&1 ||
 # shellcheck disable=SC2046
 "$PADPACK" docker prod -q -B "$B" $(printf -- '--variant %s ' $variants) || exit 1
 case $variants in *gpu-avx*)
-	gpu_standin "$WORK/standin" "$(sed -n 's/^FROM //p' "$B/gpu-avx/image/Dockerfile")" ||
+	gpu_standin "$WORK/standin" "$(sed -n 's/^FROM \([^ ]*\).*/\1/p' "$B/gpu-avx/image/Dockerfile" | head -n 1)" ||
 		exit 1 ;;
 esac
 
 # bytes BYTES: in kB (1000), as docker prints sizes
 kb() { echo "scale=1; $1 / 1000" | bc; }
 
-# packages IMAGE: "NAME SIZE-KiB" per installed package
+# packages IMAGE: "NAME SIZE-KiB" per installed package: those in dpkg's
+# database, and those recorded in /var/lib/dpkg/status.d (records status.d)
 packages() {
-	"$DOCKER" run --rm --entrypoint dpkg-query "$1" -W -f '${Package} ${Installed-Size}\n' | sort
+	"$DOCKER" run --rm --user 0 --entrypoint sh "$1" -c '
+		dpkg-query -W -f "\${Package} \${Installed-Size}\n"
+		for f in /var/lib/dpkg/status.d/*; do
+			case $f in *.md5sums) continue ;; esac
+			[ -f "$f" ] && awk "/^Package:/ { p = \$2 } /^Installed-Size:/ { s = \$2 }
+				END { print p, s }" "$f"
+		done; true' | sort -k1,1
+}
+
+# owned IMAGE: the paths (no leading /) of the files of the packages added:
+# dpkg's newest file lists, and the md5sums of status.d
+owned() {
+	"$DOCKER" run --rm --user 0 --entrypoint sh "$1" -c \
+		'cat $(ls -t /var/lib/dpkg/info/*.list | head -n 40) 2>/dev/null
+		 sed "s/^[0-9a-f]*  //" /var/lib/dpkg/status.d/*.md5sums 2>/dev/null; true' |
+		sed 's|^/||' | sort -u
 }
 
 # layer_files IMAGE BASE: "SIZE PATH" of each file in IMAGE's layers above
@@ -63,16 +80,14 @@ EOF
 }
 
 report() { # NAME IMAGE BASE KEY
-	local name=$1 img=$2 base=$3 key=$4 status size bsize layer inst payload books users other
+	local name=$1 img=$2 base=$3 key=$4 status statusd size bsize layer inst payload books users other
 	size=$("$DOCKER" image inspect -f '{{.Size}}' "$img")
 	bsize=$("$DOCKER" image inspect -f '{{.Size}}' "$base")
 	layer=$((size - bsize))
 	inst=$(join -v1 <(packages "$img") <(packages "$base") |
 		awk '{ s += $2 } END { print s * 1024 + 0 }')
 	# the new packages' own files, and the rest of the layers by kind
-	"$DOCKER" run --rm --entrypoint sh "$img" -c \
-		'cat $(ls -t /var/lib/dpkg/info/*.list | head -n 40) 2>/dev/null' |
-		sed 's|^/||' | sort -u >"$WORK/owned"
+	owned "$img" >"$WORK/owned"
 	layer_files "$img" "$base" | sort -k2 >"$WORK/files"
 	payload=$(awk 'NR == FNR { own[$1] = 1; next } ($2 in own) { s += $1 } END { print s + 0 }' \
 		"$WORK/owned" "$WORK/files")
@@ -91,7 +106,9 @@ report() { # NAME IMAGE BASE KEY
 		"$(echo "scale=1; $size / 1000000" | bc)" "$(kb "$layer")" "$(kb "$inst")" \
 		"$(kb "$payload")" "$(kb "$books")" "$(kb "$users")" "$(kb "$other")"
 	status=$(awk '$2 == "var/lib/dpkg/status" { print $1 }' "$WORK/files")
-	echo "$key $layer $inst $payload $books ${status:-0}" >>"$WORK/verdicts"
+	statusd=$(awk '$2 ~ /^var\/lib\/dpkg\/status\.d\// { s += $1 } END { print s + 0 }' \
+		"$WORK/files")
+	echo "$key $layer $inst $payload $books ${status:-0} $statusd $users" >>"$WORK/verdicts"
 }
 
 echo "Engine: Docker $("$DOCKER" version -f '{{.Server.Version}}'), BuildKit;" \
@@ -99,7 +116,7 @@ echo "Engine: Docker $("$DOCKER" version -f '{{.Server.Version}}'), BuildKit;" \
 echo "Packages: $(ls "$B"/debs/*.deb | xargs -n1 basename | tr '\n' ' ')"
 echo
 echo "| image | size | layers on the base | installed size of the packages added |" \
-	"of which the packages' files | dpkg, apt, debconf records and logs | user | other |"
+	"of which the packages' files | package records (status.d or dpkg's), apt, debconf, logs | user | other |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for v in $variants; do
 	case $v in
@@ -110,8 +127,14 @@ for v in $variants; do
 	"$DOCKER" build -q -t "$tag" "$B/$v/image" >"$WORK/build.log" 2>&1 ||
 		{ cat "$WORK/build.log"; exit 1; }
 	report "$v (\`${tag#*/*/}\`)" "$tag" \
-		"$(sed -n 's/^FROM //p' "$B/$v/image/Dockerfile")" "$v"
+		"$(sed -n 's/^FROM \([^ ]*\).*/\1/p' "$B/$v/image/Dockerfile" | head -n 1)" "$v"
 done
+# the same cpu-avx packages installed in the image, in dpkg's database
+"$PADPACK" docker prod -q -B "$B" --variant cpu-avx --records dpkg -o "$WORK/dpkg-image" ||
+	exit 1
+"$DOCKER" build -q -t paddle-dpkg:bench "$WORK/dpkg-image" >"$WORK/build.log" 2>&1 ||
+	{ cat "$WORK/build.log"; exit 1; }
+report "cpu-avx, \`--records dpkg\`" paddle-dpkg:bench debian:bookworm-slim dpkg-cpu-avx
 "$PADPACK" docker dev -q --device cpu -o "$WORK/dev" || exit 1
 "$DOCKER" build -q -t paddle:0.11.0-dev "$WORK/dev" >"$WORK/build.log" 2>&1 ||
 	{ cat "$WORK/build.log"; exit 1; }
@@ -123,14 +146,23 @@ echo
 echo "Target: a CPU production image's layers on the base no larger than the"
 echo "installed size of its packages + 10%."
 echo
-while read -r name layer inst payload books status; do
+# other KEY: ", other: ..." when the layers hold files of no other column
+other() { [ -s "$WORK/other-$1" ] && printf '; other: %s' "$(cat "$WORK/other-$1")"; }
+while read -r name layer inst payload books status statusd users; do
 	case $name in cpu-*) ;; *) continue ;; esac
 	limit=$((inst * 110 / 100))
 	if [ "$layer" -le "$limit" ]; then verdict=met; else verdict="NOT met"; fi
-	if [ "$payload" -le "$limit" ]; then pverdict=within; else pverdict="NOT within"; fi
 	echo "- $name: layers $(kb "$layer") kB against $(kb "$limit") kB: $verdict;" \
-		"the packages' own files, $(kb "$payload") kB, are $pverdict it; dpkg's," \
-		"apt's and debconf's records add $(kb "$books") kB, of which dpkg's status" \
-		"file, which dpkg rewrites whole whatever it installs, is $(kb "$status") kB." \
-		"$([ -s "$WORK/other-$name" ] && echo "Other: $(cat "$WORK/other-$name").")"
+		"the packages' own files $(kb "$payload") kB, their records in" \
+		"/var/lib/dpkg/status.d (stanza and md5sums) $(kb "$statusd") kB, the user" \
+		"$(kb "$users") kB, dpkg's, apt's and debconf's own $(kb "$((books - statusd))") kB$(other "$name")."
+done <"$WORK/verdicts"
+while read -r name layer inst payload books status statusd users; do
+	[ "$name" = dpkg-cpu-avx ] || continue
+	limit=$((inst * 110 / 100))
+	if [ "$layer" -le "$limit" ]; then verdict=within; else verdict="not within"; fi
+	echo "- cpu-avx with \`--records dpkg\` (installed in the image): layers $(kb "$layer") kB" \
+		"against the same $(kb "$limit") kB: $verdict it; dpkg's records and logs add" \
+		"$(kb "$books") kB, of which its status file, which dpkg rewrites whole whatever" \
+		"it installs, is $(kb "$status") kB$(other "$name")."
 done <"$WORK/verdicts"

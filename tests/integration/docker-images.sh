@@ -4,7 +4,11 @@
 # FROMs use, then
 # - the production image of each CPU variant, built from .debs of the
 #   bundled core, run: paddle --version names the variant, paddle computes
-#   the right product, as a user other than root, with no compiler;
+#   the right product, as a user other than root, with no compiler; its
+#   packages recorded in /var/lib/dpkg/status.d (stanza and md5sums, which
+#   match the files in the image), not in dpkg's database, with what apt
+#   pulls in from the archive; cpu-avx also with --records dpkg, where
+#   dpkg-query lists them;
 # - the GPU production image on a stand-in base (that root plus the CUDA
 #   runtime library of this machine, as a cuda-cudart package): it builds,
 #   and paddle --version runs where no GPU is;
@@ -69,35 +73,103 @@ build_image() { # NAME CONTEXT TAG [OPTIONS...]
 	docker_ok "$1: docker build" "$DOCKER" build -t "$3" "${@:4}" "$2"
 }
 
-check_prod() { # VARIANT TAG
-	local v=$1 tag=$2 img
-	out_has "$v: paddle --version names the variant" "^variant: $v \(" \
+check_prod() { # VARIANT TAG [NAME]
+	local v=$1 tag=$2 n=${3:-$1} img
+	out_has "$n: paddle --version names the variant" "^variant: $v \(" \
 		"$DOCKER" run --rm "$tag" --version
-	out_has "$v: paddle computes the right product" \
+	out_has "$n: paddle computes the right product" \
 		'sgemm 96x96x96 on cpu .*max error 0: ok' "$DOCKER" run --rm "$tag"
-	out_has "$v: runs as a user other than root" '^uid=1001\(paddle\) gid=1001\(paddle\)' \
+	out_has "$n: runs as a user other than root" '^uid=1001\(paddle\) gid=1001\(paddle\)' \
 		"$DOCKER" run --rm --entrypoint id "$tag"
-	check_fails "$v: no compiler, no -dev package, no .deb, no apt list left" 0 '^$' \
+	check_fails "$n: no compiler, no -dev package, no .deb, no apt list left" 0 '^$' \
 		"$DOCKER" run --rm --user 0 --entrypoint sh "$tag" -c \
 		'command -v gcc cc c++ clang; dpkg-query -W -f "\${Package}\n" | grep -- "-dev$";
+		 ls /var/lib/dpkg/status.d 2>/dev/null | grep -- "-dev$";
 		 find / -xdev -name "*.deb"; ls -A /mnt; ls /var/lib/apt/lists | grep -v "^lock$\|^partial$"; true'
 	img=$("$DOCKER" image inspect -f '{{json .Config.Labels}}' "$tag")
-	check "$v: OCI labels: version, variant, revision, source" bash -c "
+	check "$n: OCI labels: version, variant, revision, source" bash -c "
 		grep -q '\"org.opencontainers.image.version\":\"0.11.0\"' <<<'$img' &&
 		grep -q '\"org.paddlepaddle.variant\":\"$v\"' <<<'$img' &&
 		grep -q '\"org.opencontainers.image.revision\":\"$REV\"' <<<'$img' &&
 		grep -q '\"org.opencontainers.image.source\":\"https://github.com/PaddlePaddle/Paddle\"' <<<'$img'"
 }
 
+# status.d (the default): the packages' records as distroless has them,
+# matching the files, and unknown to dpkg.
+check_status_d() { # VARIANT TAG SUFFIX
+	local v=$1 tag=$2 s=$3 p
+	for p in "libpaddle1$s" "paddle$s"; do
+		out_has "$v: status.d: $p's stanza and md5sums" "^Package: $p\$" \
+			"$DOCKER" run --rm --entrypoint sh "$tag" -c \
+			"test -s /var/lib/dpkg/status.d/$p.md5sums && cat /var/lib/dpkg/status.d/$p"
+	done
+	out_has "$v: status.d: md5sum -c of every package's md5sums in the image" \
+		'^usr/bin/paddle: OK$' "$DOCKER" run --rm --entrypoint sh "$tag" -c \
+		'cd / && md5sum -c --strict /var/lib/dpkg/status.d/*.md5sums'
+	check_fails "$v: status.d: dpkg's own database does not list them" 0 '^$' \
+		"$DOCKER" run --rm --entrypoint sh "$tag" -c \
+		"dpkg-query -W 'libpaddle1*' 'paddle*' 2>/dev/null; true"
+}
+
 docker_ok "padpack docker prod writes the CPU variants" \
 	"$PADPACK" docker prod -q -B "$B" --variant 'cpu-*'
 for v in cpu-avx cpu-noavx; do
 	case $v in
-	cpu-avx) tag=docker.io/paddlepaddle/paddle:0.11.0 ;;
-	cpu-noavx) tag=docker.io/paddlepaddle/paddle:0.11.0-noavx ;;
+	cpu-avx) tag=docker.io/paddlepaddle/paddle:0.11.0 s= ;;
+	cpu-noavx) tag=docker.io/paddlepaddle/paddle:0.11.0-noavx s=-noavx ;;
 	esac
-	build_image "$v" "$B/$v/image" "$tag" && check_prod "$v" "$tag"
+	build_image "$v" "$B/$v/image" "$tag" && check_prod "$v" "$tag" &&
+		check_status_d "$v" "$tag" "$s"
 done
+
+# --records dpkg: installed in the image, in dpkg's database.
+docker_ok "cpu-avx --records dpkg: written" "$PADPACK" docker prod -q -B "$B" \
+	--variant cpu-avx --records dpkg -o "$WORK/dpkg-image"
+if build_image "cpu-avx --records dpkg" "$WORK/dpkg-image" paddle-dpkg:test; then
+	check_prod cpu-avx paddle-dpkg:test "cpu-avx --records dpkg"
+	out_has "cpu-avx --records dpkg: dpkg-query -W lists the packages" \
+		'^libpaddle1 0.11.0-1 install ok installed$' "$DOCKER" run --rm \
+		--entrypoint dpkg-query paddle-dpkg:test -W -f '${Package} ${Version} ${Status}\n' \
+		libpaddle1 paddle
+	check_fails "cpu-avx --records dpkg: no status.d" 0 '^none$' "$DOCKER" run --rm \
+		--entrypoint sh paddle-dpkg:test -c 'ls /var/lib/dpkg/status.d 2>/dev/null || echo none'
+fi
+
+# status.d with a package apt pulls from the base's archive (libgomp1,
+# not in the minimal root) and one that ships a file in /lib, which the
+# merged-/usr base makes a link to usr/lib: both are staged, the file
+# under usr/lib, /lib stays a link.
+extra_deb() { # DIR: padpack-extra, Depends: libgomp1, a file in /lib/...
+	local t=$WORK/tree-extra
+	mkdir -p "$t/DEBIAN" "$t/lib/x86_64-linux-gnu" "$1"
+	echo "padpack test" >"$t/lib/x86_64-linux-gnu/padpack-extra.txt"
+	printf '%s\n' "Package: padpack-extra" "Version: 1.0-1" "Architecture: amd64" \
+		"Maintainer: padpack tests <t@example.org>" "Depends: libgomp1" \
+		"Description: padpack test package" " For padpack's docker tests." \
+		>"$t/DEBIAN/control"
+	"$PADPACK" pack "$t" "$1" >/dev/null && cp "$B"/debs/*.deb "$1/" &&
+	mkdir -p "$WORK/spec-extra" && cp -r pkg/paddle.cfg pkg/paddle "$WORK/spec-extra/" &&
+	sed -i 's|^\(\truntime = \[ "lib@name@1", "@name@"\) \];|\1, "padpack-extra" ];|' \
+		"$WORK/spec-extra/paddle.cfg" &&
+	grep -q '"padpack-extra" \];' "$WORK/spec-extra/paddle.cfg"
+}
+docker_ok "status.d, a dependency from the archive: written" bash -c \
+	"$(declare -f extra_deb); WORK='$WORK' B='$B' PADPACK='$PADPACK' extra_deb '$WORK/debs-extra' &&
+	'$PADPACK' docker prod -q -c '$WORK/spec-extra/paddle.cfg' -B '$B' --variant cpu-avx \
+		--debs '$WORK/debs-extra' -o '$WORK/extra-image' --revision '$REV'"
+if build_image "status.d, a dependency from the archive" "$WORK/extra-image" paddle-extra:test; then
+	out_has "status.d: the archive's libgomp1 and padpack-extra recorded, md5sums right" \
+		'^usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0: OK$' "$DOCKER" run --rm \
+		--entrypoint sh paddle-extra:test -c 'cd / &&
+		test -s /var/lib/dpkg/status.d/libgomp1 && test -s /var/lib/dpkg/status.d/padpack-extra &&
+		md5sum -c --strict /var/lib/dpkg/status.d/libgomp1.md5sums \
+			/var/lib/dpkg/status.d/padpack-extra.md5sums'
+	out_has "status.d: a file of /lib lands in usr/lib, /lib stays a link" '^ok$' \
+		"$DOCKER" run --rm --entrypoint sh paddle-extra:test -c \
+		'test -L /lib && test "$(cat /usr/lib/x86_64-linux-gnu/padpack-extra.txt)" = "padpack test" && echo ok'
+	out_has "status.d: paddle runs beside them" '^variant: cpu-avx \(' \
+		"$DOCKER" run --rm paddle-extra:test --version
+fi
 
 # The GPU image on a stand-in for the CUDA runtime base: the Debian root
 # plus this machine's libcudart as the cuda-cudart package NVIDIA's base
@@ -107,7 +179,7 @@ if ! have_gpu_standin || [ ! -d "$stages/gpu-avx" ]; then
 else
 	docker_ok "padpack docker prod writes gpu-avx" \
 		"$PADPACK" docker prod -q -B "$B" --variant gpu-avx
-	gpu_base=$(sed -n 's/^FROM //p' "$B/gpu-avx/image/Dockerfile")
+	gpu_base=$(sed -n 's/^FROM \([^ ]*\).*/\1/p' "$B/gpu-avx/image/Dockerfile" | head -n 1)
 	docker_ok "a stand-in $gpu_base: Debian and this machine's libcudart" \
 		gpu_standin "$WORK/standin" "$gpu_base"
 	tag=docker.io/paddlepaddle/paddle:0.11.0-gpu
@@ -116,6 +188,7 @@ else
 			'^variant: gpu-avx \(device: gpu' "$DOCKER" run --rm "$tag" --version
 		check_fails "gpu-avx: paddle says there is no GPU" 3 'no such device' \
 			"$DOCKER" run --rm "$tag"
+		check_status_d gpu-avx "$tag" -gpu
 	fi
 fi
 
@@ -146,6 +219,9 @@ if build_image "cpu-noavx from the repository" "$WORK/repo-image" paddle-repo:te
 	out_has "cpu-noavx from the repository: its source has Signed-By" \
 		'^Signed-By: /usr/share/keyrings/paddle-archive-keyring.gpg$' \
 		"$DOCKER" run --rm --entrypoint cat paddle-repo:test /etc/apt/sources.list.d/paddle.sources
+	check_fails "cpu-noavx from the repository: its key is there" 0 '' "$DOCKER" run --rm \
+		--entrypoint test paddle-repo:test -s /usr/share/keyrings/paddle-archive-keyring.gpg
+	check_status_d "cpu-noavx from the repository" paddle-repo:test -noavx
 fi
 kill "$HTTP_PID" 2>/dev/null
 HTTP_PID=

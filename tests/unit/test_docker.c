@@ -19,7 +19,7 @@
 	"  { name = \"cpu\"; suffix = \"\"; } ); } );\n"
 
 static const struct pp_docker_opts opts = { "0.11.0", "abc123", NULL, NULL,
-					    NULL };
+					    NULL, PP_RECORDS_UNSET };
 
 static int load(struct t_ctx *t, struct pp_spec *spec)
 {
@@ -110,9 +110,89 @@ static void tags(struct t_ctx *t)
 	pp_spec_release(&spec);
 }
 
+/* What the final image of either mode has: user, entry point, labels,
+ * no compiler, no -dev package. */
+static void prod_common(struct t_ctx *t, const char *text)
+{
+	no_heredoc(t, text);
+	HAS(text, "&& paddle --version\n");
+	HAS(text, "\nUSER 1001:1001\n");
+	HAS(text, "\nENTRYPOINT [\"paddle\"]\n");
+	HAS(text, "org.opencontainers.image.version=\"0.11.0\"");
+	HAS(text, "org.opencontainers.image.revision=\"abc123\"");
+	HAS(text, "org.opencontainers.image.source=\"https://github.com/"
+		  "PaddlePaddle/Paddle\"");
+	HAS(text, "org.paddlepaddle.variant=\"cpu-noavx\"");
+	HAS(text, "org.paddlepaddle.isa=\"noavx\"");
+	HAS(text, "/mnt/debs/libpaddle1-noavx_0.11.0-1_amd64.deb");
+	HAS(text, "&& rm -rf /var/lib/apt/lists/*");
+	LACKS(text, "-dev ");
+	LACKS(text, "-dev_");
+	LACKS(text, "gcc");
+}
+
+/* The default, status.d: an install stage, then the base with its files. */
 static void prod_text(struct t_ctx *t)
 {
 	struct pp_docker_opts mirror = opts;
+	struct pp_prod_input in = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	struct pp_spec spec;
+	const char *final;
+
+	if (load(t, &spec))
+		return;
+	in.variant = variant(&spec, "cpu-noavx");
+	pp_strlist_push(&in.debs, "/x/libpaddle1-noavx_0.11.0-1_amd64.deb");
+	pp_strlist_push(&in.names, "libpaddle1-noavx");
+	CHECK_INT(pp_prod_records(&spec, &opts), PP_RECORDS_STATUS_D);
+	pp_dockerfile_prod(&spec, &opts, &in, &sb);
+	prod_common(t, sb.buf);
+	HAS(sb.buf, "\nFROM debian:bookworm-slim AS install\n");
+	HAS(sb.buf, "RUN --mount=type=bind,source=.,target=/mnt \\\n"
+		    "    dpkg-query -W -f '${binary:Package} ${Version}\\n' "
+		    "| sort >/tmp/pkgs-before \\\n    && apt-get update \\\n"
+		    "    && apt-get install -c /mnt/apt.conf -y "
+		    "--no-install-recommends");
+	HAS(sb.buf, "| comm -13 /tmp/pkgs-before - ");
+	HAS(sb.buf, "dpkg-query -L $(cat /tmp/pkgs-added)");
+	HAS(sb.buf, "tar -C / -cf - --no-recursion --verbatim-files-from -T - "
+		    "| tar -C /staging -xf -");
+	HAS(sb.buf, "dpkg-query -s \"$p\" >\"/staging/var/lib/dpkg/status.d/$n\"");
+	HAS(sb.buf, ">\"/staging/var/lib/dpkg/status.d/$n.md5sums\"");
+	final = strstr(sb.buf, "\nFROM debian:bookworm-slim\n");
+	if (!final) {
+		t_fail(t, __FILE__, __LINE__, "no final stage:\n%s", sb.buf);
+	} else {
+		/* the final stage: the stage's files, then user and test */
+		HAS(final, "\nCOPY --from=install /staging/ /\n"
+			   "# The user and the smoke test.\n"
+			   "RUN groupadd --gid 1001 paddle \\\n");
+		LACKS(final, "apt-get");
+		LACKS(final, "--mount");
+		LACKS(final, "&& ldconfig");
+		LACKS(final, "RUN ldconfig");
+		LACKS(final, "DEBIAN_FRONTEND");
+	}
+	LACKS(sb.buf, "\nCOPY paddle");
+	strbuf_reset(&sb);
+	in.variant = variant(&spec, "gpu-avx");
+	mirror.apt_mirror = "s|deb.debian.org|mirror.example.org|";
+	pp_dockerfile_prod(&spec, &mirror, &in, &sb);
+	HAS(sb.buf, "\nFROM nvidia/cuda:13.0.0-runtime-ubuntu24.04 AS install\n");
+	HAS(sb.buf, "\nFROM nvidia/cuda:13.0.0-runtime-ubuntu24.04\n");
+	HAS(sb.buf, "sort >/tmp/pkgs-before \\\n    && find /etc/apt/ -name "
+		    "'*.list' -o -name '*.sources' | xargs -r sed -i -e "
+		    "'s|deb.debian.org|mirror.example.org|' \\\n    && apt-get update");
+	strbuf_release(&sb);
+	pp_prod_input_release(&in);
+	pp_spec_release(&spec);
+}
+
+/* --records dpkg (or image.records): one stage, installed in the image. */
+static void prod_dpkg_text(struct t_ctx *t)
+{
+	struct pp_docker_opts dpkg = opts;
 	struct pp_prod_input in = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	struct pp_spec spec;
@@ -122,43 +202,32 @@ static void prod_text(struct t_ctx *t)
 	in.variant = variant(&spec, "cpu-noavx");
 	pp_strlist_push(&in.debs, "/x/libpaddle1-noavx_0.11.0-1_amd64.deb");
 	pp_strlist_push(&in.names, "libpaddle1-noavx");
-	pp_dockerfile_prod(&spec, &opts, &in, &sb);
-	no_heredoc(t, sb.buf);
+	dpkg.records = PP_RECORDS_DPKG;
+	pp_dockerfile_prod(&spec, &dpkg, &in, &sb);
+	prod_common(t, sb.buf);
 	HAS(sb.buf, "\nFROM debian:bookworm-slim\n");
 	HAS(sb.buf, "RUN --mount=type=bind,source=.,target=/mnt \\\n"
 		    "    apt-get update \\\n    && apt-get install -c "
 		    "/mnt/apt.conf -y --no-install-recommends");
-	HAS(sb.buf, "/mnt/debs/libpaddle1-noavx_0.11.0-1_amd64.deb");
-	HAS(sb.buf, "&& rm -rf /var/lib/apt/lists/*");
-	HAS(sb.buf, "&& paddle --version\n");
-	HAS(sb.buf, "\nUSER 1001:1001\n");
-	HAS(sb.buf, "\nENTRYPOINT [\"paddle\"]\n");
-	HAS(sb.buf, "org.opencontainers.image.version=\"0.11.0\"");
-	HAS(sb.buf, "org.opencontainers.image.revision=\"abc123\"");
-	HAS(sb.buf, "org.opencontainers.image.source=\"https://github.com/"
-		    "PaddlePaddle/Paddle\"");
-	HAS(sb.buf, "org.paddlepaddle.variant=\"cpu-noavx\"");
-	HAS(sb.buf, "org.paddlepaddle.isa=\"noavx\"");
+	HAS(sb.buf, "/etc/gshadow- \\\n    && paddle --version\n");
+	LACKS(sb.buf, " AS ");
 	LACKS(sb.buf, "COPY");
-	LACKS(sb.buf, "-dev ");
-	LACKS(sb.buf, "-dev_");
-	LACKS(sb.buf, "gcc");
-	strbuf_reset(&sb);
-	in.variant = variant(&spec, "gpu-avx");
-	mirror.apt_mirror = "s|deb.debian.org|mirror.example.org|";
-	pp_dockerfile_prod(&spec, &mirror, &in, &sb);
-	HAS(sb.buf, "\nFROM nvidia/cuda:13.0.0-runtime-ubuntu24.04\n");
-	HAS(sb.buf, "target=/mnt \\\n    find /etc/apt/ -name '*.list' -o -name "
-		    "'*.sources' | xargs -r sed -i -e "
-		    "'s|deb.debian.org|mirror.example.org|' \\\n    && apt-get update");
+	LACKS(sb.buf, "status.d/");
+	/* the spec says so too; the option wins */
+	spec.image.records = PP_RECORDS_DPKG;
+	CHECK_INT(pp_prod_records(&spec, &opts), PP_RECORDS_DPKG);
+	dpkg.records = PP_RECORDS_STATUS_D;
+	CHECK_INT(pp_prod_records(&spec, &dpkg), PP_RECORDS_STATUS_D);
 	strbuf_release(&sb);
 	pp_prod_input_release(&in);
 	pp_spec_release(&spec);
 }
 
-/* Repository mode: the key and the source, installed by name. */
+/* Repository mode: the key and the source, installed by name; in the
+ * default mode the image gets them from the stage. */
 static void prod_repo_text(struct t_ctx *t)
 {
+	struct pp_docker_opts dpkg = opts;
 	struct pp_prod_input in = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	struct pp_spec spec;
@@ -174,11 +243,22 @@ static void prod_repo_text(struct t_ctx *t)
 				  "paddle-archive-keyring.gpg");
 	pp_dockerfile_prod(&spec, &opts, &in, &sb);
 	no_heredoc(t, sb.buf);
+	HAS(sb.buf, " AS install\n\nARG DEBIAN_FRONTEND=noninteractive\n"
+		    "COPY paddle-archive-keyring.gpg /usr/share/keyrings/"
+		    "paddle-archive-keyring.gpg\n"
+		    "COPY paddle.sources /etc/apt/sources.list.d/"
+		    "paddle.sources\n");
+	HAS(sb.buf, "--no-install-recommends \\\n        libpaddle1 paddle \\\n");
+	HAS(sb.buf, "&& printf '%s\\n' etc/apt/sources.list.d/paddle.sources "
+		    "usr/share/keyrings/paddle-archive-keyring.gpg >>/tmp/files");
+	strbuf_reset(&sb);
+	dpkg.records = PP_RECORDS_DPKG;
+	pp_dockerfile_prod(&spec, &dpkg, &in, &sb);
 	HAS(sb.buf, "\nCOPY paddle-archive-keyring.gpg /usr/share/keyrings/"
 		    "paddle-archive-keyring.gpg\n");
 	HAS(sb.buf, "\nCOPY paddle.sources /etc/apt/sources.list.d/"
 		    "paddle.sources\n");
-	HAS(sb.buf, "--no-install-recommends \\\n        libpaddle1 paddle \\\n");
+	LACKS(sb.buf, "/tmp/files");
 	strbuf_release(&sb);
 	pp_prod_input_release(&in);
 	pp_spec_release(&spec);
@@ -369,6 +449,8 @@ static void spec_errors(struct t_ctx *t)
 	fails(t, "image = { labels = [ \"Bad Key=x\" ]; };\n",
 	      "setting 'image.labels[0]'");
 	fails(t, "image = { smoke = [ \"a\\nb\" ]; };\n", "line break");
+	fails(t, "image = { records = \"rpm\"; };\n", ":8: setting "
+	      "'image.records': 'rpm' is not valid; must be \"status.d\"");
 	fails(t, "image = { runtime = [ \"lib@nam@1\" ]; };\n",
 	      "unknown placeholder @nam@");
 	fails(t, "image = { dev_env = { GPU = \"with gpu\"; }; };\n",
@@ -383,7 +465,8 @@ static void spec_errors(struct t_ctx *t)
 
 T_SUITE(docker_tests) = {
 	{ "docker: tags: gpu before noavx, latest, dev, mirrors, apps", tags },
-	{ "docker: production Dockerfile", prod_text },
+	{ "docker: production Dockerfile (status.d)", prod_text },
+	{ "docker: production Dockerfile (records dpkg)", prod_dpkg_text },
 	{ "docker: production Dockerfile from an apt repository",
 	  prod_repo_text },
 	{ "docker: $ kept literal for builder and shell", dollars },
