@@ -228,8 +228,9 @@ static int compare_md5sums(struct content *c, const struct strbuf *sums,
  * verify takes about the time of its hashing shared over the cores. The
  * tap's buffer is only valid during the call, so the bytes are copied into
  * a ring of slots. A slot holds data, or marks where a file begins or ends
- * (len is then the file's index). */
-#define PIPE_SLOTS 64
+ * (len is then the file's index). A megabyte of ring is plenty to even
+ * out the threads; more only costs page faults. */
+#define PIPE_SLOTS 16
 #define PIPE_SLOT 65536
 
 typedef void (*pipe_consume_fn)(void *ctx, int tag, const unsigned char *buf,
@@ -335,6 +336,7 @@ static void pipe_start(struct byte_pipe *p, pipe_consume_fn consume,
 	pthread_cond_init(&p->more, NULL);
 	pthread_cond_init(&p->room, NULL);
 	p->slots = xmalloc((size_t)PIPE_SLOTS * PIPE_SLOT);
+	xprefault(p->slots, (size_t)PIPE_SLOTS * PIPE_SLOT);
 	p->running = !pthread_create(&p->thread, NULL, pipe_main, p);
 }
 
