@@ -31,6 +31,11 @@ compress_indices() { # DIR with Packages
 	gzip -9nkf "$1/Packages" && xz -6kf "$1/Packages"
 }
 
+median() { # VALUE...: the median (nan when any run failed)
+	case " $* " in *nan*) echo nan; return ;; esac
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
 ratio() { # A B: A / B, or "-" when either is missing
 	case "$1$2" in *nan*|*-*) echo "-" ;; *) printf '%.3f' "$(echo "$1 / $2" | bc -l)" ;; esac
 }
@@ -79,7 +84,7 @@ pool_of() { # N DIR: a pool/ of the first N generated packages
 }
 
 run_size() { # N
-	local n=$1 d extra=$W/debs/bench99999_1.0-1_amd64.deb debs
+	local n=$1 d extra t debs
 	d=$W/n$n
 	mkdir -p "$d"
 	mkdir -p "$d/in"
@@ -100,14 +105,23 @@ run_size() { # N
 	aptly -config="$d/aptly.conf" repo create -distribution=stable -component=main bench > /dev/null
 	timeit aptly_cold aptly_add_publish "$d/aptly.conf" "$d/in"
 
-	timeit pp_inc "$PP" repo add "$d/pp" --publish --unsigned "$extra"
-	cp "$extra" "$d/ftp/pool/main/"; cp "$extra" "$d/scan/pool/main/"
-	timeit ftp_inc ftparchive_cold "$d/ftp"
+	# Incremental: three packages added one after the other, each tool in
+	# turn (interleaved), the median of the three times.
+	local r pp_i=() ftp_i=() rr_i=() aptly_i=()
+	for r in 1 2 3; do
+		extra=$W/debs/bench9999${r}_1.0-1_amd64.deb
+		timeit t "$PP" repo add "$d/pp" --publish --unsigned "$extra"; pp_i+=("$t")
+		cp "$extra" "$d/ftp/pool/main/"; cp "$extra" "$d/scan/pool/main/"
+		timeit t ftparchive_cold "$d/ftp"; ftp_i+=("$t")
+		timeit t reprepro -b "$d/rr" --silent includedeb stable "$extra"; rr_i+=("$t")
+		timeit t aptly_add_update "$d/aptly.conf" "$extra"; aptly_i+=("$t")
+	done
+	pp_inc=$(median "${pp_i[@]}"); ftp_inc=$(median "${ftp_i[@]}")
+	rr_inc=$(median "${rr_i[@]}"); aptly_inc=$(median "${aptly_i[@]}")
 	# dpkg-scanpackages has no incremental mode: a second run is a full
-	# run, as slow as the cold one; it is run again only for the small set.
+	# run, as slow as the cold one; it is run again (once) only for the
+	# small set.
 	if [ "$n" -le 500 ]; then timeit scan_inc scanpackages_run "$d/scan"; else scan_inc=$scan_cold; fi
-	timeit rr_inc reprepro -b "$d/rr" --silent includedeb stable "$extra"
-	timeit aptly_inc aptly_add_update "$d/aptly.conf" "$extra"
 
 	printf '| %s | index a pool (publish --full) | %s | %s | %s | - | - | %s |\n' "$n" \
 		"$pp_full" "$ftp_cold" "$scan_cold" "$(ratio "$pp_full" "$ftp_cold")"
@@ -122,7 +136,7 @@ run_size() { # N
 }
 
 python3 "$TOP/tests/bench/gen-debs.py" "$W/debs" 5000
-python3 "$TOP/tests/bench/gen-debs.py" "$W/debs" 1 99999
+for r in 1 2 3; do python3 "$TOP/tests/bench/gen-debs.py" "$W/debs" 1 9999$r; done
 echo "## repo: padpack repo against apt-ftparchive, dpkg-scanpackages, reprepro, aptly"
 echo
 echo "Generated packages (one small file each, gzip members). Wall seconds; every tool"
@@ -131,7 +145,8 @@ echo "incremental mode); dpkg-scanpackages has none and indexes everything again
 echo "Rows: indexing a pool already in place (padpack: publish --full, every pool"
 echo "file read again, its cache ignored); importing the packages into an empty"
 echo "repository and publishing (padpack: add --publish, which copies them into"
-echo "the pool as reprepro and aptly do); adding one package and publishing again."
+echo "the pool as reprepro and aptly do); adding one package and publishing again"
+echo "(three packages in turn, each tool after the other: the median of three)."
 echo "Ratio: padpack / apt-ftparchive (index), padpack / the faster of reprepro and"
 echo "aptly (import), padpack / the fastest anchor (add one)."
 echo
