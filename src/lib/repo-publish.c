@@ -142,73 +142,122 @@ static int refresh_entries(struct publish *p, char **names, size_t n)
 	return rc;
 }
 
-/* The Packages text of one component and architecture. The entries are
- * brought up to date first, then looked up: updating moves them. */
-static int packages_text(struct publish *p, const struct pp_repo_members *ms,
-			 const char *comp, const char *arch, struct strbuf *out)
+/* The Packages text of the named pool files, from the cache as it stands;
+ * -1 when one of them has no entry yet. */
+static int cached_text(struct publish *p, char **names, size_t n,
+		       struct strbuf *out)
 {
-	struct pp_repo_entry **sel = xcalloc(ms->nr + 1, sizeof(*sel));
-	char **names = xcalloc(ms->nr + 1, sizeof(*names));
-	size_t n = 0, size = 0;
-	int rc;
+	struct pp_repo_entry **sel = xcalloc(n + 1, sizeof(*sel));
+	size_t size = 0;
+	int rc = 0;
 
-	for (size_t i = 0; i < ms->nr; i++)
-		if (selected(&ms->m[i], comp, arch))
-			names[n++] = ms->m[i].filename;
-	rc = refresh_entries(p, names, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		sel[i] = pp_repo_cache_find(p->cache, names[i]);
-		size += sel[i]->text_len + 1;
+		if (!sel[i])
+			rc = -1;
+		else
+			size += sel[i]->text_len + 1;
 	}
 	if (n && !rc)
 		qsort(sel, n, sizeof(*sel), cmp_entry_ptr);
+	strbuf_reset(out);
 	strbuf_grow(out, size); /* megabytes: no copy on the way */
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (i)
 			strbuf_addch(out, '\n');
 		strbuf_add(out, sel[i]->text, sel[i]->text_len);
 	}
-	free(names);
 	free(sel);
 	return rc;
 }
 
+/* A Packages text compressed (gzip and xz on threads of their own) while
+ * its hashes are made on another. */
+struct index_job {
+	struct strbuf text, gz, xz;
+	struct pp_zcache *zcache;
+	struct index_file hashes;
+	struct pp_err err;
+	int rc;
+};
+
+static void *index_job_run(void *arg)
+{
+	struct index_job *j = arg;
+	const struct pp_zpieces_out outs[] = { { PP_COMP_GZIP, 9, &j->gz },
+					       { PP_COMP_XZ, 6, &j->xz } };
+	struct hash_job hj = { &j->text, { 0 } };
+	pthread_t hasher;
+	int threaded = pthread_create(&hasher, NULL, hash_job_run, &hj) == 0;
+
+	strbuf_reset(&j->gz);
+	strbuf_reset(&j->xz);
+	j->rc = pp_zpieces_compress_all(j->text.buf, j->text.len, outs,
+					ARRAY_SIZE(outs), j->zcache, &j->err);
+	if (threaded)
+		pthread_join(hasher, NULL);
+	else
+		hash_job_run(&hj);
+	j->hashes = hj.f;
+	return NULL;
+}
+
+static void index_job_release(struct index_job *j)
+{
+	strbuf_release(&j->text);
+	strbuf_release(&j->gz);
+	strbuf_release(&j->xz);
+	pp_err_release(&j->err);
+}
+
+/* The indices of one component and architecture. The pool files are
+ * stat'ed to bring their cache entries up to date; meanwhile the text
+ * the cache gives already is compressed, on a bet that no pool file
+ * changed behind the repository's back (then the stats change nothing
+ * and the work is done); if one did, it is all made again from the
+ * fresh entries, the unchanged pieces coming from the piece cache. */
 static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 			  const char *comp, const char *arch)
 {
-	struct strbuf text = STRBUF_INIT, gz = STRBUF_INIT, xz = STRBUF_INIT,
-		      rel = STRBUF_INIT;
-	const struct pp_zpieces_out outs[] = { { PP_COMP_GZIP, 9, &gz },
-					       { PP_COMP_XZ, 6, &xz } };
-	struct hash_job hj = { &text, { 0 } };
-	pthread_t hasher;
-	int threaded = 0, rc = packages_text(p, ms, comp, arch, &text);
+	struct index_job j = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+			       p->zcache, { 0 }, { 0 }, 0 };
+	struct strbuf rel = STRBUF_INIT;
+	char **names = xcalloc(ms->nr + 1, sizeof(*names));
+	size_t n = 0, read_before = p->o->read_debs;
+	pthread_t bet;
+	int betting = 0, rc;
 
-	/* Megabytes for a large suite: its hashes are made while it is
-	 * compressed (gzip and xz on threads of their own too). */
-	if (!rc)
-		threaded = pthread_create(&hasher, NULL, hash_job_run, &hj) == 0;
-	if (!rc)
-		rc = pp_zpieces_compress_all(text.buf, text.len, outs,
-					     ARRAY_SIZE(outs), p->zcache, p->err);
-	if (threaded)
-		pthread_join(hasher, NULL);
-	else if (!rc)
-		hash_job_run(&hj);
+	pp_err_init(&j.err);
+	for (size_t i = 0; i < ms->nr; i++)
+		if (selected(&ms->m[i], comp, arch))
+			names[n++] = ms->m[i].filename;
+	if (cached_text(p, names, n, &j.text) == 0)
+		betting = pthread_create(&bet, NULL, index_job_run, &j) == 0;
+	rc = refresh_entries(p, names, n);
+	if (betting)
+		pthread_join(bet, NULL);
+	if (!rc && (!betting || j.rc || p->o->read_debs != read_before)) {
+		pp_err_release(&j.err);
+		pp_err_init(&j.err);
+		rc = cached_text(p, names, n, &j.text);
+		if (!rc)
+			index_job_run(&j);
+		if (!rc && j.rc)
+			rc = pp_err_move(p->err, &j.err);
+	}
 	strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
 	if (!rc)
-		rc = put_index_hashed(p, rel.buf, &text, &hj.f);
+		rc = put_index_hashed(p, rel.buf, &j.text, &j.hashes);
 	strbuf_addstr(&rel, ".gz");
 	if (!rc)
-		rc = put_index(p, rel.buf, &gz);
+		rc = put_index(p, rel.buf, &j.gz);
 	strbuf_setlen(&rel, rel.len - 3);
 	strbuf_addstr(&rel, ".xz");
 	if (!rc)
-		rc = put_index(p, rel.buf, &xz);
-	strbuf_release(&text);
-	strbuf_release(&gz);
-	strbuf_release(&xz);
+		rc = put_index(p, rel.buf, &j.xz);
+	index_job_release(&j);
 	strbuf_release(&rel);
+	free(names);
 	return rc;
 }
 

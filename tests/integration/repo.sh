@@ -87,6 +87,16 @@ check "by-hash keeps the previous Packages for clients holding the old Release" 
 touch "$R/pool/main/p/pkg003/pkg003_1.0_all.deb"
 check "a pool file changed on disk is read again" \
 	bash -c "'$PADPACK' repo publish '$R' --unsigned | grep -q '^(1 package file read'"
+# A pool file replaced behind the repository's back by another build of
+# the same package (other content): publish notices it from its stat, and
+# its Packages entry (Size, hashes) then describes the new file.
+make_debs "$WORK/swap" 3 1.0 swapped
+cp "$WORK/swap/pkg003_1.0_all.deb" "$R/pool/main/p/pkg003/pkg003_1.0_all.deb"
+check "a pool file replaced on disk is read again" \
+	bash -c "'$PADPACK' repo publish '$R' --unsigned | grep -q '^(1 package file read'"
+check "and Packages lists the new file's SHA256" bash -c "grep -A12 '^Package: pkg003$' '$R/dists/stable/main/binary-amd64/Packages' | grep -q \"^SHA256: \$(sha256sum '$WORK/swap/pkg003_1.0_all.deb' | cut -d' ' -f1)\$\""
+check "and Packages.xz says the same" bash -c "xz -dc '$R/dists/stable/main/binary-amd64/Packages.xz' | cmp - '$R/dists/stable/main/binary-amd64/Packages'"
+check "and the repository verifies" "$PADPACK" repo verify "$R"
 check "publish --full reads every package" bash -c "'$PADPACK' repo publish '$R' --unsigned --full | grep -q '^(4 package files read'"
 check "remove" "$PADPACK" repo remove "$R" pkg002
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
