@@ -34,16 +34,22 @@ struct content {
 	size_t nr, alloc;
 	struct pp_hash md5;
 	int hashing;
-	/* Files are hashed here or on the MD5 lane, whichever has been
-	 * given fewer bytes: the MD5s are most of a verify's work. */
+	/* Files are hashed here or on the MD5 lane, which takes them while
+	 * it keeps up: the MD5s are most of a verify's work. */
 	struct byte_pipe *lane;
 	int on_lane;             /* the current file goes to the lane */
-	int64_t here_bytes, lane_bytes;
 };
+
+/* The lane is keeping up while less than this waits for it: with the
+ * signature's thread there are three threads on two cores here, and the
+ * lane taking files up to 3 of its 4 MiB evens them out best (measured). */
+#define LANE_BACKLOG (3u << 20)
 
 static void lane_put(struct byte_pipe *p, int tag, const void *buf,
 		     size_t len);
 static int lane_running(const struct byte_pipe *p);
+static void pipe_flush(struct byte_pipe *p);
+static size_t pipe_backlog(struct byte_pipe *p);
 
 static char *md5sums_path(const char *p)
 {
@@ -71,12 +77,15 @@ static int on_entry(const struct pp_tar_entry *e, void *ctx,
 	f->order = c->nr++;
 	if (e->hardlink)
 		return 0;
-	c->on_lane = lane_running(c->lane) && c->lane_bytes <= c->here_bytes;
+	/* The lane takes the file while it keeps up; else it is hashed
+	 * here, the lane's slot handed over first so that it has work. */
+	c->on_lane = lane_running(c->lane) &&
+		     pipe_backlog(c->lane) < LANE_BACKLOG;
 	if (c->on_lane) {
-		c->lane_bytes += e->size;
 		lane_put(c->lane, PIPE_BEGIN, NULL, f->order);
 	} else {
-		c->here_bytes += e->size;
+		if (lane_running(c->lane))
+			pipe_flush(c->lane);
 		pp_hash_init(&c->md5, PP_MD5);
 		c->hashing = 1;
 	}
@@ -227,14 +236,19 @@ static int compare_md5sums(struct content *c, const struct strbuf *sums,
  * files' MD5s on another, beside the decompression and the other MD5s: a
  * verify takes about the time of its hashing shared over the cores. The
  * tap's buffer is only valid during the call, so the bytes are copied into
- * a ring of slots. A slot holds data, or marks where a file begins or ends
- * (len is then the file's index). A megabyte of ring is plenty to even
- * out the threads; more only costs page faults. */
-#define PIPE_SLOTS 16
-#define PIPE_SLOT 65536
+ * a ring of slots. A slot holds records, each a header (what it is and a
+ * length) and, for data, the bytes: where a file begins and ends travels
+ * with the data, and each wake-up of the consumer is worth a slot. */
+#define PIPE_SLOTS 16 /* at most: the lane's; the signature's takes 4 */
+#define PIPE_SLOT (256u << 10)
 
 typedef void (*pipe_consume_fn)(void *ctx, int tag, const unsigned char *buf,
 				size_t len);
+
+struct pipe_record {
+	uint32_t tag;
+	uint32_t len; /* of the data that follows, or the mark's value */
+};
 
 struct byte_pipe {
 	pipe_consume_fn consume;
@@ -242,12 +256,32 @@ struct byte_pipe {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
-	unsigned char *slots;           /* PIPE_SLOTS * PIPE_SLOT */
-	size_t len[PIPE_SLOTS];
-	int tag[PIPE_SLOTS];
-	size_t head, tail;              /* filled: tail .. head - 1 */
+	unsigned char *slots;           /* nslots * PIPE_SLOT */
+	size_t used[PIPE_SLOTS];        /* bytes of records in each slot */
+	size_t nslots;                  /* slots in the ring, <= PIPE_SLOTS */
+	size_t head, tail;              /* published: tail .. head - 1 */
+	size_t fill;                    /* bytes in the open slot, head's */
 	int done, running;
 };
+
+static void consume_slot(struct byte_pipe *p, const unsigned char *s,
+			 size_t used)
+{
+	size_t pos = 0;
+
+	while (pos + sizeof(struct pipe_record) <= used) {
+		struct pipe_record r;
+
+		memcpy(&r, s + pos, sizeof(r));
+		pos += sizeof(r);
+		if (r.tag == PIPE_DATA) {
+			p->consume(p->ctx, PIPE_DATA, s + pos, r.len);
+			pos += r.len;
+		} else {
+			p->consume(p->ctx, (int)r.tag, NULL, r.len);
+		}
+	}
+}
 
 static void *pipe_main(void *arg)
 {
@@ -261,10 +295,9 @@ static void *pipe_main(void *arg)
 			pthread_cond_wait(&p->more, &p->lock);
 		if (p->head == p->tail)
 			break;
-		slot = p->tail % PIPE_SLOTS;
+		slot = p->tail % p->nslots;
 		pthread_mutex_unlock(&p->lock);
-		p->consume(p->ctx, p->tag[slot], p->slots + slot * PIPE_SLOT,
-			   p->len[slot]);
+		consume_slot(p, p->slots + slot * PIPE_SLOT, p->used[slot]);
 		pthread_mutex_lock(&p->lock);
 		p->tail++;
 		pthread_cond_signal(&p->room);
@@ -273,46 +306,63 @@ static void *pipe_main(void *arg)
 	return NULL;
 }
 
-/* One slot: data of at most PIPE_SLOT bytes, or a mark. */
-static void pipe_put_slot(struct byte_pipe *p, int tag, const void *buf,
-			  size_t len)
+/* Hands the open slot, if it holds anything, to the consumer. */
+static void pipe_flush(struct byte_pipe *p)
 {
-	size_t slot;
-
-	if (!p->running) { /* no thread: consumed here, same result */
-		p->consume(p->ctx, tag, buf, len);
+	if (!p->running || !p->fill)
 		return;
-	}
 	pthread_mutex_lock(&p->lock);
-	while (p->head - p->tail == PIPE_SLOTS)
-		pthread_cond_wait(&p->room, &p->lock);
-	slot = p->head % PIPE_SLOTS;
-	pthread_mutex_unlock(&p->lock);
-	if (tag == PIPE_DATA)
-		memcpy(p->slots + slot * PIPE_SLOT, buf, len);
-	pthread_mutex_lock(&p->lock);
-	p->tag[slot] = tag;
-	p->len[slot] = len;
+	p->used[p->head % p->nslots] = p->fill;
 	p->head++;
 	pthread_cond_signal(&p->more);
 	pthread_mutex_unlock(&p->lock);
+	p->fill = 0;
+}
+
+/* Room in the open slot for a record of at least need bytes (a header and
+ * some data): flushes a fuller one, waits for a free one. */
+static unsigned char *pipe_room(struct byte_pipe *p, size_t need)
+{
+	if (p->fill && PIPE_SLOT - p->fill < need)
+		pipe_flush(p);
+	if (!p->fill) {
+		pthread_mutex_lock(&p->lock);
+		while (p->head - p->tail == p->nslots)
+			pthread_cond_wait(&p->room, &p->lock);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return p->slots + (p->head % p->nslots) * PIPE_SLOT + p->fill;
 }
 
 static void lane_put(struct byte_pipe *p, int tag, const void *buf,
 		     size_t len)
 {
 	const unsigned char *data = buf;
+	struct pipe_record r = { (uint32_t)tag, (uint32_t)len };
 
+	if (!p->running) { /* no thread: consumed here, same result */
+		p->consume(p->ctx, tag, buf, len);
+		return;
+	}
 	if (tag != PIPE_DATA) {
-		pipe_put_slot(p, tag, NULL, len);
+		memcpy(pipe_room(p, sizeof(r)), &r, sizeof(r));
+		p->fill += sizeof(r);
 		return;
 	}
 	while (len) {
-		size_t n = len < PIPE_SLOT ? len : PIPE_SLOT;
+		unsigned char *at = pipe_room(p, sizeof(r) + 4096);
+		size_t n = PIPE_SLOT - p->fill - sizeof(r);
 
-		pipe_put_slot(p, PIPE_DATA, data, n);
+		if (n > len)
+			n = len;
+		r.len = (uint32_t)n;
+		memcpy(at, &r, sizeof(r));
+		memcpy(at + sizeof(r), data, n);
+		p->fill += sizeof(r) + n;
 		data += n;
 		len -= n;
+		if (p->fill == PIPE_SLOT)
+			pipe_flush(p);
 	}
 }
 
@@ -321,22 +371,34 @@ static int lane_running(const struct byte_pipe *p)
 	return p && p->running;
 }
 
+/* Bytes handed to the consumer or waiting for it, about. */
+static size_t pipe_backlog(struct byte_pipe *p)
+{
+	size_t slots;
+
+	pthread_mutex_lock(&p->lock);
+	slots = p->head - p->tail;
+	pthread_mutex_unlock(&p->lock);
+	return slots * PIPE_SLOT + p->fill;
+}
+
 static void pipe_feed(const void *buf, size_t len, void *ctx)
 {
 	lane_put(ctx, PIPE_DATA, buf, len);
 }
 
 static void pipe_start(struct byte_pipe *p, pipe_consume_fn consume,
-		       void *ctx)
+		       void *ctx, size_t nslots)
 {
 	memset(p, 0, sizeof(*p));
 	p->consume = consume;
 	p->ctx = ctx;
+	p->nslots = nslots;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->more, NULL);
 	pthread_cond_init(&p->room, NULL);
-	p->slots = xmalloc((size_t)PIPE_SLOTS * PIPE_SLOT);
-	xprefault(p->slots, (size_t)PIPE_SLOTS * PIPE_SLOT);
+	p->slots = xmalloc(nslots * PIPE_SLOT);
+	xprefault(p->slots, nslots * PIPE_SLOT);
 	p->running = !pthread_create(&p->thread, NULL, pipe_main, p);
 }
 
@@ -344,6 +406,7 @@ static void pipe_start(struct byte_pipe *p, pipe_consume_fn consume,
 static void pipe_finish(struct byte_pipe *p)
 {
 	if (p->running) {
+		pipe_flush(p);
 		pthread_mutex_lock(&p->lock);
 		p->done = 1;
 		pthread_cond_signal(&p->more);
@@ -536,8 +599,8 @@ static int verify_run(struct run *r, const char *path,
 	if (r->v.have_key) {
 		int rc;
 
-		pipe_start(&r->pipe, sig_consume, &r->v);
-		pipe_start(&r->lane_pipe, md5_consume, &r->lane);
+		pipe_start(&r->pipe, sig_consume, &r->v, 4);
+		pipe_start(&r->lane_pipe, md5_consume, &r->lane, PIPE_SLOTS);
 		r->content.lane = &r->lane_pipe;
 		rc = read_members(r, err);
 		pipe_finish(&r->pipe);
