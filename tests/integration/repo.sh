@@ -150,3 +150,28 @@ cp "$WORK/xz.bak" "$S/dists/stable/main/binary-amd64/Packages.xz"
 "$PADPACK" clearsign "$S/dists/stable/Release" --key "$WORK/other-key" -o "$S/dists/stable/InRelease" -q
 check_fails "apt-get update refuses a Release signed by another key" 100 "NO_PUBKEY|not signed|signatures couldn't be verified" \
 	"$APT" "$WORK/apt5" "$src" update
+
+# ---- a damaged database ---------------------------------------------------
+D=$WORK/damaged
+"$PADPACK" repo init "$D" > /dev/null
+"$PADPACK" repo add "$D" --publish --unsigned "$WORK"/debs/pkg00[12]_1.0_all.deb > /dev/null
+cp "$D/dists/stable/Release" "$WORK/Release.before"
+cp "$D/db/stable.list" "$WORK/list.bak"
+printf 'pkg009 1.0 all main\n' >> "$D/db/stable.list"
+check_fails "a member line with four words names the file and line" 3 \
+	"db/stable.list:3: not 'PACKAGE VERSION ARCH COMPONENT FILENAME'; the repository database is damaged" \
+	"$PADPACK" repo publish "$D" --unsigned
+check "and the served suite is untouched" cmp "$WORK/Release.before" "$D/dists/stable/Release"
+printf 'pkg001\t1.0  all\tmain  pool/main/p/pkg001/pkg001_1.0_all.deb\n' > "$D/db/stable.list"
+sed -n 2p "$WORK/list.bak" >> "$D/db/stable.list"
+check "tabs and runs of blanks between the words are read" \
+	bash -c "'$PADPACK' repo publish '$D' --unsigned && grep -c '^Package: ' '$D/dists/stable/main/binary-amd64/Packages' | grep -qx 2"
+head -c $(($(stat -c %s "$D/db/cache") / 2)) "$D/db/cache" > "$WORK/cache.cut"
+cp "$WORK/cache.cut" "$D/db/cache"
+check "a cache cut short: the entries lost are made again from the pool" \
+	bash -c "'$PADPACK' repo publish '$D' --unsigned | grep -q '^([12] package files\\? read'"
+check "and the repository verifies" "$PADPACK" repo verify "$D"
+printf 'not a stanza\n\ngarbage: x\n' > "$D/db/cache"
+check "a cache of garbage: every entry made again" \
+	bash -c "'$PADPACK' repo publish '$D' --unsigned | grep -q '^(2 package files read'"
+check "and Packages lists both, verified" bash -c "grep -c '^Package: ' '$D/dists/stable/main/binary-amd64/Packages' | grep -qx 2 && '$PADPACK' repo verify '$D'"
