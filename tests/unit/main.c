@@ -16,6 +16,7 @@ extern const struct t_case splitspec_tests[];
 extern const struct t_case pgp_tests[];
 extern const struct t_case isa_tests[];
 extern const struct t_case docker_tests[];
+extern const struct t_case fsutil_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -30,6 +31,7 @@ static const struct t_case *const suites[] = {
 	pgp_tests,
 	isa_tests,
 	docker_tests,
+	fsutil_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)

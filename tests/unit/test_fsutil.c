@@ -1,0 +1,95 @@
+#include "../../src/lib/fsutil.h"
+#include "test.h"
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static size_t entries(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	size_t n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Many small parts through the buffer, a large one straight through; the
+ * file appears only at commit, and maps back the same. */
+static void filebuf_and_map(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-fs.XXXXXX", path[256];
+	static char big[300000];
+	struct pp_filebuf *fb = malloc(sizeof(*fb));
+	struct pp_mapped m;
+	struct pp_err err;
+	size_t want = 0;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	memset(big, 'x', sizeof(big));
+	CHECK(pp_filebuf_open(fb, path, 0644, &err) == 0);
+	for (int i = 0; i < 20000; i++, want += 6)
+		pp_filebuf_addstr(fb, "part\n\n");
+	pp_filebuf_add(fb, big, sizeof(big));
+	want += sizeof(big);
+	CHECK(access(path, F_OK) < 0);
+	CHECK(pp_filebuf_commit(fb, &err) == 0);
+	CHECK(pp_map_file(path, &m, &err) == 0);
+	CHECK_INT(m.len, want);
+	CHECK(!memcmp(m.data, "part\n\npart\n\n", 12));
+	CHECK(m.data[want - 1] == 'x' && m.data[want - sizeof(big) - 1] == '\n');
+	pp_unmap_file(&m);
+	CHECK(entries(dir) == 1);
+	/* an empty file maps as empty; a directory is refused */
+	CHECK(pp_filebuf_open(fb, path, 0644, &err) == 0);
+	CHECK(pp_filebuf_commit(fb, &err) == 0);
+	CHECK(pp_map_file(path, &m, &err) == 0 && m.len == 0);
+	pp_unmap_file(&m);
+	CHECK(pp_map_file(dir, &m, &err) < 0 && err.code == PP_EXIT_INPUT);
+	CHECK(pp_remove_tree(dir, &err) == 0);
+	free(fb);
+	pp_err_release(&err);
+}
+
+/* A write that fails (the file-size limit here, a full disk elsewhere):
+ * commit says so, and neither the file nor its temporary is left. */
+static void filebuf_write_fails(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-fs.XXXXXX", path[256];
+	struct pp_filebuf *fb = malloc(sizeof(*fb));
+	struct rlimit old, small = { 100000, 0 };
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	struct pp_err err;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+	small.rlim_max = old.rlim_max;
+	CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+	CHECK(pp_filebuf_open(fb, path, 0644, &err) == 0);
+	for (int i = 0; i < 50000; i++)
+		pp_filebuf_addstr(fb, "0123456789");
+	CHECK(pp_filebuf_commit(fb, &err) < 0);
+	CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+	signal(SIGXFSZ, was);
+	CHECK(err.code == PP_EXIT_IO && strstr(err.msg, "cannot write"));
+	CHECK(entries(dir) == 0);
+	CHECK(pp_remove_tree(dir, &err) == 0);
+	free(fb);
+	pp_err_release(&err);
+}
+
+T_SUITE(fsutil_tests) = {
+	{ "fsutil: buffered file written whole, mapped back", filebuf_and_map },
+	{ "fsutil: a failed write leaves nothing", filebuf_write_fails },
+	T_END,
+};
