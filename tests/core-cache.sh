@@ -23,9 +23,12 @@ cache_key() {
 		cc --version; c++ --version; cmake --version
 		[ -n "$NVCC" ] && "$NVCC" --version
 		command -v ccache ninja
-		# CMake's build trees hold the source path: a checkout elsewhere
-		# would reconfigure everything on the no-change rebuild.
+		# CMake's build trees hold the source path, and ninja compares
+		# the sources' mtimes: a checkout elsewhere, or the same content
+		# checked out again, would rebuild everything on the no-change
+		# rebuild.
 		echo "$TOP"
+		(cd "$TOP" && find pkg -type f -printf '%T@ %p\n' | sort)
 	} 2>&1 | sha256sum | cut -c1-16
 }
 
