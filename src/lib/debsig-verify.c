@@ -45,7 +45,7 @@ struct content {
  * lane taking files up to 3 of its 4 MiB evens them out best (measured). */
 #define LANE_BACKLOG (3u << 20)
 
-static void lane_put(struct byte_pipe *p, int tag, const void *buf,
+static void pipe_put(struct byte_pipe *p, int tag, const void *buf,
 		     size_t len);
 static int lane_running(const struct byte_pipe *p);
 static void pipe_flush(struct byte_pipe *p);
@@ -82,7 +82,7 @@ static int on_entry(const struct pp_tar_entry *e, void *ctx,
 	c->on_lane = lane_running(c->lane) &&
 		     pipe_backlog(c->lane) < LANE_BACKLOG;
 	if (c->on_lane) {
-		lane_put(c->lane, PIPE_BEGIN, NULL, f->order);
+		pipe_put(c->lane, PIPE_BEGIN, NULL, f->order);
 	} else {
 		if (lane_running(c->lane))
 			pipe_flush(c->lane);
@@ -99,7 +99,7 @@ static int on_data(const void *buf, size_t len, void *ctx,
 
 	(void)err;
 	if (c->on_lane) {
-		lane_put(c->lane, buf ? PIPE_DATA : PIPE_END, buf,
+		pipe_put(c->lane, buf ? PIPE_DATA : PIPE_END, buf,
 			 buf ? len : c->nr - 1);
 	} else if (buf) {
 		pp_hash_update(&c->md5, buf, len);
@@ -241,6 +241,9 @@ static int compare_md5sums(struct content *c, const struct strbuf *sums,
  * with the data, and each wake-up of the consumer is worth a slot. */
 #define PIPE_SLOTS 16 /* at most: the lane's; the signature's takes 4 */
 #define PIPE_SLOT (256u << 10)
+/* Data is not started in a slot with less room than this: a header for a
+ * few bytes is not worth it. */
+#define PIPE_MIN_DATA 4096u
 
 typedef void (*pipe_consume_fn)(void *ctx, int tag, const unsigned char *buf,
 				size_t len);
@@ -334,7 +337,7 @@ static unsigned char *pipe_room(struct byte_pipe *p, size_t need)
 	return p->slots + (p->head % p->nslots) * PIPE_SLOT + p->fill;
 }
 
-static void lane_put(struct byte_pipe *p, int tag, const void *buf,
+static void pipe_put(struct byte_pipe *p, int tag, const void *buf,
 		     size_t len)
 {
 	const unsigned char *data = buf;
@@ -350,7 +353,7 @@ static void lane_put(struct byte_pipe *p, int tag, const void *buf,
 		return;
 	}
 	while (len) {
-		unsigned char *at = pipe_room(p, sizeof(r) + 4096);
+		unsigned char *at = pipe_room(p, sizeof(r) + PIPE_MIN_DATA);
 		size_t n = PIPE_SLOT - p->fill - sizeof(r);
 
 		if (n > len)
@@ -384,7 +387,7 @@ static size_t pipe_backlog(struct byte_pipe *p)
 
 static void pipe_feed(const void *buf, size_t len, void *ctx)
 {
-	lane_put(ctx, PIPE_DATA, buf, len);
+	pipe_put(ctx, PIPE_DATA, buf, len);
 }
 
 static void pipe_start(struct byte_pipe *p, pipe_consume_fn consume,

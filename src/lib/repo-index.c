@@ -27,10 +27,21 @@ void pp_file_id_of(const struct stat *st, struct pp_file_id *id)
 	id->errnum = 0;
 }
 
+/* "size mtime-ns inode": 84 bytes at most */
+#define STAT_KEY_MAX 96
+
+static void stat_key_fmt(const struct pp_file_id *id, char *buf)
+{
+	snprintf(buf, STAT_KEY_MAX, "%lld %lld.%09ld %llu", id->size,
+		 id->mtime_sec, id->mtime_nsec, id->ino);
+}
+
 void pp_repo_stat_key(const struct pp_file_id *id, struct strbuf *out)
 {
-	strbuf_addf(out, "%lld %lld.%09ld %llu", id->size, id->mtime_sec,
-		    id->mtime_nsec, id->ino);
+	char key[STAT_KEY_MAX];
+
+	stat_key_fmt(id, key);
+	strbuf_addstr(out, key);
 }
 
 /* dpkg-scanpackages' order: a binary package's control fields in dpkg's
@@ -449,31 +460,31 @@ int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
 		      int *was_read, struct pp_repo_entry **out,
 		      struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
 	struct pp_repo_entry *e = pp_repo_cache_find(c, filename);
+	struct strbuf path = STRBUF_INIT;
+	char key[STAT_KEY_MAX];
 	struct pp_stanza st;
 	int rc = 0;
 
 	*was_read = 0;
+	*out = e;
+	/* Called for every pool file of a publish: nothing allocated
+	 * unless the file changed. */
+	if (!id->errnum) {
+		stat_key_fmt(id, key);
+		if (e && !strcmp(e->stat_key, key))
+			return 0;
+	}
 	strbuf_addf(&path, "%s/%s", root, filename);
 	if (id->errnum) {
 		errno = id->errnum;
 		rc = pp_err_errno(err, PP_EXIT_IO, "pool file '%s'", path.buf);
-		goto out;
-	}
-	pp_repo_stat_key(id, &key);
-	if (e && !strcmp(e->stat_key, key.buf))
-		goto out;
-	rc = pp_repo_read_deb(path.buf, filename, &st, err);
-	if (!rc) {
-		pp_repo_cache_put(c, filename, key.buf, &st);
+	} else if (!(rc = pp_repo_read_deb(path.buf, filename, &st, err))) {
+		pp_repo_cache_put(c, filename, key, &st);
 		pp_stanza_release(&st);
-		e = pp_repo_cache_find(c, filename);
 		*was_read = 1;
 	}
-out:
-	*out = rc ? NULL : e;
+	*out = rc ? NULL : pp_repo_cache_find(c, filename);
 	strbuf_release(&path);
-	strbuf_release(&key);
 	return rc;
 }

@@ -388,9 +388,8 @@ void pp_repo_members_release(struct pp_repo_members *ms)
 }
 
 /* One line of db/<suite>.list: "PACKAGE VERSION ARCH COMPONENT FILENAME"
- * (none of them can hold a blank); a line a large suite parses quickly. */
-/* Cuts line (len bytes, in the members' text) into its five words in
- * place: no allocation for thousands of lines. */
+ * (none of them can hold a blank), cut into its five words in place (line
+ * is len bytes of the members' text): no allocation for thousands. */
 static int member_from_line(char *line, size_t len, const char *file,
 			    unsigned no, struct pp_repo_member *m,
 			    struct pp_err *err)

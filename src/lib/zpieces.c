@@ -222,30 +222,35 @@ static int read_cached(const char *path, size_t len, uint64_t sizes[2],
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct cached_head h;
 	struct stat st;
-	ssize_t n = -1;
+	size_t n;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(h) &&
-	    pp_read_full(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-	    h.payload_len == (uint64_t)st.st_size - sizeof(h) &&
-	    h.sizes[1] == len) {
-		strbuf_grow(out, (size_t)h.payload_len);
-		n = pp_read_full(fd, out->buf + out->len, (size_t)h.payload_len);
+	if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(h) ||
+	    pp_read_full(fd, &h, sizeof(h)) != (ssize_t)sizeof(h) ||
+	    h.payload_len != (uint64_t)st.st_size - sizeof(h) ||
+	    h.sizes[1] != len) {
+		close(fd);
+		return -1;
+	}
+	n = (size_t)h.payload_len;
+	strbuf_grow(out, n);
+	if (pp_read_full(fd, out->buf + out->len, n) != (ssize_t)n ||
+	    crc_of(out->buf + out->len, n) != h.crc) {
+		close(fd);
+		return -1;
 	}
 	close(fd);
-	if (n != (ssize_t)h.payload_len ||
-	    crc_of(out->buf + out->len, (size_t)n) != h.crc)
-		return -1;
-	strbuf_setlen(out, out->len + (size_t)n);
+	strbuf_setlen(out, out->len + n);
 	memcpy(sizes, h.sizes, sizeof(h.sizes));
 	return 0;
 }
 
-/* Compresses the piece into made, after room for its head, and fills the
- * head in. */
+/* Compresses the piece into made, after room for its head, fills the head
+ * in and gives the sizes. */
 static int make_piece(const char *in, size_t len, enum pp_compressor type,
-		      int level, int last, struct strbuf *made)
+		      int level, int last, struct strbuf *made,
+		      uint64_t sizes[2])
 {
 	struct cached_head h = { 0, { 0, 0 }, 0, 0 };
 
@@ -255,6 +260,7 @@ static int make_piece(const char *in, size_t len, enum pp_compressor type,
 	h.payload_len = made->len - sizeof(h);
 	h.crc = crc_of(made->buf + sizeof(h), made->len - sizeof(h));
 	memcpy(made->buf, &h, sizeof(h));
+	memcpy(sizes, h.sizes, sizeof(h.sizes));
 	return 0;
 }
 
@@ -286,17 +292,15 @@ static int get_piece(struct pp_zcache *zc, const char *text,
 		strbuf_setlen(out, was);
 		zc->misses++;
 	}
-	if (make_piece(text + p->off, p->len, type, level, last, &made) < 0)
+	if (make_piece(text + p->off, p->len, type, level, last, &made,
+		       sizes) < 0)
 		rc = pp_err_set(err, PP_EXIT_IO, "compression failed");
 	else if (zc && zc->dir &&
 		 (pp_mkdir_p(zc->dir, 0755, err) < 0 ||
 		  pp_write_file(path.buf, made.buf, made.len, 0644, err) < 0))
 		rc = -1;
-	if (!rc) {
-		memcpy(sizes, ((const struct cached_head *)made.buf)->sizes,
-		       2 * sizeof(uint64_t));
+	if (!rc)
 		strbuf_add(out, made.buf + head, made.len - head);
-	}
 out:
 	strbuf_release(&path);
 	strbuf_release(&made);
@@ -364,8 +368,7 @@ static int gzip_join(const char *text, size_t len, const struct piece *p,
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = get_piece(zc, text, &p[i], PP_COMP_GZIP, level, i == n - 1,
 			       out, unused, err);
-	put_le32(out, (uint32_t)crc32(crc32(0, NULL, 0), (const Bytef *)text,
-				      (uInt)len));
+	put_le32(out, crc_of(text, len));
 	put_le32(out, (uint32_t)len);
 	return rc;
 }
@@ -448,22 +451,23 @@ static void *run_join(void *arg)
 	return NULL;
 }
 
-/* The job's record of used pieces goes to zc; its error, if it is the
- * first, to err. */
+/* The job's record of used pieces goes to zc (if any); its error, if it is
+ * the first, to err. */
 static int merge_job(struct join_job *j, struct pp_zcache *zc, int rc,
 		     struct pp_err *err)
 {
-	for (size_t k = 0; k < j->zc.nr_used; k++) {
+	for (size_t k = 0; zc && k < j->zc.nr_used; k++) {
 		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
 		zc->used[zc->nr_used++] = j->zc.used[k];
 	}
 	free(j->zc.used);
-	zc->hits += j->zc.hits;
-	zc->misses += j->zc.misses;
-	if (j->rc && !rc) {
-		pp_err_move(err, &j->err);
-		rc = -1;
+	if (zc) {
+		zc->hits += j->zc.hits;
+		zc->misses += j->zc.misses;
 	}
+	if (j->rc && !rc)
+		rc = pp_err_move(err, &j->err);
+	pp_err_release(&j->err);
 	return rc;
 }
 
@@ -502,11 +506,7 @@ int pp_zpieces_compress_all(const char *text, size_t len,
 	for (size_t i = 0; i < nr_outs; i++) {
 		if (started[i])
 			pthread_join(tid[i], NULL);
-		if (zc)
-			rc = merge_job(&job[i], zc, rc, err);
-		else if (job[i].rc && !rc)
-			rc = pp_err_move(err, &job[i].err);
-		pp_err_release(&job[i].err);
+		rc = merge_job(&job[i], zc, rc, err);
 	}
 	free(p);
 	return rc;

@@ -1,4 +1,5 @@
 #include "../../src/lib/fsutil.h"
+#include "../../src/lib/xalloc.h"
 #include "../../src/lib/zpieces.h"
 #include "test.h"
 
@@ -115,34 +116,60 @@ static void cache_and_locality(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
-/* Damage every cached file: cut it to n bytes (a disk that filled up,
- * say), or, with n < 0, flip the bits of its byte at -n. */
-static void damage_all(const char *dir, off_t n)
+/* A damage done to every cached file: cut it to cut bytes (a disk that
+ * filled up, say), or, with cut < 0, set 8 of its bytes from at on to all
+ * ones. */
+struct damage {
+	off_t cut, at;
+};
+
+static void damage_all(const char *dir, struct damage how)
 {
+	static const unsigned char ones[8] = { 255, 255, 255, 255, 255, 255,
+					       255, 255 };
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	char path[4096];
 	FILE *f;
-	int c;
 
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (n >= 0) {
-			if (truncate(path, n) < 0)
+		if (how.cut >= 0) {
+			if (truncate(path, how.cut) < 0)
 				perror(path);
 		} else if ((f = fopen(path, "r+"))) {
-			fseek(f, -n, SEEK_SET);
-			c = fgetc(f);
-			fseek(f, -n, SEEK_SET);
-			fputc(c ^ 0xff, f);
+			fseek(f, how.at, SEEK_SET);
+			fwrite(ones, 1, sizeof(ones), f);
 			fclose(f);
 		}
 	}
 	if (d)
 		closedir(d);
 }
+
+/* Compresses text with the cache in dir into o's outputs (reset first);
+ * gives the cache's misses and hits. */
+static void compress_cached(struct t_ctx *t, const struct strbuf *text,
+			    const char *dir, const struct pp_zpieces_out *o,
+			    size_t *misses, size_t *hits)
+{
+	struct pp_zcache zc;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	strbuf_reset(o[0].out);
+	strbuf_reset(o[1].out);
+	pp_zcache_open(&zc, dir);
+	CHECK(pp_zpieces_compress_all(text->buf, text->len, o, 2, &zc, &err) == 0);
+	*misses = zc.misses;
+	*hits = zc.hits;
+	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
+	pp_err_release(&err);
+}
+
+#define SAME(x, y) CHECK((x).len == (y).len && !memcmp((x).buf, (y).buf, (x).len))
 
 /* A damaged cached piece is made again, with gzip and xz on their threads:
  * the output is the same, and the next run finds whole pieces. */
@@ -151,48 +178,33 @@ static void damaged_cache(struct t_ctx *t)
 	struct strbuf a = STRBUF_INIT, gz1 = STRBUF_INIT, xz1 = STRBUF_INIT,
 		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
 	char dir[] = "/tmp/padpack-zc.XXXXXX";
-	struct pp_zcache zc;
 	struct pp_err err;
 	struct pp_zpieces_out o1[] = { { PP_COMP_GZIP, 9, &gz1 },
 				       { PP_COMP_XZ, 6, &xz1 } };
 	struct pp_zpieces_out o2[] = { { PP_COMP_GZIP, 9, &gz2 },
 				       { PP_COMP_XZ, 6, &xz2 } };
-	size_t misses;
+	/* cut shorter than the head; compressed bytes changed; the head's
+	 * payload length all ones */
+	static const struct damage damage[] = { { 7, 0 }, { -1, 100 },
+						{ -1, 0 } };
+	size_t pieces, misses, hits;
 
 	pp_err_init(&err);
 	CHECK(mkdtemp(dir) != NULL);
 	make_text(&a, 20000, -1);
 	CHECK(pp_zpieces_compress_all(a.buf, a.len, o1, 2, NULL, &err) == 0);
-	pp_zcache_open(&zc, dir);
-	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
-	misses = zc.misses;
-	CHECK(misses > 8 && zc.hits == 0);
-	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
-	damage_all(dir, 7); /* shorter than the head */
-	strbuf_reset(&gz2);
-	strbuf_reset(&xz2);
-	pp_zcache_open(&zc, dir);
-	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
-	CHECK(gz1.len == gz2.len && !memcmp(gz1.buf, gz2.buf, gz1.len));
-	CHECK(xz1.len == xz2.len && !memcmp(xz1.buf, xz2.buf, xz1.len));
-	CHECK(zc.misses == misses && zc.hits == 0);
-	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
-	pp_zcache_open(&zc, dir);
-	strbuf_reset(&gz2);
-	strbuf_reset(&xz2);
-	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
-	CHECK(zc.misses == 0 && zc.hits == misses);
-	CHECK(xz1.len == xz2.len && !memcmp(xz1.buf, xz2.buf, xz1.len));
-	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
-	damage_all(dir, -100); /* a byte of the compressed data */
-	pp_zcache_open(&zc, dir);
-	strbuf_reset(&gz2);
-	strbuf_reset(&xz2);
-	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, &zc, &err) == 0);
-	CHECK(zc.misses == misses && zc.hits == 0);
-	CHECK(gz1.len == gz2.len && !memcmp(gz1.buf, gz2.buf, gz1.len));
-	CHECK(xz1.len == xz2.len && !memcmp(xz1.buf, xz2.buf, xz1.len));
-	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
+	compress_cached(t, &a, dir, o2, &pieces, &hits);
+	CHECK(pieces > 8 && hits == 0);
+	for (size_t i = 0; i < ARRAY_SIZE(damage); i++) {
+		damage_all(dir, damage[i]);
+		compress_cached(t, &a, dir, o2, &misses, &hits);
+		SAME(gz1, gz2);
+		SAME(xz1, xz2);
+		CHECK(misses == pieces && hits == 0);
+		compress_cached(t, &a, dir, o2, &misses, &hits);
+		CHECK(misses == 0 && hits == pieces);
+		SAME(xz1, xz2);
+	}
 	CHECK(pp_remove_tree(dir, &err) == 0);
 	strbuf_release(&a);
 	strbuf_release(&gz1);
