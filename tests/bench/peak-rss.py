@@ -2,10 +2,12 @@
 """Runs a command and prints 'WALL_SECONDS PEAK_RSS_KIB' on stderr's last
 line: wall time, and the peak of the summed resident set of the command and
 all its descendants (dpkg-deb runs tar and its compressor as separate
-processes), sampled every 10 ms from /proc."""
+processes), sampled every 10 ms from /proc. The command is waited for on a
+thread of its own, so its end is timed exactly, not to the next sample."""
 import os
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -44,13 +46,21 @@ def tree_rss(root):
 
 
 def main():
+    ended = {}
+
+    def wait(proc):
+        proc.wait()
+        ended["at"] = time.monotonic()
+
     start = time.monotonic()
     proc = subprocess.Popen(sys.argv[1:])
+    waiter = threading.Thread(target=wait, args=(proc,))
+    waiter.start()
     peak = 0
-    while proc.poll() is None:
+    while waiter.is_alive():
         peak = max(peak, tree_rss(proc.pid))
-        time.sleep(0.01)
-    wall = time.monotonic() - start
+        waiter.join(0.01)
+    wall = ended["at"] - start
     if proc.returncode:
         sys.exit(proc.returncode)
     print("%.3f %d" % (wall, peak), file=sys.stderr)
