@@ -332,6 +332,28 @@ static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
 	return 0;
 }
 
+static int on_open_repo(const char *sub, struct pp_repo *r,
+			struct repo_opts *o, int argc, char **argv,
+			struct pp_err *err)
+{
+	int rc;
+
+	/* A publish stats every pool file: started now, on a thread, the
+	 * stats overlap the loading of the cache and the add. */
+	if ((!strcmp(sub, "publish") || (!strcmp(sub, "add") && o->publish)) &&
+	    pp_repo_stat_ahead(r, err) < 0)
+		return -1;
+	if (!strcmp(sub, "add")) {
+		rc = do_add(r, o, argc, argv, err);
+		return !rc && o->publish ? do_publish(r, o, err) : rc;
+	}
+	if (!strcmp(sub, "remove"))
+		return do_remove(r, o, argc, argv, err);
+	if (!strcmp(sub, "list"))
+		return do_list(r, o, err);
+	return do_publish(r, o, err);
+}
+
 static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 		    int argc, char **argv, struct pp_err *err)
 {
@@ -347,17 +369,7 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 		return pp_usage_error(err, "unknown repo command '%s'", sub);
 	if (pp_repo_open(&r, dir, strcmp(sub, "list") != 0, err) < 0)
 		return -1;
-	if (!strcmp(sub, "add")) {
-		rc = do_add(&r, o, argc, argv, err);
-		if (!rc && o->publish)
-			rc = do_publish(&r, o, err);
-	}
-	else if (!strcmp(sub, "remove"))
-		rc = do_remove(&r, o, argc, argv, err);
-	else if (!strcmp(sub, "list"))
-		rc = do_list(&r, o, err);
-	else
-		rc = do_publish(&r, o, err);
+	rc = on_open_repo(sub, &r, o, argc, argv, err);
 	pp_repo_close(&r);
 	return rc;
 }

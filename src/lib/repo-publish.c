@@ -17,8 +17,10 @@
 #include "fsutil.h"
 #include "hash.h"
 #include "repo-internal.h"
+#include "sort.h"
 #include "tree.h"
 #include "zpieces.h"
+#include "thread.h"
 #include "xalloc.h"
 
 /* An index file written into the new suite directory. */
@@ -125,14 +127,15 @@ static int selected(const struct pp_repo_member *m, const char *comp,
 }
 
 /* Brings the cache entries of the named pool files up to date: stats
- * them all first (on a few threads), then reads again the changed ones. */
+ * them all first (or takes the stats started ahead), then reads again the
+ * changed ones. */
 static int refresh_entries(struct publish *p, char **names, size_t n)
 {
 	struct pp_file_id *ids = xmalloc((n + 1) * sizeof(*ids));
 	struct pp_repo_entry *e;
 	int was_read, rc = 0;
 
-	pp_repo_stat_files(p->r->root_fd, names, n, ids);
+	pp_repo_stats_of(p->r, names, n, ids);
 	for (size_t i = 0; i < n && !rc; i++) {
 		rc = pp_repo_entry_get(p->r->root, p->cache, names[i], &ids[i],
 				       &was_read, &e, p->err);
@@ -159,7 +162,7 @@ static int cached_text(struct publish *p, char **names, size_t n,
 			size += sel[i]->text_len + 1;
 	}
 	if (n && !rc)
-		qsort(sel, n, sizeof(*sel), cmp_entry_ptr);
+		pp_sort_nearly_sorted(sel, n, sizeof(*sel), cmp_entry_ptr);
 	strbuf_reset(out);
 	strbuf_grow(out, size); /* megabytes: no copy on the way */
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -188,7 +191,7 @@ static void *index_job_run(void *arg)
 					       { PP_COMP_XZ, 6, &j->xz } };
 	struct hash_job hj = { &j->text, { 0 } };
 	pthread_t hasher;
-	int threaded = pthread_create(&hasher, NULL, hash_job_run, &hj) == 0;
+	int threaded = pp_thread_start(&hasher, hash_job_run, &hj) == 0;
 
 	strbuf_reset(&j->gz);
 	strbuf_reset(&j->xz);
@@ -232,7 +235,7 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 		if (selected(&ms->m[i], comp, arch))
 			names[n++] = ms->m[i].filename;
 	if (cached_text(p, names, n, &j.text) == 0)
-		betting = pthread_create(&bet, NULL, index_job_run, &j) == 0;
+		betting = pp_thread_start(&bet, index_job_run, &j) == 0;
 	rc = refresh_entries(p, names, n);
 	if (betting)
 		pthread_join(bet, NULL);
@@ -565,7 +568,8 @@ static int collect_referenced(struct pp_repo *r, struct referenced *ref,
 		}
 	}
 	if (ref->nr)
-		qsort(ref->names, ref->nr, sizeof(*ref->names), cmp_str);
+		pp_sort_nearly_sorted(ref->names, ref->nr, sizeof(*ref->names),
+				      cmp_str);
 	return 0;
 }
 

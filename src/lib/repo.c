@@ -16,6 +16,7 @@
 #include "hash.h"
 #include "hindex.h"
 #include "repo-internal.h"
+#include "sort.h"
 #include "xalloc.h"
 
 size_t pp_split_words(const char *s, char ***out)
@@ -319,6 +320,7 @@ int pp_repo_cache_of(struct pp_repo *r, struct pp_repo_cache **out,
 
 void pp_repo_close(struct pp_repo *r)
 {
+	pp_repo_stats_release(r);
 	if (r->cache) {
 		pp_repo_cache_release(r->cache);
 		free(r->cache);
@@ -501,7 +503,7 @@ int pp_repo_members_save(struct pp_repo *r, const char *suite,
 	int rc;
 
 	if (ms->nr)
-		qsort(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
+		pp_sort_nearly_sorted(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
 	list_path(r, suite, &path);
 	rc = pp_filebuf_open(fb, path.buf, 0644, err);
 	for (size_t i = 0; i < ms->nr && !rc; i++) {

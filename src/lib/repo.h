@@ -44,6 +44,7 @@ struct pp_repo_member {
 };
 
 struct pp_repo_cache;
+struct pp_repo_stats;
 
 struct pp_repo {
 	char *root;
@@ -55,6 +56,8 @@ struct pp_repo {
 	struct pp_repo_cache *cache;
 	/* each suite's members (by the suite's position), read once too */
 	struct pp_repo_members **members;
+	/* the pool files' stats, when started ahead of a publish */
+	struct pp_repo_stats *stats_ahead;
 };
 
 /* Signs Release: fills the clearsigned InRelease and the armored detached
@@ -113,6 +116,13 @@ void pp_repo_members_release(struct pp_repo_members *ms);
  * add and remove change them in place, publish reads them. */
 int pp_repo_members_of(struct pp_repo *r, const struct pp_repo_suite *s,
 		       struct pp_repo_members **out, struct pp_err *err);
+
+/* Starts statting every suite's pool files on a thread of their own, for
+ * a publish later in the run (which then waits for them): the stats of a
+ * large pool overlap the loading of the cache and an add. */
+int pp_repo_stat_ahead(struct pp_repo *r, struct pp_err *err);
+/* Waits for (or stops) the stats started ahead, and frees them. */
+void pp_repo_stats_release(struct pp_repo *r);
 
 struct pp_repo_publish_opts {
 	int full;         /* ignore the cache: re-read every pool file */

@@ -16,6 +16,7 @@
 #include "control.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "thread.h"
 #include "xalloc.h"
 
 /* A piece ends after a stanza whose first line hashes to 0 mod CUT_EVERY,
@@ -496,7 +497,7 @@ int pp_zpieces_compress_all(const char *text, size_t len,
 					    { 0 }, { 0 }, 0 };
 		job[i].zc.dir = zc ? zc->dir : NULL;
 		pp_err_init(&job[i].err);
-		if (i && pthread_create(&tid[i], NULL, run_join, &job[i]) == 0)
+		if (i && pp_thread_start(&tid[i], run_join, &job[i]) == 0)
 			started[i] = 1;
 		else if (i)
 			run_join(&job[i]);

@@ -17,6 +17,8 @@ extern const struct t_case pgp_tests[];
 extern const struct t_case isa_tests[];
 extern const struct t_case docker_tests[];
 extern const struct t_case fsutil_tests[];
+extern const struct t_case sort_tests[];
+extern const struct t_case repokey_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -32,6 +34,8 @@ static const struct t_case *const suites[] = {
 	isa_tests,
 	docker_tests,
 	fsutil_tests,
+	sort_tests,
+	repokey_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
