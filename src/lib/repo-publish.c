@@ -42,23 +42,77 @@ struct publish {
 	struct pp_err *err;
 };
 
+struct index_hash {
+	struct pp_hash md5, sha256;
+	long long size;
+};
+
+static void index_hash_init(struct index_hash *h)
+{
+	pp_hash_init(&h->md5, PP_MD5);
+	pp_hash_init(&h->sha256, PP_SHA256);
+	h->size = 0;
+}
+
+static void index_hash_update(struct index_hash *h, const void *data,
+			      size_t len)
+{
+	pp_hash_update(&h->md5, data, len);
+	pp_hash_update(&h->sha256, data, len);
+	h->size += (long long)len;
+}
+
+static void index_hash_final(struct index_hash *h, struct index_file *f)
+{
+	pp_hash_final_hex(&h->md5, f->md5);
+	pp_hash_final_hex(&h->sha256, f->sha256);
+	f->size = h->size;
+}
+
 static void hash_data(const void *data, size_t len, struct index_file *f)
 {
-	struct pp_hash h;
+	struct index_hash h;
 
-	pp_hash_init(&h, PP_MD5);
-	pp_hash_update(&h, data, len);
-	pp_hash_final_hex(&h, f->md5);
-	pp_hash_init(&h, PP_SHA256);
-	pp_hash_update(&h, data, len);
-	pp_hash_final_hex(&h, f->sha256);
-	f->size = (long long)len;
+	index_hash_init(&h);
+	index_hash_update(&h, data, len);
+	index_hash_final(&h, f);
+}
+
+/* The hashes of a text of stanzas, gathered into chunks first: thousands
+ * of small updates cost more than the copy. */
+static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
+{
+	enum { CHUNK = 64 << 10 };
+	char *chunk = xmalloc(CHUNK);
+	struct index_hash h;
+	size_t used = 0;
+
+	index_hash_init(&h);
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct pp_stanza_ref *s = &t->s[i];
+
+		if (used + s->len + 1 > CHUNK) {
+			index_hash_update(&h, chunk, used);
+			used = 0;
+		}
+		if (s->len + 1 > CHUNK) {
+			index_hash_update(&h, s->text, s->len);
+		} else {
+			memcpy(chunk + used, s->text, s->len);
+			used += s->len;
+		}
+		if (i + 1 < t->nr)
+			chunk[used++] = '\n';
+	}
+	index_hash_update(&h, chunk, used);
+	index_hash_final(&h, f);
+	free(chunk);
 }
 
 /* The hashes of a large index, made on a thread of their own while the
  * same text is compressed. */
 struct hash_job {
-	const struct strbuf *data;
+	const struct pp_stanzas *text;
 	struct index_file f;
 };
 
@@ -66,48 +120,63 @@ static void *hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
-	hash_data(j->data->buf, j->data->len, &j->f);
+	hash_stanzas(j->text, &j->f);
 	return NULL;
 }
 
-/* Writes one index file of the new suite and its by-hash copy; hashed,
- * when not NULL, holds its hashes already. */
-static int put_index_hashed(struct publish *p, const char *rel,
-			    const struct strbuf *data,
-			    const struct index_file *hashed)
+/* Writes an index file into the new suite (not served yet): data, or the
+ * text of stanzas. */
+static int write_index(struct publish *p, const char *rel,
+		       const struct strbuf *data, const struct pp_stanzas *text)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct pp_filebuf *fb;
+	int rc;
+
+	strbuf_addf(&path, "%s/%s", p->tmp.buf, rel);
+	if (data) {
+		rc = pp_write_file(path.buf, data->buf, data->len, 0644, p->err);
+		strbuf_release(&path);
+		return rc;
+	}
+	fb = xmalloc(sizeof(*fb));
+	rc = pp_filebuf_open(fb, path.buf, 0644, p->err);
+	for (size_t i = 0; i < text->nr && !rc; i++) {
+		pp_filebuf_add(fb, text->s[i].text, text->s[i].len);
+		if (i + 1 < text->nr)
+			pp_filebuf_add(fb, "\n", 1);
+	}
+	if (!rc)
+		rc = pp_filebuf_commit(fb, p->err);
+	free(fb);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* Lists an index file written in the new suite, with its hashes, for
+ * Release, and links its by-hash copy. */
+static int list_index(struct publish *p, const char *rel,
+		      const struct index_file *hashes)
 {
 	struct strbuf path = STRBUF_INIT, byhash = STRBUF_INIT;
 	struct index_file *f;
 	char *dir;
-	int rc;
+	int rc = 0;
 
 	ARRAY_GROW(p->files, p->alloc_files, p->nr_files + 1);
 	f = &p->files[p->nr_files++];
-	if (hashed)
-		*f = *hashed;
-	else
-		hash_data(data->buf, data->len, f);
+	*f = *hashes;
 	f->path = xstrdup(rel);
 	strbuf_addf(&path, "%s/%s", p->tmp.buf, rel);
 	dir = pp_dirname(path.buf);
-	strbuf_addf(&byhash, "%s/by-hash/SHA256", dir);
-	rc = pp_mkdir_p(byhash.buf, 0755, p->err);
-	if (!rc)
-		rc = pp_write_file(path.buf, data->buf, data->len, 0644, p->err);
-	strbuf_addf(&byhash, "/%s", f->sha256);
-	if (!rc && link(path.buf, byhash.buf) < 0 && errno != EEXIST)
+	strbuf_addf(&byhash, "%s/by-hash/SHA256/%s", dir, f->sha256);
+	if (link(path.buf, byhash.buf) < 0 && errno != EEXIST)
 		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'",
 				  byhash.buf);
 	free(dir);
 	strbuf_release(&path);
 	strbuf_release(&byhash);
 	return rc;
-}
-
-static int put_index(struct publish *p, const char *rel,
-		     const struct strbuf *data)
-{
-	return put_index_hashed(p, rel, data, NULL);
 }
 
 static int cmp_entry_ptr(const void *a, const void *b)
@@ -145,121 +214,158 @@ static int refresh_entries(struct publish *p, char **names, size_t n)
 	return rc;
 }
 
-/* The Packages text of the named pool files, from the cache as it stands;
- * -1 when one of them has no entry yet. */
+/* The Packages text of the named pool files, as the cache's stanzas as it
+ * stands (refs, owned by the caller, point into the cache); -1 when one of
+ * them has no entry yet. */
 static int cached_text(struct publish *p, char **names, size_t n,
-		       struct strbuf *out)
+		       struct pp_stanzas *text, struct pp_stanza_ref **refs)
 {
 	struct pp_repo_entry **sel = xcalloc(n + 1, sizeof(*sel));
-	size_t size = 0;
+	size_t len = 0;
 	int rc = 0;
 
+	free(*refs);
+	*refs = NULL;
 	for (size_t i = 0; i < n && !rc; i++) {
 		sel[i] = pp_repo_cache_find(p->cache, names[i]);
 		if (!sel[i])
 			rc = -1;
 		else
-			size += sel[i]->text_len + 1;
+			len += sel[i]->text_len + (i > 0);
 	}
-	if (n && !rc)
+	if (!rc) {
 		pp_sort_nearly_sorted(sel, n, sizeof(*sel), cmp_entry_ptr);
-	strbuf_reset(out);
-	strbuf_grow(out, size); /* megabytes: no copy on the way */
-	for (size_t i = 0; i < n && !rc; i++) {
-		if (i)
-			strbuf_addch(out, '\n');
-		strbuf_add(out, sel[i]->text, sel[i]->text_len);
+		*refs = xcalloc(n + 1, sizeof(**refs));
+		for (size_t i = 0; i < n; i++)
+			(*refs)[i] = (struct pp_stanza_ref){ sel[i]->text,
+							     sel[i]->text_len };
+		*text = (struct pp_stanzas){ *refs, n, len };
 	}
 	free(sel);
 	return rc;
 }
 
-/* A Packages text compressed (gzip and xz on threads of their own) while
- * its hashes are made on another. */
+/* A Packages text compressed (gzip and xz on threads of their own, each
+ * hashing its output when done) while its hashes are made on another. */
 struct index_job {
-	struct strbuf text, gz, xz;
+	struct pp_stanzas text;
+	struct pp_stanza_ref *refs;
+	struct strbuf gz, xz;
 	struct pp_zcache *zcache;
-	struct index_file hashes;
+	struct index_file hashes[3]; /* the text, .gz, .xz */
 	struct pp_err err;
 	int rc;
 };
 
+static void hash_output(void *ctx, const struct strbuf *out)
+{
+	hash_data(out->buf, out->len, ctx);
+}
+
 static void *index_job_run(void *arg)
 {
 	struct index_job *j = arg;
-	const struct pp_zpieces_out outs[] = { { PP_COMP_GZIP, 9, &j->gz },
-					       { PP_COMP_XZ, 6, &j->xz } };
+	const struct pp_zpieces_out outs[] = {
+		{ PP_COMP_GZIP, 9, &j->gz, hash_output, &j->hashes[1] },
+		{ PP_COMP_XZ, 6, &j->xz, hash_output, &j->hashes[2] },
+	};
 	struct hash_job hj = { &j->text, { 0 } };
 	pthread_t hasher;
 	int threaded = pp_thread_start(&hasher, hash_job_run, &hj) == 0;
 
 	strbuf_reset(&j->gz);
 	strbuf_reset(&j->xz);
-	j->rc = pp_zpieces_compress_all(j->text.buf, j->text.len, outs,
-					ARRAY_SIZE(outs), j->zcache, &j->err);
+	j->rc = pp_zpieces_compress_stanzas(&j->text, outs, ARRAY_SIZE(outs),
+					    j->zcache, &j->err);
 	if (threaded)
 		pthread_join(hasher, NULL);
 	else
 		hash_job_run(&hj);
-	j->hashes = hj.f;
+	j->hashes[0] = hj.f;
 	return NULL;
 }
 
 static void index_job_release(struct index_job *j)
 {
-	strbuf_release(&j->text);
+	free(j->refs);
 	strbuf_release(&j->gz);
 	strbuf_release(&j->xz);
 	pp_err_release(&j->err);
+}
+
+/* The indices of one component and architecture, written and listed. */
+static int put_packages(struct publish *p, struct index_job *j,
+			const char *comp, const char *arch, int text_written)
+{
+	static const char *const ext[] = { "", ".gz", ".xz" };
+	const struct strbuf *data[] = { NULL, &j->gz, &j->xz };
+	struct strbuf rel = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ext) && !rc; i++) {
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch, ext[i]);
+		if (i || !text_written)
+			rc = write_index(p, rel.buf, data[i],
+					 i ? NULL : &j->text);
+		if (!rc)
+			rc = list_index(p, rel.buf, &j->hashes[i]);
+	}
+	strbuf_release(&rel);
+	return rc;
 }
 
 /* The indices of one component and architecture. The pool files are
  * stat'ed to bring their cache entries up to date; meanwhile the text
  * the cache gives already is compressed, on a bet that no pool file
  * changed behind the repository's back (then the stats change nothing
- * and the work is done); if one did, it is all made again from the
- * fresh entries, the unchanged pieces coming from the piece cache. */
+ * and the work is done: the text is written while it is compressed); if
+ * one did, it is all made again from the fresh entries, the unchanged
+ * pieces coming from the piece cache. */
 static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 			  const char *comp, const char *arch)
 {
-	struct index_job j = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-			       p->zcache, { 0 }, { 0 }, 0 };
-	struct strbuf rel = STRBUF_INIT;
+	struct index_job j = { { NULL, 0, 0 }, NULL, STRBUF_INIT, STRBUF_INIT,
+			       p->zcache, { { 0 } }, { 0 }, 0 };
 	char **names = xcalloc(ms->nr + 1, sizeof(*names));
 	size_t n = 0, read_before = p->o->read_debs;
+	struct strbuf dir = STRBUF_INIT;
 	pthread_t bet;
-	int betting = 0, rc;
+	int betting = 0, written = 0, rc;
 
 	pp_err_init(&j.err);
 	for (size_t i = 0; i < ms->nr; i++)
 		if (selected(&ms->m[i], comp, arch))
 			names[n++] = ms->m[i].filename;
-	if (cached_text(p, names, n, &j.text) == 0)
+	strbuf_addf(&dir, "%s/%s/binary-%s/by-hash/SHA256", p->tmp.buf, comp,
+		    arch);
+	rc = pp_mkdir_p(dir.buf, 0755, p->err);
+	if (!rc && cached_text(p, names, n, &j.text, &j.refs) == 0)
 		betting = pp_thread_start(&bet, index_job_run, &j) == 0;
-	rc = refresh_entries(p, names, n);
+	if (!rc)
+		rc = refresh_entries(p, names, n);
+	if (!rc && betting && p->o->read_debs == read_before) {
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, "%s/binary-%s/Packages", comp, arch);
+		rc = write_index(p, dir.buf, NULL, &j.text);
+		written = !rc;
+	}
 	if (betting)
 		pthread_join(bet, NULL);
 	if (!rc && (!betting || j.rc || p->o->read_debs != read_before)) {
 		pp_err_release(&j.err);
 		pp_err_init(&j.err);
-		rc = cached_text(p, names, n, &j.text);
+		written = 0;
+		rc = cached_text(p, names, n, &j.text, &j.refs);
 		if (!rc)
 			index_job_run(&j);
 		if (!rc && j.rc)
 			rc = pp_err_move(p->err, &j.err);
 	}
-	strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
 	if (!rc)
-		rc = put_index_hashed(p, rel.buf, &j.text, &j.hashes);
-	strbuf_addstr(&rel, ".gz");
-	if (!rc)
-		rc = put_index(p, rel.buf, &j.gz);
-	strbuf_setlen(&rel, rel.len - 3);
-	strbuf_addstr(&rel, ".xz");
-	if (!rc)
-		rc = put_index(p, rel.buf, &j.xz);
+		rc = put_packages(p, &j, comp, arch, written);
 	index_job_release(&j);
-	strbuf_release(&rel);
+	strbuf_release(&dir);
 	free(names);
 	return rc;
 }

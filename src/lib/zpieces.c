@@ -27,8 +27,11 @@
 #define XZ_DICT (1u << 20) /* >= MAX_PIECE: a larger one would buy nothing */
 #define XZ_MIN_DICT 4096u  /* LZMA2's smallest */
 
+/* Stanzas [first, end) of the text, len bytes of it with the blank lines
+ * that follow them (all but the text's last stanza are followed by one). */
 struct piece {
-	size_t off, len;
+	size_t first, end;
+	size_t len;
 	char hex[2 * PP_HASH_MAX + 1]; /* SHA-256 of the text: the cache key */
 };
 
@@ -41,39 +44,56 @@ static uint32_t fnv1a(const char *s, size_t n)
 	return h;
 }
 
-/* Whether the piece [start, next) ends after the stanza at stanza. */
-static int piece_ends(const char *text, size_t len, size_t start,
-		      size_t stanza, size_t next)
+static size_t joined_len(const struct pp_stanzas *t, size_t i)
 {
-	size_t size = next - start;
-
-	if (next == len || size >= MAX_PIECE)
-		return 1;
-	return size >= MIN_PIECE &&
-	       fnv1a(text + stanza, strcspn(text + stanza, "\n")) % CUT_EVERY == 0;
+	return t->s[i].len + (i + 1 < t->nr);
 }
 
-static size_t cut(const char *text, size_t len, struct piece **out)
+/* Whether a piece of size bytes ends after stanza i. */
+static int piece_ends(const struct pp_stanzas *t, size_t i, size_t size)
 {
-	size_t nr = 0, alloc = 0, start = 0, stanza = 0;
+	const char *first = t->s[i].text, *nl;
+
+	if (i + 1 == t->nr || size >= MAX_PIECE)
+		return 1;
+	nl = memchr(first, '\n', t->s[i].len);
+	return size >= MIN_PIECE &&
+	       fnv1a(first, nl ? (size_t)(nl - first) : t->s[i].len) %
+			       CUT_EVERY == 0;
+}
+
+static size_t cut(const struct pp_stanzas *t, struct piece **out)
+{
+	size_t nr = 0, alloc = 0, first = 0, size = 0;
 
 	*out = NULL;
-	while (stanza < len) {
-		const char *end = pp_stanza_end(text + stanza, len - stanza);
-		size_t next = end ? (size_t)(end - text) + 2 : len;
-
-		if (piece_ends(text, len, start, stanza, next)) {
+	for (size_t i = 0; i < t->nr; i++) {
+		size += joined_len(t, i);
+		if (piece_ends(t, i, size)) {
 			ARRAY_GROW(*out, alloc, nr + 1);
-			(*out)[nr++] = (struct piece){ start, next - start, "" };
-			start = next;
+			(*out)[nr++] = (struct piece){ first, i + 1, size, "" };
+			first = i + 1;
+			size = 0;
 		}
-		stanza = next;
 	}
 	if (!nr) { /* empty text: one empty piece */
 		ARRAY_GROW(*out, alloc, 1);
-		(*out)[nr++] = (struct piece){ 0, 0, "" };
+		(*out)[nr++] = (struct piece){ 0, 0, 0, "" };
 	}
 	return nr;
+}
+
+/* The piece's text, in buf (reused from piece to piece). */
+static void piece_text(const struct pp_stanzas *t, const struct piece *p,
+		       struct strbuf *buf)
+{
+	strbuf_reset(buf);
+	strbuf_grow(buf, p->len);
+	for (size_t i = p->first; i < p->end; i++) {
+		strbuf_add(buf, t->s[i].text, t->s[i].len);
+		if (i + 1 < t->nr)
+			strbuf_addch(buf, '\n');
+	}
 }
 
 /* ---- compressing one piece --------------------------------------------- */
@@ -189,15 +209,19 @@ void pp_zcache_open(struct pp_zcache *zc, const char *dir)
 	zc->dir = dir ? xstrdup(dir) : NULL;
 }
 
-static void name_pieces(const char *text, struct piece *p, size_t n)
+static void name_pieces(const struct pp_stanzas *t, struct piece *p,
+			size_t n)
 {
+	struct strbuf buf = STRBUF_INIT;
 	struct pp_hash h;
 
 	for (size_t i = 0; i < n; i++) {
+		piece_text(t, &p[i], &buf);
 		pp_hash_init(&h, PP_SHA256);
-		pp_hash_update(&h, text + p[i].off, p[i].len);
+		pp_hash_update(&h, buf.buf, buf.len);
 		pp_hash_final_hex(&h, p[i].hex);
 	}
+	strbuf_release(&buf);
 }
 
 /* A cached piece is this head, then the compressed bytes (a cache of this
@@ -265,15 +289,32 @@ static int make_piece(const char *in, size_t len, enum pp_compressor type,
 	return 0;
 }
 
-/* Appends the compressed piece to out, from the cache or made (and
- * cached); sizes gets its sizes (an xz piece's go to the index). */
-static int get_piece(struct pp_zcache *zc, const char *text,
-		     const struct piece *p, enum pp_compressor type, int level,
-		     int last, struct strbuf *out, uint64_t sizes[2],
-		     struct pp_err *err)
+/* One output's join: the text, where the pieces are cached, the output,
+ * and room for a piece's text. */
+struct join {
+	const struct pp_stanzas *t;
+	const struct piece *p;
+	size_t n;
+	enum pp_compressor type;
+	int level;
+	struct pp_zcache *zc;
+	struct strbuf *out;
+	struct strbuf ptext; /* the text of the piece at hand, when needed */
+	struct pp_err *err;
+};
+
+/* Appends piece i compressed to out, from the cache or made (and cached);
+ * sizes gets its sizes (an xz piece's go to the index). have_text: the
+ * piece's text is in ptext already. */
+static int get_piece(struct join *j, size_t i, int have_text,
+		     uint64_t sizes[2])
 {
 	const size_t head = sizeof(struct cached_head);
+	const struct piece *p = &j->p[i];
+	const int last = i + 1 == j->n;
 	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT, made = STRBUF_INIT;
+	struct pp_zcache *zc = j->zc;
+	struct strbuf *out = j->out;
 	size_t was = out->len;
 	int rc = 0;
 
@@ -281,8 +322,8 @@ static int get_piece(struct pp_zcache *zc, const char *text,
 		/* ".4": pieces with a head; xz ones made with a dictionary
 		 * sized from the piece, HC4 and nice length 16 */
 		strbuf_addf(&name, "%s.%s%d%s.4", p->hex,
-			    type == PP_COMP_GZIP ? "gz" : "xz", level,
-			    type == PP_COMP_GZIP && last ? "L" : "");
+			    j->type == PP_COMP_GZIP ? "gz" : "xz", j->level,
+			    j->type == PP_COMP_GZIP && last ? "L" : "");
 		strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
 		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
 		zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
@@ -293,12 +334,14 @@ static int get_piece(struct pp_zcache *zc, const char *text,
 		strbuf_setlen(out, was);
 		zc->misses++;
 	}
-	if (make_piece(text + p->off, p->len, type, level, last, &made,
-		       sizes) < 0)
-		rc = pp_err_set(err, PP_EXIT_IO, "compression failed");
+	if (!have_text)
+		piece_text(j->t, p, &j->ptext);
+	if (make_piece(j->ptext.buf, j->ptext.len, j->type, j->level, last,
+		       &made, sizes) < 0)
+		rc = pp_err_set(j->err, PP_EXIT_IO, "compression failed");
 	else if (zc && zc->dir &&
-		 (pp_mkdir_p(zc->dir, 0755, err) < 0 ||
-		  pp_write_file(path.buf, made.buf, made.len, 0644, err) < 0))
+		 (pp_mkdir_p(zc->dir, 0755, j->err) < 0 ||
+		  pp_write_file(path.buf, made.buf, made.len, 0644, j->err) < 0))
 		rc = -1;
 	if (!rc)
 		strbuf_add(out, made.buf + head, made.len - head);
@@ -354,23 +397,28 @@ static void put_le32(struct strbuf *out, uint32_t v)
 	strbuf_add(out, b, 4);
 }
 
-static int gzip_join(const char *text, size_t len, const struct piece *p,
-		     size_t n, int level, struct pp_zcache *zc,
-		     struct strbuf *out, struct pp_err *err)
+/* The CRC-32 of the whole text, which the gzip trailer holds, is made
+ * piece by piece: each piece's text is at hand for it. */
+static int gzip_join(struct join *j)
 {
 	/* no name, no mtime, XFL as gzip sets it, OS Unix */
 	const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0,
-					 level == 9 ? 2 : level == 1 ? 4 : 0, 3 };
+					 j->level == 9 ? 2 : j->level == 1 ? 4 : 0,
+					 3 };
+	uLong crc = crc32(0, NULL, 0);
 	uint64_t unused[2];
 	int rc = 0;
 
-	strbuf_grow(out, len / 5 + 4096); /* about what Packages compresses to */
-	strbuf_add(out, head, sizeof(head));
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = get_piece(zc, text, &p[i], PP_COMP_GZIP, level, i == n - 1,
-			       out, unused, err);
-	put_le32(out, crc_of(text, len));
-	put_le32(out, (uint32_t)len);
+	/* about what Packages compresses to */
+	strbuf_grow(j->out, j->t->len / 5 + 4096);
+	strbuf_add(j->out, head, sizeof(head));
+	for (size_t i = 0; i < j->n && !rc; i++) {
+		piece_text(j->t, &j->p[i], &j->ptext);
+		crc = crc32(crc, (const Bytef *)j->ptext.buf, (uInt)j->ptext.len);
+		rc = get_piece(j, i, 1, unused);
+	}
+	put_le32(j->out, (uint32_t)crc);
+	put_le32(j->out, (uint32_t)j->t->len);
 	return rc;
 }
 
@@ -392,9 +440,7 @@ static int xz_trailer(lzma_index *idx, struct strbuf *out, struct pp_err *err)
 	return 0;
 }
 
-static int xz_join(const char *text, size_t len, const struct piece *p,
-		   size_t n, int level, struct pp_zcache *zc, struct strbuf *out,
-		   struct pp_err *err)
+static int xz_join(struct join *j)
 {
 	lzma_stream_flags flags = { .version = 0, .check = LZMA_CHECK_CRC64 };
 	uint8_t head[LZMA_STREAM_HEADER_SIZE];
@@ -404,21 +450,21 @@ static int xz_join(const char *text, size_t len, const struct piece *p,
 
 	if (lzma_stream_header_encode(&flags, head) != LZMA_OK) {
 		lzma_index_end(idx, NULL);
-		return pp_err_set(err, PP_EXIT_IO, "cannot write the xz header");
+		return pp_err_set(j->err, PP_EXIT_IO, "cannot write the xz header");
 	}
-	strbuf_grow(out, len / 6 + 4096); /* about what Packages compresses to */
-	strbuf_add(out, head, sizeof(head));
-	for (size_t i = 0; i < n && !rc; i++) {
-		if (!p[i].len)
+	/* about what Packages compresses to */
+	strbuf_grow(j->out, j->t->len / 6 + 4096);
+	strbuf_add(j->out, head, sizeof(head));
+	for (size_t i = 0; i < j->n && !rc; i++) {
+		if (!j->p[i].len)
 			continue; /* an empty stream has no block */
-		rc = get_piece(zc, text, &p[i], PP_COMP_XZ, level, 0, out,
-			       sizes, err);
+		rc = get_piece(j, i, 0, sizes);
 		if (!rc && lzma_index_append(idx, NULL, sizes[0], sizes[1]) !=
 			   LZMA_OK)
-			rc = pp_err_set(err, PP_EXIT_IO, "xz index overflow");
+			rc = pp_err_set(j->err, PP_EXIT_IO, "xz index overflow");
 	}
 	if (!rc)
-		rc = xz_trailer(idx, out, err);
+		rc = xz_trailer(idx, j->out, j->err);
 	lzma_index_end(idx, NULL);
 	return rc;
 }
@@ -426,10 +472,7 @@ static int xz_join(const char *text, size_t len, const struct piece *p,
 /* One output's join, on a thread of its own: with its own record of the
  * pieces it used and its own error, merged into the caller's afterwards. */
 struct join_job {
-	const char *text;
-	size_t len;
-	const struct piece *p;
-	size_t n;
+	struct join j;
 	const struct pp_zpieces_out *o;
 	struct pp_zcache zc; /* shares the caller's dir */
 	struct pp_err err;
@@ -438,17 +481,19 @@ struct join_job {
 
 static void *run_join(void *arg)
 {
-	struct join_job *j = arg;
-	const struct pp_zpieces_out *o = j->o;
+	struct join_job *job = arg;
+	const struct pp_zpieces_out *o = job->o;
 
 	if (o->type == PP_COMP_GZIP)
-		j->rc = gzip_join(j->text, j->len, j->p, j->n, o->level, &j->zc,
-				  o->out, &j->err);
+		job->rc = gzip_join(&job->j);
 	else if (o->type == PP_COMP_XZ)
-		j->rc = xz_join(j->text, j->len, j->p, j->n, o->level, &j->zc,
-				o->out, &j->err);
+		job->rc = xz_join(&job->j);
 	else
-		j->rc = pp_err_set(&j->err, PP_EXIT_USAGE, "pieces need gzip or xz");
+		job->rc = pp_err_set(&job->err, PP_EXIT_USAGE,
+				     "pieces need gzip or xz");
+	if (!job->rc && o->done)
+		o->done(o->ctx, o->out);
+	strbuf_release(&job->j.ptext);
 	return NULL;
 }
 
@@ -472,9 +517,10 @@ static int merge_job(struct join_job *j, struct pp_zcache *zc, int rc,
 	return rc;
 }
 
-int pp_zpieces_compress_all(const char *text, size_t len,
-			    const struct pp_zpieces_out *outs, size_t nr_outs,
-			    struct pp_zcache *zc, struct pp_err *err)
+int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
+				const struct pp_zpieces_out *outs,
+				size_t nr_outs, struct pp_zcache *zc,
+				struct pp_err *err)
 {
 	enum { MAX_OUTS = 4 };
 	struct join_job job[MAX_OUTS];
@@ -486,17 +532,20 @@ int pp_zpieces_compress_all(const char *text, size_t len,
 	if (nr_outs > MAX_OUTS)
 		return pp_err_set(err, PP_EXIT_USAGE, "at most %d outputs",
 				  MAX_OUTS);
-	n = cut(text, len, &p);
+	n = cut(t, &p);
 	if (zc && zc->dir)
-		name_pieces(text, p, n);
+		name_pieces(t, p, n);
 	/* Each output on its own thread (the first on this one): adding one
 	 * package to a large index recompresses one piece of each, and the
 	 * xz piece costs several times the gzip one. */
 	for (size_t i = 0; i < nr_outs; i++) {
-		job[i] = (struct join_job){ text, len, p, n, &outs[i],
-					    { 0 }, { 0 }, 0 };
+		memset(&job[i], 0, sizeof(job[i]));
+		job[i].o = &outs[i];
 		job[i].zc.dir = zc ? zc->dir : NULL;
 		pp_err_init(&job[i].err);
+		job[i].j = (struct join){ t, p, n, outs[i].type, outs[i].level,
+					  &job[i].zc, outs[i].out, STRBUF_INIT,
+					  &job[i].err };
 		if (i && pp_thread_start(&tid[i], run_join, &job[i]) == 0)
 			started[i] = 1;
 		else if (i)
@@ -513,11 +562,45 @@ int pp_zpieces_compress_all(const char *text, size_t len,
 	return rc;
 }
 
+/* The stanzas of a text, as pp_stanza_end finds them. */
+static void split_stanzas(const char *text, size_t len, struct pp_stanzas *t,
+			  struct pp_stanza_ref **refs)
+{
+	size_t nr = 0, alloc = 0, at = 0;
+
+	*refs = NULL;
+	while (at < len) {
+		const char *end = pp_stanza_end(text + at, len - at);
+		size_t stop = end ? (size_t)(end - text) + 1 : len;
+
+		if (stop + 1 >= len) /* the last, with a blank line after it */
+			stop = len;
+		ARRAY_GROW(*refs, alloc, nr + 1);
+		(*refs)[nr++] = (struct pp_stanza_ref){ text + at, stop - at };
+		at = stop + 1;
+	}
+	*t = (struct pp_stanzas){ *refs, nr, len };
+}
+
+int pp_zpieces_compress_all(const char *text, size_t len,
+			    const struct pp_zpieces_out *outs, size_t nr_outs,
+			    struct pp_zcache *zc, struct pp_err *err)
+{
+	struct pp_stanza_ref *refs;
+	struct pp_stanzas t;
+	int rc;
+
+	split_stanzas(text, len, &t, &refs);
+	rc = pp_zpieces_compress_stanzas(&t, outs, nr_outs, zc, err);
+	free(refs);
+	return rc;
+}
+
 int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
 			int level, struct pp_zcache *zc, struct strbuf *out,
 			struct pp_err *err)
 {
-	struct pp_zpieces_out o = { type, level, out };
+	struct pp_zpieces_out o = { type, level, out, NULL, NULL };
 
 	return pp_zpieces_compress_all(text, len, &o, 1, zc, err);
 }

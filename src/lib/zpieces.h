@@ -35,15 +35,38 @@ int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
 			int level, struct pp_zcache *zc, struct strbuf *out,
 			struct pp_err *err);
 
-/* The same text compressed several ways: cut and hashed once. */
+/* The same text compressed several ways: cut and hashed once. done, if
+ * set, is called with the output once it is whole, on the thread that
+ * made it (the others may still be at work). */
 struct pp_zpieces_out {
 	enum pp_compressor type;
 	int level;
 	struct strbuf *out;
+	void (*done)(void *ctx, const struct strbuf *out);
+	void *ctx;
 };
 
 int pp_zpieces_compress_all(const char *text, size_t len,
 			    const struct pp_zpieces_out *outs, size_t nr_outs,
 			    struct pp_zcache *zc, struct pp_err *err);
+
+/* A text given as its stanzas, joined by a newline each: stanza i runs up
+ * to and including its last newline, and a blank line separates it from
+ * the next. A large index need not be copied into one buffer first. */
+struct pp_stanza_ref {
+	const char *text;
+	size_t len;
+};
+
+struct pp_stanzas {
+	const struct pp_stanza_ref *s;
+	size_t nr;
+	size_t len; /* of the joined text */
+};
+
+int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
+				const struct pp_zpieces_out *outs,
+				size_t nr_outs, struct pp_zcache *zc,
+				struct pp_err *err);
 
 #endif

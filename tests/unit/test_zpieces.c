@@ -1,3 +1,4 @@
+#include "../../src/lib/control.h"
 #include "../../src/lib/fsutil.h"
 #include "../../src/lib/xalloc.h"
 #include "../../src/lib/zpieces.h"
@@ -179,10 +180,10 @@ static void damaged_cache(struct t_ctx *t)
 		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
 	char dir[] = "/tmp/padpack-zc.XXXXXX";
 	struct pp_err err;
-	struct pp_zpieces_out o1[] = { { PP_COMP_GZIP, 9, &gz1 },
-				       { PP_COMP_XZ, 6, &xz1 } };
-	struct pp_zpieces_out o2[] = { { PP_COMP_GZIP, 9, &gz2 },
-				       { PP_COMP_XZ, 6, &xz2 } };
+	struct pp_zpieces_out o1[] = { { PP_COMP_GZIP, 9, &gz1, NULL, NULL },
+				       { PP_COMP_XZ, 6, &xz1, NULL, NULL } };
+	struct pp_zpieces_out o2[] = { { PP_COMP_GZIP, 9, &gz2, NULL, NULL },
+				       { PP_COMP_XZ, 6, &xz2, NULL, NULL } };
 	/* cut shorter than the head; compressed bytes changed; the head's
 	 * payload length all ones */
 	static const struct damage damage[] = { { 7, 0 }, { -1, 100 },
@@ -214,9 +215,101 @@ static void damaged_cache(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+static void count_done(void *ctx, const struct strbuf *out)
+{
+	size_t *calls = ctx;
+
+	calls[0]++;
+	calls[1] = out->len;
+}
+
+/* A text given as stanzas (here the stanzas of one made in memory, each
+ * elsewhere) compresses as the same text in one buffer; done is called
+ * once with each whole output. */
+static void stanzas_as_text(struct t_ctx *t)
+{
+	struct strbuf a = STRBUF_INIT, gz1 = STRBUF_INIT, xz1 = STRBUF_INIT,
+		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
+	size_t done_gz[2] = { 0, 0 }, done_xz[2] = { 0, 0 }, nr = 0;
+	struct pp_zpieces_out o1[] = { { PP_COMP_GZIP, 9, &gz1, NULL, NULL },
+				       { PP_COMP_XZ, 6, &xz1, NULL, NULL } };
+	struct pp_zpieces_out o2[] = {
+		{ PP_COMP_GZIP, 9, &gz2, count_done, done_gz },
+		{ PP_COMP_XZ, 6, &xz2, count_done, done_xz },
+	};
+	struct pp_stanza_ref *refs = xcalloc(20001, sizeof(*refs));
+	char **copies = xcalloc(20001, sizeof(*copies));
+	struct pp_stanzas st;
+	struct pp_err err;
+	const char *p, *end;
+
+	pp_err_init(&err);
+	make_text(&a, 20000, -1);
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o1, 2, NULL, &err) == 0);
+	for (p = a.buf; p < a.buf + a.len; p = end + 2) { /* copied apart */
+		end = pp_stanza_end(p, (size_t)(a.buf + a.len - p));
+		if (!end)
+			end = a.buf + a.len - 1;
+		copies[nr] = xmalloc((size_t)(end + 1 - p));
+		memcpy(copies[nr], p, (size_t)(end + 1 - p));
+		refs[nr] = (struct pp_stanza_ref){ copies[nr],
+						   (size_t)(end + 1 - p) };
+		nr++;
+	}
+	st = (struct pp_stanzas){ refs, nr, a.len };
+	CHECK(nr == 20000);
+	CHECK(pp_zpieces_compress_stanzas(&st, o2, 2, NULL, &err) == 0);
+	SAME(gz1, gz2);
+	SAME(xz1, xz2);
+	CHECK(done_gz[0] == 1 && done_gz[1] == gz2.len);
+	CHECK(done_xz[0] == 1 && done_xz[1] == xz2.len);
+	for (size_t i = 0; i < nr; i++)
+		free(copies[i]);
+	free(copies);
+	free(refs);
+	strbuf_release(&a);
+	strbuf_release(&gz1);
+	strbuf_release(&xz1);
+	strbuf_release(&gz2);
+	strbuf_release(&xz2);
+	pp_err_release(&err);
+}
+
+/* Texts that are not a clean list of stanzas still come back whole. */
+static void odd_texts(struct t_ctx *t)
+{
+	static const char *const texts[] = {
+		"A: 1\n\n", "A: 1\n\n\n", "\nA: 1\n", "A: 1\n\n\nB: 2\n",
+		"\n", "\n\n", "A: 1", "A: 1\n\nB: 2\n\n",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		struct strbuf z = STRBUF_INIT, back = STRBUF_INIT;
+		size_t len = strlen(texts[i]);
+		struct pp_err err;
+
+		pp_err_init(&err);
+		CHECK(pp_zpieces_compress(texts[i], len, PP_COMP_GZIP, 9, NULL,
+					  &z, &err) == 0);
+		CHECK(gunzip(&z, &back) == 0);
+		CHECK(back.len == len && !memcmp(back.buf, texts[i], len));
+		strbuf_reset(&z);
+		strbuf_reset(&back);
+		CHECK(pp_zpieces_compress(texts[i], len, PP_COMP_XZ, 6, NULL,
+					  &z, &err) == 0);
+		CHECK(unxz(&z, &back, len) == 0);
+		CHECK(back.len == len && !memcmp(back.buf, texts[i], len));
+		strbuf_release(&z);
+		strbuf_release(&back);
+		pp_err_release(&err);
+	}
+}
+
 T_SUITE(zpieces_tests) = {
 	{ "zpieces: gzip and xz round trips", roundtrips },
 	{ "zpieces: cache-independent output, local changes", cache_and_locality },
 	{ "zpieces: damaged cached pieces are made again", damaged_cache },
+	{ "zpieces: a text given as stanzas, as in one buffer", stanzas_as_text },
+	{ "zpieces: texts with blank lines at either end", odd_texts },
 	T_END,
 };
