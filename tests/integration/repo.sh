@@ -97,7 +97,14 @@ check "a pool file replaced on disk is read again" \
 check "and Packages lists the new file's SHA256" bash -c "grep -A12 '^Package: pkg003$' '$R/dists/stable/main/binary-amd64/Packages' | grep -q \"^SHA256: \$(sha256sum '$WORK/swap/pkg003_1.0_all.deb' | cut -d' ' -f1)\$\""
 check "and Packages.xz says the same" bash -c "xz -dc '$R/dists/stable/main/binary-amd64/Packages.xz' | cmp - '$R/dists/stable/main/binary-amd64/Packages'"
 check "and the repository verifies" "$PADPACK" repo verify "$R"
-check "publish --full reads every package" bash -c "'$PADPACK' repo publish '$R' --unsigned --full | grep -q '^(4 package files read'"
+# The same through add --publish, whose stats of the pool start before
+# the add and run beside it: a file replaced meanwhile is still noticed.
+cp "$WORK/swap/pkg002_1.0_all.deb" "$R/pool/main/p/pkg002/pkg002_1.0_all.deb"
+make_debs "$WORK/third" 4 1.0
+check "add --publish notices a pool file replaced on disk" \
+	bash -c "'$PADPACK' repo add '$R' --publish --unsigned '$WORK/third/pkg004_1.0_all.deb' | grep -q '^(1 package file read'"
+check "and lists both new files' SHA256" bash -c "grep -A12 '^Package: pkg002$' '$R/dists/stable/main/binary-amd64/Packages' | grep -q \"^SHA256: \$(sha256sum '$WORK/swap/pkg002_1.0_all.deb' | cut -d' ' -f1)\$\" && grep -A12 '^Package: pkg004$' '$R/dists/stable/main/binary-amd64/Packages' | grep -q \"^SHA256: \$(sha256sum '$WORK/third/pkg004_1.0_all.deb' | cut -d' ' -f1)\$\""
+check "publish --full reads every package" bash -c "'$PADPACK' repo publish '$R' --unsigned --full | grep -q '^(5 package files read'"
 check "remove" "$PADPACK" repo remove "$R" pkg002
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "a removed package leaves Packages and the pool" bash -c "! grep -q '^Package: pkg002$' '$R/dists/stable/main/binary-amd64/Packages' && test ! -e '$R/pool/main/p/pkg002'/pkg002_1.0_all.deb"
