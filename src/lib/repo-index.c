@@ -458,8 +458,10 @@ int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
 	}
 	strbuf_addf(&path, "%s/%s", root, filename);
 	if (id->errnum) {
-		errno = id->errnum;
-		rc = pp_err_errno(err, PP_EXIT_IO, "pool file '%s'", path.buf);
+		rc = pp_err_set(err, PP_EXIT_IO, "cannot stat pool file '%s' "
+				"(%s), which a suite lists: put it back, or drop "
+				"its package with 'padpack repo remove'",
+				path.buf, strerror(id->errnum));
 	} else if (!(rc = pp_repo_read_deb(path.buf, filename, &st, err))) {
 		pp_repo_cache_put(c, filename, key, &st);
 		pp_stanza_release(&st);

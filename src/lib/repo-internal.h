@@ -81,14 +81,13 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 void pp_repo_cache_prune(struct pp_repo_cache *c,
 			 int (*keep)(void *ctx, const char *filename),
 			 void *ctx);
-/* fstatat of each name (relative to root_fd) into ids[i]; on a few
- * threads: on a large pool the stats are most of an incremental publish. */
-void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
-			struct pp_file_id *ids);
-/* The stats of the named pool files: those pp_repo_stat_ahead took (it
- * waits for them), the others (files added since) taken now. */
+/* The stats of the named pool files (fstatat relative to the root, on a
+ * few threads): those pp_repo_stat_ahead took (it waits for them), the
+ * others (files added since) taken now. */
 void pp_repo_stats_of(struct pp_repo *r, char *const *names, size_t n,
 		      struct pp_file_id *ids);
+/* Waits for (or stops) the stats started ahead, and frees them. */
+void pp_repo_stats_release(struct pp_repo *r);
 /* The fresh entry of a pool file, given its stat (or the errno of the
  * stat that failed): from the cache when its stat key still matches, else
  * read again. *was_read is set when read. */

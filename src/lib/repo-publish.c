@@ -78,35 +78,27 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
 	index_hash_final(&h, f);
 }
 
-/* The hashes of a text of stanzas, gathered into chunks first: thousands
- * of small updates cost more than the copy. */
+/* The hashes of a text of stanzas, gathered into chunks of about 64 KiB
+ * first: thousands of small updates cost more than the copy. */
 static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
 {
-	enum { CHUNK = 64 << 10 };
-	char *chunk = xmalloc(CHUNK);
+	struct strbuf chunk = STRBUF_INIT;
 	struct index_hash h;
-	size_t used = 0;
+	size_t first = 0, size = 0;
 
 	index_hash_init(&h);
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct pp_stanza_ref *s = &t->s[i];
-
-		if (used + s->len + 1 > CHUNK) {
-			index_hash_update(&h, chunk, used);
-			used = 0;
-		}
-		if (s->len + 1 > CHUNK) {
-			index_hash_update(&h, s->text, s->len);
-		} else {
-			memcpy(chunk + used, s->text, s->len);
-			used += s->len;
-		}
-		if (i + 1 < t->nr)
-			chunk[used++] = '\n';
+		size += t->s[i].len + 1;
+		if (size < (64 << 10) && i + 1 < t->nr)
+			continue;
+		strbuf_reset(&chunk);
+		pp_stanzas_add(t, first, i + 1, &chunk);
+		index_hash_update(&h, chunk.buf, chunk.len);
+		first = i + 1;
+		size = 0;
 	}
-	index_hash_update(&h, chunk, used);
 	index_hash_final(&h, f);
-	free(chunk);
+	strbuf_release(&chunk);
 }
 
 /* The hashes of a large index, made on a thread of their own while the
@@ -221,7 +213,6 @@ static int cached_text(struct publish *p, char **names, size_t n,
 		       struct pp_stanzas *text, struct pp_stanza_ref **refs)
 {
 	struct pp_repo_entry **sel = xcalloc(n + 1, sizeof(*sel));
-	size_t len = 0;
 	int rc = 0;
 
 	free(*refs);
@@ -230,8 +221,6 @@ static int cached_text(struct publish *p, char **names, size_t n,
 		sel[i] = pp_repo_cache_find(p->cache, names[i]);
 		if (!sel[i])
 			rc = -1;
-		else
-			len += sel[i]->text_len + (i > 0);
 	}
 	if (!rc) {
 		pp_sort_nearly_sorted(sel, n, sizeof(*sel), cmp_entry_ptr);
@@ -239,7 +228,7 @@ static int cached_text(struct publish *p, char **names, size_t n,
 		for (size_t i = 0; i < n; i++)
 			(*refs)[i] = (struct pp_stanza_ref){ sel[i]->text,
 							     sel[i]->text_len };
-		*text = (struct pp_stanzas){ *refs, n, len };
+		pp_stanzas_set(text, *refs, n);
 	}
 	free(sel);
 	return rc;
@@ -329,7 +318,7 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 			       p->zcache, { { 0 } }, { 0 }, 0 };
 	char **names = xcalloc(ms->nr + 1, sizeof(*names));
 	size_t n = 0, read_before = p->o->read_debs;
-	struct strbuf dir = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, rel = STRBUF_INIT;
 	pthread_t bet;
 	int betting = 0, written = 0, rc;
 
@@ -345,9 +334,8 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	if (!rc)
 		rc = refresh_entries(p, names, n);
 	if (!rc && betting && p->o->read_debs == read_before) {
-		strbuf_reset(&dir);
-		strbuf_addf(&dir, "%s/binary-%s/Packages", comp, arch);
-		rc = write_index(p, dir.buf, NULL, &j.text);
+		strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
+		rc = write_index(p, rel.buf, NULL, &j.text);
 		written = !rc;
 	}
 	if (betting)
@@ -366,6 +354,7 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 		rc = put_packages(p, &j, comp, arch, written);
 	index_job_release(&j);
 	strbuf_release(&dir);
+	strbuf_release(&rel);
 	free(names);
 	return rc;
 }

@@ -56,8 +56,9 @@ static void *stat_thread(void *arg)
 	return NULL;
 }
 
-void pp_repo_stat_files(int root_fd, char *const *names, size_t n,
-			struct pp_file_id *ids)
+/* fstatat of each name (relative to root_fd) into ids[i]. */
+static void stat_files(int root_fd, char *const *names, size_t n,
+		       struct pp_file_id *ids)
 {
 	enum { MAX_THREADS = 4, MIN_SHARE = 512 };
 	struct pp_repo_stats b = { .root_fd = root_fd, .names = names,
@@ -173,7 +174,7 @@ void pp_repo_stats_of(struct pp_repo *r, char *const *names, size_t n,
 	struct pp_file_id *rest_ids;
 
 	if (!b) {
-		pp_repo_stat_files(r->root_fd, names, n, ids);
+		stat_files(r->root_fd, names, n, ids);
 		return;
 	}
 	finish(b);
@@ -190,7 +191,7 @@ void pp_repo_stats_of(struct pp_repo *r, char *const *names, size_t n,
 		}
 	}
 	rest_ids = xcalloc(nr_rest + 1, sizeof(*rest_ids));
-	pp_repo_stat_files(r->root_fd, rest, nr_rest, rest_ids);
+	stat_files(r->root_fd, rest, nr_rest, rest_ids);
 	for (size_t k = 0; k < nr_rest; k++)
 		ids[at[k]] = rest_ids[k];
 	free(rest_ids);

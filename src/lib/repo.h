@@ -121,8 +121,6 @@ int pp_repo_members_of(struct pp_repo *r, const struct pp_repo_suite *s,
  * a publish later in the run (which then waits for them): the stats of a
  * large pool overlap the loading of the cache and an add. */
 int pp_repo_stat_ahead(struct pp_repo *r, struct pp_err *err);
-/* Waits for (or stops) the stats started ahead, and frees them. */
-void pp_repo_stats_release(struct pp_repo *r);
 
 struct pp_repo_publish_opts {
 	int full;         /* ignore the cache: re-read every pool file */

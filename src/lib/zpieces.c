@@ -83,17 +83,35 @@ static size_t cut(const struct pp_stanzas *t, struct piece **out)
 	return nr;
 }
 
+void pp_stanzas_set(struct pp_stanzas *t, const struct pp_stanza_ref *s,
+		    size_t nr)
+{
+	*t = (struct pp_stanzas){ s, nr, 0 };
+	for (size_t i = 0; i < nr; i++)
+		t->len += joined_len(t, i);
+}
+
+void pp_stanzas_add(const struct pp_stanzas *t, size_t first, size_t end,
+		    struct strbuf *out)
+{
+	size_t len = 0;
+
+	for (size_t i = first; i < end; i++)
+		len += joined_len(t, i);
+	strbuf_grow(out, len);
+	for (size_t i = first; i < end; i++) {
+		strbuf_add(out, t->s[i].text, t->s[i].len);
+		if (i + 1 < t->nr)
+			strbuf_addch(out, '\n');
+	}
+}
+
 /* The piece's text, in buf (reused from piece to piece). */
 static void piece_text(const struct pp_stanzas *t, const struct piece *p,
 		       struct strbuf *buf)
 {
 	strbuf_reset(buf);
-	strbuf_grow(buf, p->len);
-	for (size_t i = p->first; i < p->end; i++) {
-		strbuf_add(buf, t->s[i].text, t->s[i].len);
-		if (i + 1 < t->nr)
-			strbuf_addch(buf, '\n');
-	}
+	pp_stanzas_add(t, p->first, p->end, buf);
 }
 
 /* ---- compressing one piece --------------------------------------------- */
@@ -579,7 +597,7 @@ static void split_stanzas(const char *text, size_t len, struct pp_stanzas *t,
 		(*refs)[nr++] = (struct pp_stanza_ref){ text + at, stop - at };
 		at = stop + 1;
 	}
-	*t = (struct pp_stanzas){ *refs, nr, len };
+	pp_stanzas_set(t, *refs, nr);
 }
 
 int pp_zpieces_compress_all(const char *text, size_t len,

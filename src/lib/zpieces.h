@@ -64,6 +64,14 @@ struct pp_stanzas {
 	size_t len; /* of the joined text */
 };
 
+/* The text of the nr stanzas s (len counted from them). */
+void pp_stanzas_set(struct pp_stanzas *t, const struct pp_stanza_ref *s,
+		    size_t nr);
+/* Appends the joined text of stanzas [first, end) to out, with the blank
+ * line after each that has one. */
+void pp_stanzas_add(const struct pp_stanzas *t, size_t first, size_t end,
+		    struct strbuf *out);
+
 int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
 				const struct pp_zpieces_out *outs,
 				size_t nr_outs, struct pp_zcache *zc,

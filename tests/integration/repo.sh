@@ -105,6 +105,15 @@ check "add --publish notices a pool file replaced on disk" \
 	bash -c "'$PADPACK' repo add '$R' --publish --unsigned '$WORK/third/pkg004_1.0_all.deb' | grep -q '^(1 package file read'"
 check "and lists both new files' SHA256" bash -c "grep -A12 '^Package: pkg002$' '$R/dists/stable/main/binary-amd64/Packages' | grep -q \"^SHA256: \$(sha256sum '$WORK/swap/pkg002_1.0_all.deb' | cut -d' ' -f1)\$\" && grep -A12 '^Package: pkg004$' '$R/dists/stable/main/binary-amd64/Packages' | grep -q \"^SHA256: \$(sha256sum '$WORK/third/pkg004_1.0_all.deb' | cut -d' ' -f1)\$\""
 check "publish --full reads every package" bash -c "'$PADPACK' repo publish '$R' --unsigned --full | grep -q '^(5 package files read'"
+# A pool file gone from disk: the publish stops, naming it and what to
+# do, and the served suite is the one before.
+mv "$R/pool/main/p/pkg004/pkg004_1.0_all.deb" "$WORK/pkg004.away"
+cp "$R/dists/stable/Release" "$WORK/Release.before"
+check_fails "publish names a missing pool file and what to do" 4 \
+	"cannot stat pool file '.*pool/main/p/pkg004/pkg004_1.0_all.deb' \(No such file or directory\), which a suite lists: put it back, or drop its package with 'padpack repo remove'" \
+	"$PADPACK" repo publish "$R" --unsigned
+same "and the served Release is the one before" "$R/dists/stable/Release" "$WORK/Release.before"
+mv "$WORK/pkg004.away" "$R/pool/main/p/pkg004/pkg004_1.0_all.deb"
 check "remove" "$PADPACK" repo remove "$R" pkg002
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "a removed package leaves Packages and the pool" bash -c "! grep -q '^Package: pkg002$' '$R/dists/stable/main/binary-amd64/Packages' && test ! -e '$R/pool/main/p/pkg002'/pkg002_1.0_all.deb"

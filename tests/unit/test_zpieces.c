@@ -170,6 +170,12 @@ static void compress_cached(struct t_ctx *t, const struct strbuf *text,
 	pp_err_release(&err);
 }
 
+static void release_all(struct strbuf *const *sb, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(sb[i]);
+}
+
 #define SAME(x, y) CHECK((x).len == (y).len && !memcmp((x).buf, (y).buf, (x).len))
 
 /* A damaged cached piece is made again, with gzip and xz on their threads:
@@ -207,11 +213,7 @@ static void damaged_cache(struct t_ctx *t)
 		SAME(xz1, xz2);
 	}
 	CHECK(pp_remove_tree(dir, &err) == 0);
-	strbuf_release(&a);
-	strbuf_release(&gz1);
-	strbuf_release(&xz1);
-	strbuf_release(&gz2);
-	strbuf_release(&xz2);
+	release_all((struct strbuf *[]){ &a, &gz1, &xz1, &gz2, &xz2 }, 5);
 	pp_err_release(&err);
 }
 
@@ -256,8 +258,8 @@ static void stanzas_as_text(struct t_ctx *t)
 						   (size_t)(end + 1 - p) };
 		nr++;
 	}
-	st = (struct pp_stanzas){ refs, nr, a.len };
-	CHECK(nr == 20000);
+	pp_stanzas_set(&st, refs, nr);
+	CHECK(nr == 20000 && st.len == a.len);
 	CHECK(pp_zpieces_compress_stanzas(&st, o2, 2, NULL, &err) == 0);
 	SAME(gz1, gz2);
 	SAME(xz1, xz2);
@@ -267,11 +269,7 @@ static void stanzas_as_text(struct t_ctx *t)
 		free(copies[i]);
 	free(copies);
 	free(refs);
-	strbuf_release(&a);
-	strbuf_release(&gz1);
-	strbuf_release(&xz1);
-	strbuf_release(&gz2);
-	strbuf_release(&xz2);
+	release_all((struct strbuf *[]){ &a, &gz1, &xz1, &gz2, &xz2 }, 5);
 	pp_err_release(&err);
 }
 
