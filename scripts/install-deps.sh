@@ -21,6 +21,9 @@ test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
 # padpack docker's tests: a Docker engine started by hand, and shellcheck
 # for the scripts it writes.
 test_pkgs="$test_pkgs docker.io shellcheck"
+# repo-byhash: a real web server that apt-get update reads from while
+# the repository is published again and again.
+test_pkgs="$test_pkgs lighttpd"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"

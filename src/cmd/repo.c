@@ -1,4 +1,5 @@
 /* padpack repo: publish and check an apt repository. */
+#include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@ static const char usage[] =
 	"usage: padpack repo init DIR [--suite S] [--codename C] [--origin O]\n"
 	"                     [--label L] [--description D] [--components C,...]\n"
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
-	"                     [--uri URI]\n"
+	"                     [--uri URI] [--by-hash-keep TIME] [--by-hash-generations N]\n"
 	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
 	"       padpack repo remove DIR [--suite S] PACKAGE[:ARCH]...\n"
 	"       padpack repo list DIR [--suite S]\n"
@@ -24,6 +25,11 @@ static const char usage[] =
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
+	"        --by-hash-keep (default 1h; a number with s, m, h or d) and\n"
+	"        --by-hash-generations (default 3): how long a replaced\n"
+	"        generation's indices stay under by-hash/, and how many of\n"
+	"        the last replaced ones stay whatever their age, so that a\n"
+	"        client that fetched an InRelease meanwhile finds them.\n"
 	"add     copies packages into pool/<component>/<prefix>/<source>/ and\n"
 	"        into the suite; a different file with the same name, version\n"
 	"        and architecture is refused, never replaced. --publish\n"
@@ -34,7 +40,8 @@ static const char usage[] =
 	"        component, pool file.\n"
 	"publish writes dists/<suite>/: Packages (.gz, .xz) per component and\n"
 	"        architecture, Release, InRelease and Release.gpg signed with\n"
-	"        the suite's key, by-hash copies; each suite is replaced in one\n"
+	"        the suite's key, by-hash copies (past generations' kept as\n"
+	"        the suite says); each suite is replaced in one\n"
 	"        atomic step, and only pool files changed since the last publish\n"
 	"        are read again (--full reads them all). Beside dists/ it puts\n"
 	"        the suite's public key and a <suite>.sources file: the lines a\n"
@@ -54,7 +61,8 @@ struct repo_opts {
 
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
-       O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH };
+       O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_BYHASH_KEEP,
+       O_BYHASH_GENS };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -74,6 +82,8 @@ static const struct option long_opts[] = {
 	{ "uri", required_argument, NULL, O_URI },
 	{ "passphrase-file", required_argument, NULL, O_PASSFILE },
 	{ "publish", no_argument, NULL, O_PUBLISH },
+	{ "by-hash-keep", required_argument, NULL, O_BYHASH_KEEP },
+	{ "by-hash-generations", required_argument, NULL, O_BYHASH_GENS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -81,6 +91,30 @@ static void set_str(char **dst, const char *v)
 {
 	free(*dst);
 	*dst = xstrdup(v);
+}
+
+/* "90", "90s", "30m", "1h", "2d": seconds, at most a year. */
+static int parse_duration(const char *v, long long *out)
+{
+	static const char units[] = "smhd";
+	static const long long per[] = { 1, 60, 3600, 86400 };
+	char *end;
+	long long n;
+	const char *u;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (end == v || errno || n < 0 || n > 366LL * 86400)
+		return -1;
+	if (!*end) {
+		*out = n;
+		return 0;
+	}
+	u = strchr(units, *end);
+	if (!u || end[1] || n * per[u - units] > 366LL * 86400)
+		return -1;
+	*out = n * per[u - units];
+	return 0;
 }
 
 static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
@@ -125,6 +159,19 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 	case O_PUBLISH: o->publish = 1; break;
 	case O_PACKAGES: o->packages = 1; break;
 	case O_URI: set_str(&s->uri, optarg); break;
+	case O_BYHASH_KEEP:
+		if (parse_duration(optarg, &s->byhash_keep) < 0)
+			return pp_usage_error(err, "--by-hash-keep takes a time: "
+					      "seconds, or a number with s, m, h "
+					      "or d (at most a year), not '%s'",
+					      optarg);
+		break;
+	case O_BYHASH_GENS:
+		if (pp_parse_int(optarg, 0, 10000, &days) < 0)
+			return pp_usage_error(err, "--by-hash-generations takes "
+					      "a count, 0 to 10000");
+		s->byhash_generations = (unsigned)days;
+		break;
 	default: return pp_usage_error(err, "unknown option");
 	}
 	return 0;
@@ -380,6 +427,7 @@ static int run(int argc, char **argv, struct pp_err *err)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	pp_repo_suite_defaults(&o.suite);
 	/* The indices and the cache are megabytes each, allocated and freed
 	 * several times a run: from the heap, freed memory is reused instead
 	 * of being mapped (and page-faulted) again each time. */

@@ -97,6 +97,13 @@ int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,
 		      struct pp_err *err);
 
 
+/* Links into the new suite directory tmp the by-hash files of the past
+ * generations still within the suite's retention, the served one (in
+ * cur) retired now, and records them in db/<suite>.byhash. */
+int pp_repo_byhash_keep(struct pp_repo *r, const struct pp_repo_suite *s,
+			const char *cur, const char *tmp, time_t now,
+			struct pp_err *err);
+
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 const struct pp_repo_members *ms, struct pp_err *err);
 

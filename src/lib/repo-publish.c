@@ -1,8 +1,8 @@
 /* Publishing: the indices of each suite are written into a new directory
  * beside the served one, then the two are exchanged in one atomic rename.
  * A client (or an interrupted publish) sees the old suite or the new one,
- * never a mix; by-hash copies of the previous indices are kept so that a
- * client holding the previous Release still finds what it names. */
+ * never a mix; by-hash copies of past indices are kept (repo-byhash.c) so
+ * that a client holding an earlier Release still finds what it names. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -422,50 +422,6 @@ static void release_text(const struct publish *p, struct strbuf *out)
 	hash_list(p, "SHA256", 1, out);
 }
 
-/* Links the previous generation's by-hash files into the new directory. */
-static int keep_previous(struct publish *p)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, from = STRBUF_INIT,
-		      to = STRBUF_INIT;
-	const char *list, *line;
-	struct pp_stanza st;
-	struct pp_err ignored;
-	int rc = 0;
-
-	pp_err_init(&ignored);
-	strbuf_addf(&path, "%s/Release", p->cur.buf);
-	if (access(path.buf, F_OK) < 0 || pp_read_file(path.buf, &text, &ignored) < 0 ||
-	    pp_control_parse(text.buf, text.len, path.buf, &st, &ignored) < 0)
-		goto out; /* nothing to keep: a first publish, or a broken one */
-	list = pp_stanza_get(&st, "SHA256");
-	for (line = list; line && *line && !rc; line = strchr(line, '\n')) {
-		char hex[65], rel[4096], *dir;
-
-		line += *line == '\n';
-		if (sscanf(line, " %64s %*s %4095s", hex, rel) != 2)
-			continue;
-		dir = pp_dirname(rel);
-		strbuf_reset(&from);
-		strbuf_reset(&to);
-		strbuf_addf(&from, "%s/%s/by-hash/SHA256/%s", p->cur.buf, dir, hex);
-		strbuf_addf(&to, "%s/%s/by-hash/SHA256", p->tmp.buf, dir);
-		free(dir);
-		if (access(from.buf, F_OK) < 0 || pp_mkdir_p(to.buf, 0755, p->err) < 0)
-			continue;
-		strbuf_addf(&to, "/%s", hex);
-		if (link(from.buf, to.buf) < 0 && errno != EEXIST)
-			rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'", to.buf);
-	}
-	pp_stanza_release(&st);
-out:
-	pp_err_release(&ignored);
-	strbuf_release(&path);
-	strbuf_release(&text);
-	strbuf_release(&from);
-	strbuf_release(&to);
-	return rc;
-}
-
 static int write_top(struct publish *p, const char *name,
 		     const struct strbuf *data)
 {
@@ -608,7 +564,8 @@ static int publish_suite(struct publish *p)
 			rc = write_packages(p, ms, p->s->components[c],
 					    p->s->archs[a]);
 	if (!rc)
-		rc = keep_previous(p);
+		rc = pp_repo_byhash_keep(p->r, p->s, p->cur.buf, p->tmp.buf,
+					 p->o->now, p->err);
 	if (!rc)
 		rc = write_release(p);
 	if (!rc)

@@ -70,6 +70,9 @@ int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err)
 	for (size_t i = 0; i < s->nr_components; i++)
 		if (check_word("component", s->components[i], err) < 0)
 			return -1;
+	if (s->byhash_keep < 0)
+		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s': By-Hash-Keep "
+				  "is negative", s->suite);
 	for (size_t i = 0; i < s->nr_archs; i++) {
 		if (pp_check_arch_name(s->archs[i], err) < 0)
 			return -1;
@@ -79,6 +82,12 @@ int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err)
 					  "each of them");
 	}
 	return 0;
+}
+
+void pp_repo_suite_defaults(struct pp_repo_suite *s)
+{
+	s->byhash_keep = PP_REPO_BYHASH_KEEP;
+	s->byhash_generations = PP_REPO_BYHASH_GENERATIONS;
 }
 
 void pp_repo_suite_release(struct pp_repo_suite *s)
@@ -108,6 +117,7 @@ static int suite_from_stanza(const struct pp_stanza *st, const char *file,
 	const char *v;
 
 	memset(s, 0, sizeof(*s));
+	pp_repo_suite_defaults(s);
 	s->suite = opt_dup(st, "Suite");
 	s->codename = opt_dup(st, "Codename");
 	if (!s->codename && s->suite)
@@ -123,6 +133,10 @@ static int suite_from_stanza(const struct pp_stanza *st, const char *file,
 		s->nr_archs = pp_split_words(v, &s->archs);
 	if ((v = pp_stanza_get(st, "Valid-For")))
 		s->valid_for_days = (unsigned)strtoul(v, NULL, 10);
+	if ((v = pp_stanza_get(st, "By-Hash-Keep")))
+		s->byhash_keep = strtoll(v, NULL, 10);
+	if ((v = pp_stanza_get(st, "By-Hash-Generations")))
+		s->byhash_generations = (unsigned)strtoul(v, NULL, 10);
 	if (pp_repo_suite_check(s, err) < 0) {
 		pp_err_prefix(err, "%s:%u: ", file, st->line);
 		pp_repo_suite_release(s);
@@ -157,6 +171,12 @@ static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
 		strbuf_addf(out, "Signing-Key: %s\n", s->signing_key);
 	if (s->uri)
 		strbuf_addf(out, "URI: %s\n", s->uri);
+	/* Settings left at their default are not written: they follow it. */
+	if (s->byhash_keep != PP_REPO_BYHASH_KEEP)
+		strbuf_addf(out, "By-Hash-Keep: %lld\n", s->byhash_keep);
+	if (s->byhash_generations != PP_REPO_BYHASH_GENERATIONS)
+		strbuf_addf(out, "By-Hash-Generations: %u\n",
+			    s->byhash_generations);
 }
 
 static int load_suites(struct pp_repo *r, struct pp_err *err)

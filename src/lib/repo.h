@@ -6,11 +6,14 @@
  * On disk, below the repository root:
  *   conf/distributions   one deb822 stanza per suite (Suite, Codename,
  *                        Origin, Label, Description, Components,
- *                        Architectures, Valid-For, Signing-Key)
+ *                        Architectures, Valid-For, Signing-Key,
+ *                        By-Hash-Keep, By-Hash-Generations)
  *   db/<suite>.list      which pool files each suite holds, one per line:
  *                        package version architecture component file
  *   db/cache             the Packages stanza and hashes of every pool file,
  *                        keyed by its path, size, mtime and inode
+ *   db/<suite>.byhash    the suite's past generations whose by-hash files
+ *                        are still served (repo-byhash.c)
  *   db/lock              serialises add, remove and publish
  *   pool/<component>/<prefix>/<source>/<file>.deb
  *   dists/<suite>/...    what apt reads; replaced atomically by publish
@@ -35,7 +38,15 @@ struct pp_repo_suite {
 	unsigned valid_for_days; /* 0: no Valid-Until */
 	char *signing_key;       /* NULL: publish refuses unless unsigned */
 	char *uri;               /* where clients find it; default file:ROOT */
+	/* By-hash retention: a replaced generation's by-hash files stay
+	 * served byhash_keep seconds, and those of the last
+	 * byhash_generations replaced ones whatever their age. */
+	long long byhash_keep;
+	unsigned byhash_generations;
 };
+
+#define PP_REPO_BYHASH_KEEP 3600
+#define PP_REPO_BYHASH_GENERATIONS 3
 
 /* A suite's member: one pool file. */
 struct pp_repo_member {
@@ -75,6 +86,8 @@ typedef int (*pp_repo_check_fn)(void *ctx, const struct strbuf *inrelease,
 typedef int (*pp_repo_check_deb_fn)(void *ctx, const char *path,
 				    struct pp_err *err);
 
+/* Sets the settings that have a default (by-hash retention) to it. */
+void pp_repo_suite_defaults(struct pp_repo_suite *s);
 int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err);
 void pp_repo_suite_release(struct pp_repo_suite *s);
 
