@@ -1,4 +1,5 @@
 /* padpack repo: publish and check an apt repository. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
@@ -17,27 +18,33 @@ static const char usage[] =
 	"usage: padpack repo init DIR [--suite S] [--codename C] [--origin O]\n"
 	"                     [--label L] [--description D] [--components C,...]\n"
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
-	"                     [--uri URI] [--by-hash-keep TIME] [--by-hash-generations N]\n"
+	"                     [--uri URI] [--keep N] [--by-hash-keep TIME]\n"
+	"                     [--by-hash-generations N]\n"
 	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
-	"       padpack repo remove DIR [--suite S] PACKAGE[:ARCH]...\n"
+	"       padpack repo remove DIR [--suite S] PACKAGE[=VERSION][:ARCH]...\n"
 	"       padpack repo list DIR [--suite S]\n"
 	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
+	"        --keep: the versions of a package (and architecture) the\n"
+	"        suite keeps (default 3), for rollbacks with apt-get install\n"
+	"        NAME=VERSION.\n"
 	"        --by-hash-keep (default 1h; a number with s, m, h or d) and\n"
 	"        --by-hash-generations (default 3): how long a replaced\n"
 	"        generation's indices stay under by-hash/, and how many of\n"
 	"        the last replaced ones stay whatever their age, so that a\n"
 	"        client that fetched an InRelease meanwhile finds them.\n"
 	"add     copies packages into pool/<component>/<prefix>/<source>/ and\n"
-	"        into the suite; a different file with the same name, version\n"
+	"        into the suite, beside its other versions (the oldest past\n"
+	"        --keep dropped); a different file with the same name, version\n"
 	"        and architecture is refused, never replaced. --publish\n"
 	"        publishes right after, in the same run.\n"
-	"remove  takes packages out of the suite (their pool files go at the\n"
-	"        next publish if no suite holds them).\n"
-	"list    prints the suite's packages: name, version, architecture,\n"
-	"        component, pool file.\n"
+	"remove  takes packages out of the suite: every version, or the one\n"
+	"        named (their pool files go at the next publish if no suite\n"
+	"        holds them).\n"
+	"list    prints the suite's packages, every version: name, version,\n"
+	"        architecture, component, pool file.\n"
 	"publish writes dists/<suite>/: Packages (.gz, .xz) per component and\n"
 	"        architecture, Release, InRelease and Release.gpg signed with\n"
 	"        the suite's key, by-hash copies (past generations' kept as\n"
@@ -62,7 +69,7 @@ struct repo_opts {
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
        O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_BYHASH_KEEP,
-       O_BYHASH_GENS };
+       O_BYHASH_GENS, O_KEEP };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -82,6 +89,7 @@ static const struct option long_opts[] = {
 	{ "uri", required_argument, NULL, O_URI },
 	{ "passphrase-file", required_argument, NULL, O_PASSFILE },
 	{ "publish", no_argument, NULL, O_PUBLISH },
+	{ "keep", required_argument, NULL, O_KEEP },
 	{ "by-hash-keep", required_argument, NULL, O_BYHASH_KEEP },
 	{ "by-hash-generations", required_argument, NULL, O_BYHASH_GENS },
 	{ NULL, 0, NULL, 0 },
@@ -166,6 +174,12 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 					      "or d (at most a year), not '%s'",
 					      optarg);
 		break;
+	case O_KEEP:
+		if (pp_parse_int(optarg, 1, 10000, &days) < 0)
+			return pp_usage_error(err, "--keep takes a count of "
+					      "versions, 1 to 10000");
+		s->keep_versions = (unsigned)days;
+		break;
 	case O_BYHASH_GENS:
 		if (pp_parse_int(optarg, 0, 10000, &days) < 0)
 			return pp_usage_error(err, "--by-hash-generations takes "
@@ -240,6 +254,23 @@ static int do_add(struct pp_repo *r, struct repo_opts *o, int argc,
 			   (size_t)argc, print_added, NULL, err);
 }
 
+/* "NAME[=VERSION][:ARCH]" cut in place. A version's upstream part starts
+ * with a digit and an architecture with a letter, so the last colon
+ * starts an architecture only when a letter follows it ("p=1:2.0" is an
+ * epoch, "p=1:2.0:arm64" an architecture). */
+static void split_remove_arg(char *arg, char **version, char **arch)
+{
+	char *colon = strrchr(arg, ':');
+
+	*version = *arch = NULL;
+	if (colon && isalpha((unsigned char)colon[1])) {
+		*colon = '\0';
+		*arch = colon + 1;
+	}
+	if ((*version = strchr(arg, '=')))
+		*(*version)++ = '\0';
+}
+
 static int do_remove(struct pp_repo *r, struct repo_opts *o, int argc,
 		     char **argv, struct pp_err *err)
 {
@@ -247,13 +278,15 @@ static int do_remove(struct pp_repo *r, struct repo_opts *o, int argc,
 
 	if (!suite)
 		return -1;
+	if (argc == 0)
+		return pp_usage_error(err, "expected NAME[=VERSION][:ARCH] to "
+				      "remove");
 	for (int i = 0; i < argc; i++) {
-		char *name = xstrdup(argv[i]), *arch = strchr(name, ':');
+		char *name = xstrdup(argv[i]), *version, *arch;
 		int rc;
 
-		if (arch)
-			*arch++ = '\0';
-		rc = pp_repo_remove(r, suite, name, arch, err);
+		split_remove_arg(name, &version, &arch);
+		rc = pp_repo_remove(r, suite, name, version, arch, err);
 		free(name);
 		if (rc < 0)
 			return -1;

@@ -17,6 +17,7 @@
 #include "hindex.h"
 #include "repo-internal.h"
 #include "sort.h"
+#include "version.h"
 #include "xalloc.h"
 
 size_t pp_split_words(const char *s, char ***out)
@@ -70,6 +71,9 @@ int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err)
 	for (size_t i = 0; i < s->nr_components; i++)
 		if (check_word("component", s->components[i], err) < 0)
 			return -1;
+	if (s->keep_versions < 1)
+		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s': Keep-Versions "
+				  "must be at least 1", s->suite);
 	if (s->byhash_keep < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s': By-Hash-Keep "
 				  "is negative", s->suite);
@@ -88,6 +92,7 @@ void pp_repo_suite_defaults(struct pp_repo_suite *s)
 {
 	s->byhash_keep = PP_REPO_BYHASH_KEEP;
 	s->byhash_generations = PP_REPO_BYHASH_GENERATIONS;
+	s->keep_versions = PP_REPO_KEEP_VERSIONS;
 }
 
 void pp_repo_suite_release(struct pp_repo_suite *s)
@@ -133,6 +138,8 @@ static int suite_from_stanza(const struct pp_stanza *st, const char *file,
 		s->nr_archs = pp_split_words(v, &s->archs);
 	if ((v = pp_stanza_get(st, "Valid-For")))
 		s->valid_for_days = (unsigned)strtoul(v, NULL, 10);
+	if ((v = pp_stanza_get(st, "Keep-Versions")))
+		s->keep_versions = (unsigned)strtoul(v, NULL, 10);
 	if ((v = pp_stanza_get(st, "By-Hash-Keep")))
 		s->byhash_keep = strtoll(v, NULL, 10);
 	if ((v = pp_stanza_get(st, "By-Hash-Generations")))
@@ -172,6 +179,8 @@ static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
 	if (s->uri)
 		strbuf_addf(out, "URI: %s\n", s->uri);
 	/* Settings left at their default are not written: they follow it. */
+	if (s->keep_versions != PP_REPO_KEEP_VERSIONS)
+		strbuf_addf(out, "Keep-Versions: %u\n", s->keep_versions);
 	if (s->byhash_keep != PP_REPO_BYHASH_KEEP)
 		strbuf_addf(out, "By-Hash-Keep: %lld\n", s->byhash_keep);
 	if (s->byhash_generations != PP_REPO_BYHASH_GENERATIONS)
@@ -653,11 +662,14 @@ static int place_in_pool(const char *root, const char *deb, const char *rel,
 }
 
 /* The suite's members indexed by package and architecture: adding
- * thousands of packages in one run stays linear. */
+ * thousands of packages in one run stays linear. A member dropped during
+ * the run (an older version past the suite's retention) has no package
+ * until the members are compacted. */
 struct member_index {
 	struct pp_repo_members *ms;
 	struct pp_hindex x;
 	const char *package, *arch; /* the key being looked up */
+	size_t *same, nr_same, alloc_same; /* what a lookup found */
 };
 
 static uint32_t member_hash(const char *package, const char *arch)
@@ -665,17 +677,25 @@ static uint32_t member_hash(const char *package, const char *arch)
 	return pp_hindex_hash(package, pp_hindex_hash(arch, PP_HINDEX_SEED));
 }
 
-static int member_eq(const void *ctx, size_t pos)
+/* Gathers every member of the key and answers no, so that the lookup
+ * visits them all: a package has several versions. */
+static int member_gather(const void *ctx, size_t pos)
 {
-	const struct member_index *mi = ctx;
+	struct member_index *mi = (struct member_index *)ctx;
 	const struct pp_repo_member *m = &mi->ms->m[pos];
 
-	return !strcmp(m->package, mi->package) && !strcmp(m->arch, mi->arch);
+	if (m->package && !strcmp(m->package, mi->package) &&
+	    !strcmp(m->arch, mi->arch)) {
+		ARRAY_GROW(mi->same, mi->alloc_same, mi->nr_same + 1);
+		mi->same[mi->nr_same++] = pos;
+	}
+	return 0;
 }
 
 static void member_index_init(struct member_index *mi,
 			      struct pp_repo_members *ms)
 {
+	memset(mi, 0, sizeof(*mi));
 	mi->ms = ms;
 	pp_hindex_init(&mi->x);
 	pp_hindex_reserve(&mi->x, ms->nr + 64);
@@ -684,33 +704,107 @@ static void member_index_init(struct member_index *mi,
 						  ms->m[i].arch), i);
 }
 
+static void member_index_release(struct member_index *mi)
+{
+	pp_hindex_release(&mi->x);
+	free(mi->same);
+}
+
+static void member_drop(struct pp_repo_member *m)
+{
+	member_release(m);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Takes out the members dropped during the run. */
+static void members_compact(struct pp_repo_members *ms)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < ms->nr; i++)
+		if (ms->m[i].package)
+			ms->m[kept++] = ms->m[i];
+	ms->nr = kept;
+}
+
+/* The lowest version among the members at same[], but the one at keep. */
+static size_t lowest_version(const struct pp_repo_members *ms,
+			     const size_t *same, size_t n, size_t keep)
+{
+	struct pp_version low = { 0 }, v;
+	struct pp_err ignored;
+	size_t at = PP_HINDEX_NONE;
+
+	pp_err_init(&ignored);
+	for (size_t i = 0; i < n; i++) {
+		if (same[i] == keep ||
+		    pp_version_parse(&v, ms->m[same[i]].version, &ignored) < 0)
+			continue;
+		if (at == PP_HINDEX_NONE || pp_version_cmp(&v, &low) < 0) {
+			pp_version_release(&low);
+			low = v;
+			at = i;
+		} else {
+			pp_version_release(&v);
+		}
+	}
+	pp_version_release(&low);
+	pp_err_release(&ignored);
+	return at;
+}
+
+/* Drops the lowest versions of the key gathered in mi->same (the member
+ * just added at added excepted) until keep are left. */
+static void keep_newest(struct member_index *mi, size_t added, unsigned keep)
+{
+	while (mi->nr_same > keep) {
+		size_t i = lowest_version(mi->ms, mi->same, mi->nr_same, added);
+
+		if (i == PP_HINDEX_NONE)
+			break;
+		member_drop(&mi->ms->m[mi->same[i]]);
+		mi->same[i] = mi->same[--mi->nr_same];
+	}
+}
+
+/* Puts the package in the suite: in place of the same version, or beside
+ * the others, the oldest dropped past the suite's Keep-Versions. */
 static void set_member(struct member_index *mi, const struct pp_stanza *st,
-		       const char *component, const char *filename)
+		       const char *component, const char *filename,
+		       unsigned keep)
 {
 	struct pp_repo_members *ms = mi->ms;
 	const char *pkg = pp_stanza_get(st, "Package");
 	const char *arch = pp_stanza_get(st, "Architecture");
+	const char *version = pp_stanza_get(st, "Version");
 	uint32_t h = member_hash(pkg, arch);
-	size_t at;
+	size_t at = PP_HINDEX_NONE;
 	struct pp_repo_member *m;
 
 	mi->package = pkg;
 	mi->arch = arch;
-	at = pp_hindex_find(&mi->x, h, member_eq, mi);
+	mi->nr_same = 0;
+	pp_hindex_find(&mi->x, h, member_gather, mi);
+	for (size_t i = 0; i < mi->nr_same && at == PP_HINDEX_NONE; i++)
+		if (!strcmp(ms->m[mi->same[i]].version, version))
+			at = mi->same[i];
 	if (at != PP_HINDEX_NONE) {
-		m = &ms->m[at];
-		member_release(m);
+		member_release(&ms->m[at]);
 	} else {
 		ARRAY_GROW(ms->m, ms->alloc, ms->nr + 1);
 		pp_hindex_add(&mi->x, h, ms->nr);
-		m = &ms->m[ms->nr++];
+		at = ms->nr++;
+		ARRAY_GROW(mi->same, mi->alloc_same, mi->nr_same + 1);
+		mi->same[mi->nr_same++] = at;
 	}
+	m = &ms->m[at];
 	m->borrowed = 0;
 	m->package = xstrdup(pkg);
-	m->version = xstrdup(pp_stanza_get(st, "Version"));
+	m->version = xstrdup(version);
 	m->arch = xstrdup(arch);
 	m->component = xstrdup(component);
 	m->filename = xstrdup(filename);
+	keep_newest(mi, at, keep);
 }
 
 static int cache_entry(struct pp_repo *r, struct pp_repo_cache *cache,
@@ -757,7 +851,7 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 	if (!rc)
 		rc = place_in_pool(r->root, deb, rel->buf, &st, err);
 	if (!rc) {
-		set_member(mi, &st, component, rel->buf);
+		set_member(mi, &st, component, rel->buf, s->keep_versions);
 		rc = cache_entry(r, cache, rel->buf, &st, err);
 	}
 	pp_stanza_release(&st);
@@ -789,18 +883,19 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	}
 	/* What was added before a failure stays recorded; the first error
 	 * is the one reported. */
+	members_compact(ms);
 	pp_err_init(&later);
 	if (pp_repo_members_save(r, s->suite, ms, rc ? &later : err) < 0 ||
 	    pp_repo_cache_save(r->root, cache, rc ? &later : err) < 0)
 		rc = -1;
 	pp_err_release(&later);
-	pp_hindex_release(&mi.x);
+	member_index_release(&mi);
 	strbuf_release(&rel);
 	return rc;
 }
 
 int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
-		   const char *arch, struct pp_err *err)
+		   const char *version, const char *arch, struct pp_err *err)
 {
 	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
 	struct pp_repo_members *ms;
@@ -810,8 +905,11 @@ int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
 		return -1;
 	nr = ms->nr;
 	for (size_t i = 0; i < ms->nr; i++) {
-		if (!strcmp(ms->m[i].package, package) &&
-		    (!arch || !strcmp(ms->m[i].arch, arch)))
+		const struct pp_repo_member *m = &ms->m[i];
+
+		if (!strcmp(m->package, package) &&
+		    (!version || !strcmp(m->version, version)) &&
+		    (!arch || !strcmp(m->arch, arch)))
 			member_release(&ms->m[i]);
 		else
 			ms->m[kept++] = ms->m[i];
@@ -819,7 +917,8 @@ int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
 	ms->nr = kept;
 	if (kept == nr)
 		return pp_err_set(err, PP_EXIT_FAIL, "suite '%s' has no package "
-				  "'%s'%s%s", s->suite, package, arch ? " for " : "",
-				  arch ? arch : "");
+				  "'%s'%s%s%s%s", s->suite, package,
+				  version ? " version " : "", version ? version : "",
+				  arch ? " for " : "", arch ? arch : "");
 	return pp_repo_members_save(r, s->suite, ms, err);
 }

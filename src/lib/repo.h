@@ -7,7 +7,7 @@
  *   conf/distributions   one deb822 stanza per suite (Suite, Codename,
  *                        Origin, Label, Description, Components,
  *                        Architectures, Valid-For, Signing-Key,
- *                        By-Hash-Keep, By-Hash-Generations)
+ *                        Keep-Versions, By-Hash-Keep, By-Hash-Generations)
  *   db/<suite>.list      which pool files each suite holds, one per line:
  *                        package version architecture component file
  *   db/cache             the Packages stanza and hashes of every pool file,
@@ -43,10 +43,13 @@ struct pp_repo_suite {
 	 * byhash_generations replaced ones whatever their age. */
 	long long byhash_keep;
 	unsigned byhash_generations;
+	/* versions of a package (and architecture) the suite keeps */
+	unsigned keep_versions;
 };
 
 #define PP_REPO_BYHASH_KEEP 3600
 #define PP_REPO_BYHASH_GENERATIONS 3
+#define PP_REPO_KEEP_VERSIONS 3
 
 /* A suite's member: one pool file. */
 struct pp_repo_member {
@@ -103,18 +106,20 @@ struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
 
 typedef void (*pp_repo_added_fn)(void *ctx, const char *pool_path);
 
-/* Copies .debs into the pool and into the suite (replacing the suite's
- * other version of each package and architecture), reading each once.
+/* Copies .debs into the pool and into the suite, reading each once. The
+ * suite keeps the suite's keep_versions versions of each package and
+ * architecture: the one added and the newest others.
  * A different file already in the pool under the same name is refused;
  * the packages added before a failure stay added. added (may be NULL) is
  * told each pool path. */
 int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 		const char *const *debs, size_t n, pp_repo_added_fn added,
 		void *ctx, struct pp_err *err);
-/* Removes a package (every architecture, or only arch) from a suite;
- * the pool file goes at the next publish if no suite holds it. */
+/* Removes a package (every version and architecture, or only version,
+ * only arch) from a suite; the pool file goes at the next publish if no
+ * suite holds it. */
 int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
-		   const char *arch, struct pp_err *err);
+		   const char *version, const char *arch, struct pp_err *err);
 
 struct pp_repo_members {
 	struct pp_repo_member *m;

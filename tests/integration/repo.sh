@@ -24,8 +24,10 @@ R=$WORK/repo
 "$PADPACK" pack -q "$WORK/ex" "$WORK/ex.deb"
 make_debs "$WORK/debs" 3 1.0
 
+# --keep 1: a new version replaces the old one here (repo-versions.sh
+# tests keeping several).
 check "init" "$PADPACK" repo init "$R" --origin Test --label "Test Repo" \
-	--architectures amd64,arm64 --valid-for 7
+	--architectures amd64,arm64 --valid-for 7 --keep 1
 check "add" "$PADPACK" repo add "$R" "$WORK/ex.deb" "$WORK"/debs/*.deb
 check "list names every package" bash -c "'$PADPACK' repo list '$R' | awk '{print \$1}' | tr '\n' ' ' | grep -qx 'padpack-hello pkg001 pkg002 pkg003 '"
 check "pool layout pool/<component>/<prefix>/<source>/" \
