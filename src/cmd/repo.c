@@ -22,8 +22,11 @@ static const char usage[] =
 	"                     [--by-hash-generations N]\n"
 	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
 	"       padpack repo remove DIR [--suite S] PACKAGE[=VERSION][:ARCH]...\n"
-	"       padpack repo list DIR [--suite S]\n"
+	"       padpack repo list DIR [--suite S | --snapshot NAME]\n"
 	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
+	"                            [--suite S --from-snapshot NAME]\n"
+	"       padpack repo snapshot DIR NAME [--suite S]\n"
+	"       padpack repo diff DIR A B\n"
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
@@ -53,6 +56,14 @@ static const char usage[] =
 	"        are read again (--full reads them all). Beside dists/ it puts\n"
 	"        the suite's public key and a <suite>.sources file: the lines a\n"
 	"        client adds (with --uri as the address; default file:DIR).\n"
+	"        --from-snapshot makes the suite hold exactly the snapshot's\n"
+	"        packages first (served in the same atomic step).\n"
+	"snapshot freezes the suite's packages under NAME: their names,\n"
+	"        versions and pool files (no copies); a snapshot never\n"
+	"        changes, and its pool files stay while it exists.\n"
+	"diff    prints what changed from A to B (each a suite or a\n"
+	"        snapshot): added, removed, upgraded, downgraded, with the\n"
+	"        newest version of each package and architecture.\n"
 	"verify  checks the InRelease signature against KEYRING, every index\n"
 	"        against Release, every pool file against Packages (and with\n"
 	"        --packages each package's own signature); prints each problem\n"
@@ -60,7 +71,8 @@ static const char usage[] =
 
 struct repo_opts {
 	struct pp_repo_suite suite;
-	const char *suite_name, *component, *passfile;
+	const char *suite_name, *component, *passfile, *snapshot,
+		*from_snapshot;
 	const char *keyrings[PGPCMD_MAX_KEYRINGS];
 	size_t nr_keyrings;
 	int full, unsigned_ok, packages, publish;
@@ -69,7 +81,7 @@ struct repo_opts {
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
        O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_BYHASH_KEEP,
-       O_BYHASH_GENS, O_KEEP };
+       O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -90,6 +102,8 @@ static const struct option long_opts[] = {
 	{ "passphrase-file", required_argument, NULL, O_PASSFILE },
 	{ "publish", no_argument, NULL, O_PUBLISH },
 	{ "keep", required_argument, NULL, O_KEEP },
+	{ "snapshot", required_argument, NULL, O_SNAPSHOT },
+	{ "from-snapshot", required_argument, NULL, O_FROM_SNAPSHOT },
 	{ "by-hash-keep", required_argument, NULL, O_BYHASH_KEEP },
 	{ "by-hash-generations", required_argument, NULL, O_BYHASH_GENS },
 	{ NULL, 0, NULL, 0 },
@@ -174,6 +188,8 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 					      "or d (at most a year), not '%s'",
 					      optarg);
 		break;
+	case O_SNAPSHOT: o->snapshot = optarg; break;
+	case O_FROM_SNAPSHOT: o->from_snapshot = optarg; break;
 	case O_KEEP:
 		if (pp_parse_int(optarg, 1, 10000, &days) < 0)
 			return pp_usage_error(err, "--keep takes a count of "
@@ -296,15 +312,72 @@ static int do_remove(struct pp_repo *r, struct repo_opts *o, int argc,
 
 static int do_list(struct pp_repo *r, struct repo_opts *o, struct pp_err *err)
 {
-	const char *suite = pick_suite(r, o, err);
+	const char *suite = o->snapshot ? NULL : pick_suite(r, o, err);
 	struct pp_repo_members ms;
 
-	if (!suite || pp_repo_members_load(r, suite, &ms, err) < 0)
+	if (!o->snapshot && !suite)
+		return -1;
+	if ((o->snapshot ? pp_repo_snapshot_load(r, o->snapshot, &ms, err) :
+	     pp_repo_members_load(r, suite, &ms, err)) < 0)
 		return -1;
 	for (size_t i = 0; i < ms.nr; i++)
 		printf("%s %s %s %s %s\n", ms.m[i].package, ms.m[i].version,
 		       ms.m[i].arch, ms.m[i].component, ms.m[i].filename);
 	pp_repo_members_release(&ms);
+	return 0;
+}
+
+static int do_snapshot(struct pp_repo *r, struct repo_opts *o, int argc,
+		       char **argv, struct pp_err *err)
+{
+	const char *suite = pick_suite(r, o, err);
+	size_t n;
+
+	if (!suite)
+		return -1;
+	if (argc != 1)
+		return pp_usage_error(err, "expected the snapshot's NAME");
+	if (pp_repo_snapshot(r, suite, argv[0], &n, err) < 0)
+		return -1;
+	printf("snapshot %s: suite %s, %zu package%s\n", argv[0], suite, n,
+	       n == 1 ? "" : "s");
+	return 0;
+}
+
+struct diff_count {
+	size_t n[4];
+};
+
+static void print_change(void *ctx, enum pp_repo_change what,
+			 const char *package, const char *arch, const char *old,
+			 const char *new)
+{
+	static const char *const words[] = { "added", "removed", "upgraded",
+					     "downgraded" };
+	struct diff_count *c = ctx;
+
+	c->n[what]++;
+	if (old && new)
+		printf("%-10s %s %s %s -> %s\n", words[what], package, arch, old,
+		       new);
+	else
+		printf("%-10s %s %s %s\n", words[what], package, arch,
+		       old ? old : new);
+}
+
+static int do_diff(struct pp_repo *r, int argc, char **argv,
+		   struct pp_err *err)
+{
+	struct diff_count c = { { 0 } };
+
+	if (argc != 2)
+		return pp_usage_error(err, "expected two suites or snapshots "
+				      "to compare");
+	if (pp_repo_diff(r, argv[0], argv[1], print_change, &c, err) < 0)
+		return -1;
+	printf("(%zu added, %zu removed, %zu upgraded, %zu downgraded)\n",
+	       c.n[PP_REPO_ADDED], c.n[PP_REPO_REMOVED], c.n[PP_REPO_UPGRADED],
+	       c.n[PP_REPO_DOWNGRADED]);
 	return 0;
 }
 
@@ -333,6 +406,15 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 {
 	struct pp_repo_publish_opts po = { 0 };
 
+	if (o->from_snapshot) {
+		const char *suite = o->suite_name;
+
+		if (!suite)
+			return pp_usage_error(err, "--from-snapshot: say which "
+					      "suite serves it with --suite");
+		if (pp_repo_use_snapshot(r, suite, o->from_snapshot, err) < 0)
+			return -1;
+	}
 	po.full = o->full;
 	po.unsigned_ok = o->unsigned_ok;
 	/* The real time, not SOURCE_DATE_EPOCH: apt refuses a Release whose
@@ -431,6 +513,10 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 		return do_remove(r, o, argc, argv, err);
 	if (!strcmp(sub, "list"))
 		return do_list(r, o, err);
+	if (!strcmp(sub, "snapshot"))
+		return do_snapshot(r, o, argc, argv, err);
+	if (!strcmp(sub, "diff"))
+		return do_diff(r, argc, argv, err);
 	return do_publish(r, o, err);
 }
 
@@ -445,9 +531,12 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 	if (!strcmp(sub, "verify"))
 		return do_verify(dir, o, err);
 	if (strcmp(sub, "add") && strcmp(sub, "remove") && strcmp(sub, "list") &&
-	    strcmp(sub, "publish"))
+	    strcmp(sub, "publish") && strcmp(sub, "snapshot") &&
+	    strcmp(sub, "diff"))
 		return pp_usage_error(err, "unknown repo command '%s'", sub);
-	if (pp_repo_open(&r, dir, strcmp(sub, "list") != 0, err) < 0)
+	/* list and diff only read: they take no lock */
+	if (pp_repo_open(&r, dir, strcmp(sub, "list") && strcmp(sub, "diff"),
+			 err) < 0)
 		return -1;
 	rc = on_open_repo(sub, &r, o, argc, argv, err);
 	pp_repo_close(&r);
@@ -468,7 +557,7 @@ static int run(int argc, char **argv, struct pp_err *err)
 	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 	if (argc < 2)
 		return pp_usage_error(err, "expected init, add, remove, list, "
-				      "publish or verify");
+				      "publish, snapshot, diff or verify");
 	rc = parse(argc, argv, &o, err);
 	if (!rc)
 		rc = dispatch(argv[1], argv[optind], &o, argc - optind - 1,

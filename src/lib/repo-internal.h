@@ -104,8 +104,18 @@ int pp_repo_byhash_keep(struct pp_repo *r, const struct pp_repo_suite *s,
 			const char *cur, const char *tmp, time_t now,
 			struct pp_err *err);
 
+/* Save sorts the members. */
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
-			 const struct pp_repo_members *ms, struct pp_err *err);
+			 struct pp_repo_members *ms, struct pp_err *err);
+int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
+			      struct pp_err *err);
+int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
+			      struct pp_err *err);
+/* A name (suite, component, snapshot): letters, digits and -_.+ only. */
+int pp_repo_check_name(const char *what, const char *v, struct pp_err *err);
+int pp_repo_has_word(char **w, size_t n, const char *word);
+/* Every snapshot's members, read at the first call and kept by r. */
+int pp_repo_snapshots_of(struct pp_repo *r, struct pp_err *err);
 
 
 #endif

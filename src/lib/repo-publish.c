@@ -586,7 +586,7 @@ static void publish_release(struct publish *p)
 	strbuf_release(&p->tmp);
 }
 
-/* ---- garbage: pool files no suite holds -------------------------------- */
+/* ---- garbage: pool files no suite or snapshot holds -------------------- */
 
 struct referenced {
 	const char **names; /* the members' own, kept by the repository */
@@ -606,7 +606,34 @@ static int is_referenced(void *ctx, const char *filename)
 				  sizeof(*ref->names), cmp_str) != NULL;
 }
 
-static int collect_referenced(struct pp_repo *r, struct referenced *ref,
+static void add_refs(struct referenced *ref, const struct pp_repo_members *ms)
+{
+	for (size_t j = 0; j < ms->nr; j++) {
+		ARRAY_GROW(ref->names, ref->alloc, ref->nr + 1);
+		ref->names[ref->nr++] = ms->m[j].filename;
+	}
+}
+
+static void sort_refs(struct referenced *ref)
+{
+	if (ref->nr)
+		pp_sort_nearly_sorted(ref->names, ref->nr, sizeof(*ref->names),
+				      cmp_str);
+}
+
+/* Whether a pool file the cache knows is held by no suite: only then are
+ * the snapshots read (a publish that drops nothing never reads them). */
+static int any_dropped(const struct pp_repo_cache *c, struct referenced *ref)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (!is_referenced(ref, c->e[i].filename))
+			return 1;
+	return 0;
+}
+
+/* The pool files suites and snapshots hold. */
+static int collect_referenced(struct pp_repo *r, const struct pp_repo_cache *c,
+			      int full, struct referenced *ref,
 			      struct pp_err *err)
 {
 	for (size_t i = 0; i < r->nr_suites; i++) {
@@ -614,14 +641,16 @@ static int collect_referenced(struct pp_repo *r, struct referenced *ref,
 
 		if (pp_repo_members_of(r, &r->suites[i], &ms, err) < 0)
 			return -1;
-		for (size_t j = 0; j < ms->nr; j++) {
-			ARRAY_GROW(ref->names, ref->alloc, ref->nr + 1);
-			ref->names[ref->nr++] = ms->m[j].filename;
-		}
+		add_refs(ref, ms);
 	}
-	if (ref->nr)
-		pp_sort_nearly_sorted(ref->names, ref->nr, sizeof(*ref->names),
-				      cmp_str);
+	sort_refs(ref);
+	if (!full && !any_dropped(c, ref))
+		return 0;
+	if (pp_repo_snapshots_of(r, err) < 0)
+		return -1;
+	for (size_t i = 0; i < r->nr_snapshots; i++)
+		add_refs(ref, &r->snapshots[i]);
+	sort_refs(ref);
 	return 0;
 }
 
@@ -718,7 +747,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
 		rc = publish_one(r, &r->suites[i], o, cache, &zc, err);
 	if (!rc)
-		rc = collect_referenced(r, &ref, err);
+		rc = collect_referenced(r, cache, o->full, &ref, err);
 	if (!rc)
 		rc = o->full ? remove_garbage(r, &ref, err) :
 			remove_dropped(r, cache, &ref, err);

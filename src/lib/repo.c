@@ -48,7 +48,7 @@ void pp_free_words(char **w, size_t n)
 
 /* ---- suites (conf/distributions) -------------------------------------- */
 
-static int check_word(const char *what, const char *v, struct pp_err *err)
+int pp_repo_check_name(const char *what, const char *v, struct pp_err *err)
 {
 	if (!v || !*v)
 		return pp_err_set(err, PP_EXIT_INPUT, "%s is empty", what);
@@ -62,14 +62,14 @@ static int check_word(const char *what, const char *v, struct pp_err *err)
 
 int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err)
 {
-	if (check_word("suite", s->suite, err) < 0 ||
-	    check_word("codename", s->codename, err) < 0)
+	if (pp_repo_check_name("suite", s->suite, err) < 0 ||
+	    pp_repo_check_name("codename", s->codename, err) < 0)
 		return -1;
 	if (!s->nr_components || !s->nr_archs)
 		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s' needs at least "
 				  "one component and one architecture", s->suite);
 	for (size_t i = 0; i < s->nr_components; i++)
-		if (check_word("component", s->components[i], err) < 0)
+		if (pp_repo_check_name("component", s->components[i], err) < 0)
 			return -1;
 	if (s->keep_versions < 1)
 		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s': Keep-Versions "
@@ -360,6 +360,9 @@ void pp_repo_close(struct pp_repo *r)
 			free(r->members[i]);
 		}
 	free(r->members);
+	for (size_t i = 0; i < r->nr_snapshots; i++)
+		pp_repo_members_release(&r->snapshots[i]);
+	free(r->snapshots);
 	for (size_t i = 0; i < r->nr_suites; i++)
 		pp_repo_suite_release(&r->suites[i]);
 	free(r->suites);
@@ -460,18 +463,17 @@ static size_t count_lines(const char *s, size_t len)
 	return n + 1;
 }
 
-int pp_repo_members_load(struct pp_repo *r, const char *suite,
-			 struct pp_repo_members *out, struct pp_err *err)
+int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
+			      struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	unsigned no = 0;
 	size_t pos = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	list_path(r, suite, &path);
-	if (access(path.buf, F_OK) == 0)
-		rc = pp_read_file(path.buf, &text, err);
+	if (access(path, F_OK) == 0)
+		rc = pp_read_file(path, &text, err);
 	if (!rc) {
 		ARRAY_GROW(out->m, out->alloc, count_lines(text.buf, text.len) + 64);
 		xprefault(out->m, out->alloc * sizeof(*out->m));
@@ -481,16 +483,27 @@ int pp_repo_members_load(struct pp_repo *r, const char *suite,
 		size_t len = eol ? (size_t)(eol - text.buf) - pos : text.len - pos;
 
 		no++;
-		rc = member_from_line(text.buf + pos, len, path.buf, no,
+		rc = member_from_line(text.buf + pos, len, path, no,
 				      &out->m[out->nr], err);
 		out->nr += !rc;
 		pos += len + 1;
 		ARRAY_GROW(out->m, out->alloc, out->nr + 1);
 	}
 	out->text = strbuf_detach(&text, NULL);
-	strbuf_release(&path);
 	if (rc < 0)
 		pp_repo_members_release(out);
+	return rc;
+}
+
+int pp_repo_members_load(struct pp_repo *r, const char *suite,
+			 struct pp_repo_members *out, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	list_path(r, suite, &path);
+	rc = pp_repo_members_load_path(path.buf, out, err);
+	strbuf_release(&path);
 	return rc;
 }
 
@@ -524,17 +537,15 @@ static int cmp_member(const void *a, const void *b)
 	return c ? c : strcmp(x->filename, y->filename);
 }
 
-int pp_repo_members_save(struct pp_repo *r, const char *suite,
-			 const struct pp_repo_members *ms, struct pp_err *err)
+int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
+			      struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT;
 	struct pp_filebuf *fb = xmalloc(sizeof(*fb));
 	int rc;
 
 	if (ms->nr)
 		pp_sort_nearly_sorted(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
-	list_path(r, suite, &path);
-	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	rc = pp_filebuf_open(fb, path, 0644, err);
 	for (size_t i = 0; i < ms->nr && !rc; i++) {
 		const struct pp_repo_member *m = &ms->m[i];
 		const char *words[] = { m->package, m->version, m->arch,
@@ -548,6 +559,17 @@ int pp_repo_members_save(struct pp_repo *r, const char *suite,
 	if (!rc)
 		rc = pp_filebuf_commit(fb, err);
 	free(fb);
+	return rc;
+}
+
+int pp_repo_members_save(struct pp_repo *r, const char *suite,
+			 struct pp_repo_members *ms, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	list_path(r, suite, &path);
+	rc = pp_repo_members_save_path(path.buf, ms, err);
 	strbuf_release(&path);
 	return rc;
 }
@@ -574,7 +596,7 @@ static char *source_name(const struct pp_stanza *st)
 	return xstrndup(src, strcspn(src, " ("));
 }
 
-static int has_word(char **w, size_t n, const char *word)
+int pp_repo_has_word(char **w, size_t n, const char *word)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(w[i], word))
@@ -585,10 +607,10 @@ static int has_word(char **w, size_t n, const char *word)
 static int check_fits(const struct pp_repo_suite *s, const char *component,
 		      const char *arch, const char *deb, struct pp_err *err)
 {
-	if (!has_word(s->components, s->nr_components, component))
+	if (!pp_repo_has_word(s->components, s->nr_components, component))
 		return pp_err_set(err, PP_EXIT_USAGE, "suite '%s' has no "
 				  "component '%s'", s->suite, component);
-	if (strcmp(arch, "all") && !has_word(s->archs, s->nr_archs, arch))
+	if (strcmp(arch, "all") && !pp_repo_has_word(s->archs, s->nr_archs, arch))
 		return pp_err_set(err, PP_EXIT_INPUT, "%s: architecture '%s' "
 				  "is not one of suite '%s''s; add it with "
 				  "'padpack repo init --architectures'", deb,

@@ -14,6 +14,8 @@
  *                        keyed by its path, size, mtime and inode
  *   db/<suite>.byhash    the suite's past generations whose by-hash files
  *                        are still served (repo-byhash.c)
+ *   db/snapshots/<name>.list
+ *                        a snapshot: a suite's members, frozen
  *   db/lock              serialises add, remove and publish
  *   pool/<component>/<prefix>/<source>/<file>.deb
  *   dists/<suite>/...    what apt reads; replaced atomically by publish
@@ -72,6 +74,10 @@ struct pp_repo {
 	struct pp_repo_members **members;
 	/* the pool files' stats, when started ahead of a publish */
 	struct pp_repo_stats *stats_ahead;
+	/* every snapshot's members, when read (to keep their pool files) */
+	struct pp_repo_members *snapshots;
+	size_t nr_snapshots;
+	int snapshots_read;
 };
 
 /* Signs Release: fills the clearsigned InRelease and the armored detached
@@ -134,6 +140,30 @@ void pp_repo_members_release(struct pp_repo_members *ms);
  * add and remove change them in place, publish reads them. */
 int pp_repo_members_of(struct pp_repo *r, const struct pp_repo_suite *s,
 		       struct pp_repo_members **out, struct pp_err *err);
+
+/* Freezes a suite's members as snapshot name (db/snapshots/<name>.list:
+ * names and pool files, no copies); a snapshot never changes. */
+int pp_repo_snapshot(struct pp_repo *r, const char *suite, const char *name,
+		     size_t *nr_packages, struct pp_err *err);
+/* A snapshot's members. */
+int pp_repo_snapshot_load(struct pp_repo *r, const char *name,
+			  struct pp_repo_members *out, struct pp_err *err);
+/* Makes a suite hold exactly a snapshot's members (served at the next
+ * publish). */
+int pp_repo_use_snapshot(struct pp_repo *r, const char *suite,
+			 const char *name, struct pp_err *err);
+
+enum pp_repo_change { PP_REPO_ADDED, PP_REPO_REMOVED, PP_REPO_UPGRADED,
+		      PP_REPO_DOWNGRADED };
+/* Told each package (and architecture) whose newest version differs
+ * between a and b: old is NULL when added, new when removed. */
+typedef void (*pp_repo_diff_fn)(void *ctx, enum pp_repo_change what,
+				const char *package, const char *arch,
+				const char *old, const char *new);
+/* Compares two suites or snapshots (a suite's name first, else a
+ * snapshot's). */
+int pp_repo_diff(struct pp_repo *r, const char *a, const char *b,
+		 pp_repo_diff_fn fn, void *ctx, struct pp_err *err);
 
 /* Starts statting every suite's pool files on a thread of their own, for
  * a publish later in the run (which then waits for them): the stats of a

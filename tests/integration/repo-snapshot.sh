@@ -1,0 +1,95 @@
+#!/bin/bash
+# Snapshots and promotion: repo snapshot freezes a suite's packages, repo
+# publish --from-snapshot makes another suite serve exactly them, repo
+# diff says what changed between suites and snapshots, and a snapshot's
+# pool files stay while it exists.
+source "$(dirname "$0")/../lib.sh"
+APT=$TOP/tests/tools/apt-private.sh
+
+make_deb() { # NAME VERSION [ARCH]
+	local t=$WORK/mk/$1-$2 arch=${3:-all}
+	mkdir -p "$t/DEBIAN" "$t/usr/share/$1"
+	printf 'Package: %s\nVersion: %s\nArchitecture: %s\nMaintainer: T <t@example.org>\nDescription: snapshot test\n' \
+		"$1" "$2" "$arch" > "$t/DEBIAN/control"
+	echo "$1 $2" > "$t/usr/share/$1/version"
+	SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$t" "$WORK/debs/$1_$2_$arch.deb"
+}
+mkdir -p "$WORK/debs"
+make_deb paddle 0.11.0-1; make_deb paddle 0.12.0-1; make_deb paddle 0.10.0-1
+make_deb other 1.0; make_deb newpkg 2.0; make_deb armonly 1.0 arm64
+
+R=$WORK/repo
+"$PADPACK" repo init "$R" --suite testing > /dev/null
+"$PADPACK" repo init "$R" --suite stable > /dev/null
+"$PADPACK" repo add "$R" --suite testing "$WORK/debs/paddle_0.11.0-1_all.deb" "$WORK/debs/other_1.0_all.deb" > /dev/null
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "snapshot a suite" bash -c "'$PADPACK' repo snapshot '$R' soak-1 --suite testing | grep -qx 'snapshot soak-1: suite testing, 2 packages'"
+check "it is a list of names, versions and pool files, no copies" bash -c "
+	[ \"\$(cat '$R/db/snapshots/soak-1.list')\" = 'other 1.0 all main pool/main/o/other/other_1.0_all.deb
+paddle 0.11.0-1 all main pool/main/p/paddle/paddle_0.11.0-1_all.deb' ] && [ \$(find '$R/pool' -name '*.deb' | wc -l) = 2 ]"
+cp "$R/db/snapshots/soak-1.list" "$WORK/soak-1.before"
+check_fails "a snapshot never changes" 2 "snapshot 'soak-1' exists and never changes" \
+	"$PADPACK" repo snapshot "$R" soak-1 --suite testing
+check_fails "a snapshot is not named like a suite" 2 "a suite is named 'stable'" \
+	"$PADPACK" repo snapshot "$R" stable --suite testing
+check_fails "a snapshot's name is checked" 3 "snapshot 'a/b' has character '/'" \
+	"$PADPACK" repo snapshot "$R" a/b --suite testing
+
+# testing moves on.
+"$PADPACK" repo add "$R" --suite testing "$WORK/debs/paddle_0.12.0-1_all.deb" "$WORK/debs/newpkg_2.0_all.deb" > /dev/null
+"$PADPACK" repo remove "$R" --suite testing other
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+same "the snapshot did not change with its suite" "$R/db/snapshots/soak-1.list" "$WORK/soak-1.before"
+check "list --snapshot shows it" bash -c "'$PADPACK' repo list '$R' --snapshot soak-1 | grep -q '^other 1.0 all main '"
+check "the snapshot keeps the pool file its suite dropped" test -f "$R/pool/main/o/other/other_1.0_all.deb"
+"$PADPACK" repo diff "$R" soak-1 testing > "$WORK/diff" 2>&1
+cat > "$WORK/diff.want" <<'EOF'
+added      newpkg all 2.0
+removed    other all 1.0
+upgraded   paddle all 0.11.0-1 -> 0.12.0-1
+(1 added, 1 removed, 1 upgraded, 0 downgraded)
+EOF
+same "diff snapshot suite: added, removed, upgraded with versions" "$WORK/diff" "$WORK/diff.want"
+check "diff the other way: downgraded" bash -c "'$PADPACK' repo diff '$R' testing soak-1 | grep -qx 'downgraded paddle all 0.12.0-1 -> 0.11.0-1'"
+
+# Promotion: stable serves the snapshot, in one publish.
+check "publish --suite stable --from-snapshot soak-1" "$PADPACK" repo publish "$R" --suite stable --from-snapshot soak-1 --unsigned
+check "stable lists exactly the snapshot's packages" bash -c "
+	[ \"\$(grep -E '^(Package|Version):' '$R/dists/stable/main/binary-amd64/Packages' | tr '\n' ' ')\" = 'Package: other Version: 1.0 Package: paddle Version: 0.11.0-1 ' ]"
+check "and testing is untouched" bash -c "grep -qx 'Version: 0.12.0-1' '$R/dists/testing/main/binary-amd64/Packages'"
+check "diff of the suites is the snapshot's" bash -c "'$PADPACK' repo diff '$R' stable testing | cmp - '$WORK/diff.want'"
+check "diff of a snapshot and the suite serving it: nothing" bash -c "'$PADPACK' repo diff '$R' soak-1 stable | grep -qx '(0 added, 0 removed, 0 upgraded, 0 downgraded)'"
+check "apt sees the snapshot's version in stable" bash -c "'$APT' '$WORK/apt' 'deb [trusted=yes] file:$R stable main' update > /dev/null &&
+	APT_CONFIG='$WORK/apt/apt.conf' apt-cache policy paddle | grep -q 'Candidate: 0.11.0-1'"
+check "repo verify" "$PADPACK" repo verify "$R"
+
+# A pool file held by a snapshot alone stays; once no snapshot holds it
+# either (the snapshot file deleted), it goes at the next publish.
+"$PADPACK" repo remove "$R" --suite stable other
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "a pool file only a snapshot holds stays" test -f "$R/pool/main/o/other/other_1.0_all.deb"
+check "and stable can serve the snapshot again" bash -c "'$PADPACK' repo publish '$R' --suite stable --from-snapshot soak-1 --unsigned > /dev/null &&
+	grep -qx 'Package: other' '$R/dists/stable/main/binary-amd64/Packages' && '$PADPACK' repo verify '$R'"
+"$PADPACK" repo remove "$R" --suite stable other
+rm "$R/db/snapshots/soak-1.list"
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "without the snapshot the file goes" test ! -e "$R/pool/main/o/other/other_1.0_all.deb"
+
+# Refusals leave the served suite as it was.
+"$PADPACK" repo init "$R" --suite edge --architectures amd64,arm64 > /dev/null
+"$PADPACK" repo add "$R" --suite edge "$WORK/debs/armonly_1.0_arm64.deb" > /dev/null
+"$PADPACK" repo snapshot "$R" arm --suite edge > /dev/null
+cp "$R/dists/stable/Release" "$WORK/Release.before"
+cp "$R/db/stable.list" "$WORK/list.before"
+check_fails "a snapshot the suite cannot serve is refused" 3 \
+	"snapshot 'arm' holds armonly 1.0 \(arm64, component main\), which suite 'stable' cannot serve" \
+	"$PADPACK" repo publish "$R" --suite stable --from-snapshot arm --unsigned
+same "and stable's Release is unchanged" "$R/dists/stable/Release" "$WORK/Release.before"
+same "and its members too" "$R/db/stable.list" "$WORK/list.before"
+check_fails "an unknown snapshot: the known ones are named" 2 \
+	"no snapshot 'nope' in .* \(it has: arm\)" \
+	"$PADPACK" repo publish "$R" --suite stable --from-snapshot nope --unsigned
+check_fails "--from-snapshot needs --suite" 2 "say which suite serves it with --suite" \
+	"$PADPACK" repo publish "$R" --from-snapshot arm --unsigned
+check_fails "diff of an unknown name" 2 "neither a suite nor a snapshot: no snapshot 'nope'" \
+	"$PADPACK" repo diff "$R" stable nope
