@@ -152,10 +152,10 @@ static int suite_from_stanza(const struct pp_stanza *st, const char *file,
 	return 0;
 }
 
-static void join_words(struct strbuf *sb, char **w, size_t n)
+static void join_words(struct strbuf *sb, char **w, size_t n, const char *sep)
 {
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%s", i ? " " : "", w[i]);
+		strbuf_addf(sb, "%s%s", i ? sep : "", w[i]);
 }
 
 static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
@@ -168,9 +168,9 @@ static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
 	if (s->description)
 		strbuf_addf(out, "Description: %s\n", s->description);
 	strbuf_addstr(out, "Components: ");
-	join_words(out, s->components, s->nr_components);
+	join_words(out, s->components, s->nr_components, " ");
 	strbuf_addstr(out, "\nArchitectures: ");
-	join_words(out, s->archs, s->nr_archs);
+	join_words(out, s->archs, s->nr_archs, " ");
 	strbuf_addch(out, '\n');
 	if (s->valid_for_days)
 		strbuf_addf(out, "Valid-For: %u\n", s->valid_for_days);
@@ -610,11 +610,18 @@ static int check_fits(const struct pp_repo_suite *s, const char *component,
 	if (!pp_repo_has_word(s->components, s->nr_components, component))
 		return pp_err_set(err, PP_EXIT_USAGE, "suite '%s' has no "
 				  "component '%s'", s->suite, component);
-	if (strcmp(arch, "all") && !pp_repo_has_word(s->archs, s->nr_archs, arch))
-		return pp_err_set(err, PP_EXIT_INPUT, "%s: architecture '%s' "
-				  "is not one of suite '%s''s; add it with "
-				  "'padpack repo init --architectures'", deb,
-				  arch, s->suite);
+	if (strcmp(arch, "all") && !pp_repo_has_word(s->archs, s->nr_archs, arch)) {
+		struct strbuf archs = STRBUF_INIT;
+
+		join_words(&archs, s->archs, s->nr_archs, ", ");
+		pp_err_set(err, PP_EXIT_INPUT, "%s: architecture '%s' is not one "
+			   "of suite '%s''s (%s); add it to the suite's list "
+			   "with 'padpack repo init --suite %s --architectures "
+			   "...,%s' (with its other settings)", deb, arch,
+			   s->suite, archs.buf, s->suite, arch);
+		strbuf_release(&archs);
+		return -1;
+	}
 	return 0;
 }
 
