@@ -24,6 +24,8 @@ test_pkgs="$test_pkgs docker.io shellcheck"
 # repo-byhash: a real web server that apt-get update reads from while
 # the repository is published again and again.
 test_pkgs="$test_pkgs lighttpd"
+# repo-contents: apt-file searches the Contents indices.
+test_pkgs="$test_pkgs apt-file"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"

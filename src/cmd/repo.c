@@ -19,7 +19,7 @@ static const char usage[] =
 	"                     [--label L] [--description D] [--components C,...]\n"
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
 	"                     [--uri URI] [--keep N] [--by-hash-keep TIME]\n"
-	"                     [--by-hash-generations N]\n"
+	"                     [--by-hash-generations N] [--contents]\n"
 	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
 	"       padpack repo remove DIR [--suite S] PACKAGE[=VERSION][:ARCH]...\n"
 	"       padpack repo list DIR [--suite S | --snapshot NAME]\n"
@@ -30,6 +30,8 @@ static const char usage[] =
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
+	"        --contents: publish <component>/Contents-<arch>.gz too (what\n"
+	"        apt-file searches).\n"
 	"        --keep: the versions of a package (and architecture) the\n"
 	"        suite keeps (default 3), for rollbacks with apt-get install\n"
 	"        NAME=VERSION.\n"
@@ -81,7 +83,7 @@ struct repo_opts {
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
        O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_BYHASH_KEEP,
-       O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT };
+       O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT, O_CONTENTS };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -102,6 +104,7 @@ static const struct option long_opts[] = {
 	{ "passphrase-file", required_argument, NULL, O_PASSFILE },
 	{ "publish", no_argument, NULL, O_PUBLISH },
 	{ "keep", required_argument, NULL, O_KEEP },
+	{ "contents", no_argument, NULL, O_CONTENTS },
 	{ "snapshot", required_argument, NULL, O_SNAPSHOT },
 	{ "from-snapshot", required_argument, NULL, O_FROM_SNAPSHOT },
 	{ "by-hash-keep", required_argument, NULL, O_BYHASH_KEEP },
@@ -189,6 +192,7 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 					      optarg);
 		break;
 	case O_SNAPSHOT: o->snapshot = optarg; break;
+	case O_CONTENTS: s->contents = 1; break;
 	case O_FROM_SNAPSHOT: o->from_snapshot = optarg; break;
 	case O_KEEP:
 		if (pp_parse_int(optarg, 1, 10000, &days) < 0)

@@ -104,6 +104,18 @@ int pp_repo_byhash_keep(struct pp_repo *r, const struct pp_repo_suite *s,
 			const char *cur, const char *tmp, time_t now,
 			struct pp_err *err);
 
+/* The files of pool files' data archives, for Contents (repo-contents.c):
+ * db/contents read at open, written at close (when save) with the entries
+ * used in between. */
+struct pp_repo_contents;
+struct pp_repo_contents *pp_repo_contents_open(const char *root);
+int pp_repo_contents_close(const char *root, struct pp_repo_contents *c,
+			   int save, struct pp_err *err);
+/* The Contents text of the named pool files (their cache entries fresh). */
+int pp_repo_contents_text(const char *root, struct pp_repo_contents *c,
+			  struct pp_repo_cache *cache, char *const *names,
+			  size_t n, struct strbuf *out, struct pp_err *err);
+
 /* Save sorts the members. */
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *ms, struct pp_err *err);

@@ -36,6 +36,7 @@ struct publish {
 	struct pp_repo_publish_opts *o;
 	struct pp_repo_cache *cache;
 	struct pp_zcache *zcache;
+	struct pp_repo_contents *contents; /* NULL: no suite has Contents */
 	struct strbuf cur, tmp; /* dists/<suite> and its replacement */
 	struct index_file *files;
 	size_t nr_files, alloc_files;
@@ -359,6 +360,85 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	return rc;
 }
 
+/* A text of lines given as "stanzas" of one line each (the last with its
+ * newline), so that zpieces cuts it between lines, by their content. */
+static struct pp_stanza_ref *line_refs(const struct strbuf *text, size_t *nr)
+{
+	struct pp_stanza_ref *refs = NULL;
+	size_t alloc = 0;
+	const char *p = text->buf, *end = text->buf + text->len;
+
+	*nr = 0;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
+
+		ARRAY_GROW(refs, alloc, *nr + 1);
+		refs[(*nr)++] = (struct pp_stanza_ref){ p, len };
+		p += len + 1;
+	}
+	if (*nr && text->buf[text->len - 1] == '\n')
+		refs[*nr - 1].len++;
+	return refs;
+}
+
+/* <comp>/Contents-<arch>(.gz): the files of the packages write_packages
+ * listed (their cache entries fresh), compressed in content-defined
+ * pieces like Packages. */
+static int write_contents(struct publish *p, const struct pp_repo_members *ms,
+			  const char *comp, const char *arch)
+{
+	char **names = xcalloc(ms->nr + 1, sizeof(*names));
+	struct strbuf text = STRBUF_INIT, gz = STRBUF_INIT, rel = STRBUF_INIT;
+	struct index_file f = { 0 }, plain = { 0 };
+	struct pp_stanza_ref *refs = NULL;
+	struct pp_stanzas lines;
+	size_t n = 0, nr_refs;
+	int rc;
+
+	for (size_t i = 0; i < ms->nr; i++)
+		if (selected(&ms->m[i], comp, arch))
+			names[n++] = ms->m[i].filename;
+	strbuf_addf(&rel, "%s/%s/by-hash/SHA256", p->tmp.buf, comp);
+	rc = pp_mkdir_p(rel.buf, 0755, p->err);
+	if (!rc)
+		rc = pp_repo_contents_text(p->r->root, p->contents, p->cache,
+					   names, n, &text, p->err);
+	if (!rc) {
+		const struct pp_zpieces_out out = { PP_COMP_GZIP, 9, &gz,
+						    hash_output, &f };
+
+		refs = line_refs(&text, &nr_refs);
+		pp_stanzas_set(&lines, refs, nr_refs);
+		rc = nr_refs ? pp_zpieces_compress_stanzas(&lines, &out, 1,
+							   p->zcache, p->err) :
+			pp_zpieces_compress("", 0, PP_COMP_GZIP, 9, p->zcache,
+					    &gz, p->err);
+		if (!rc && !nr_refs)
+			hash_data(gz.buf, gz.len, &f);
+	}
+	/* The plain file too: apt fetches an index only when Release lists
+	 * its plain name. */
+	strbuf_reset(&rel);
+	strbuf_addf(&rel, "%s/Contents-%s", comp, arch);
+	hash_data(text.buf, text.len, &plain);
+	if (!rc)
+		rc = write_index(p, rel.buf, &text, NULL);
+	if (!rc)
+		rc = list_index(p, rel.buf, &plain);
+	strbuf_addstr(&rel, ".gz");
+	if (!rc)
+		rc = write_index(p, rel.buf, &gz, NULL);
+	if (!rc)
+		rc = list_index(p, rel.buf, &f);
+	free(refs);
+	free(names);
+	strbuf_release(&text);
+	strbuf_release(&gz);
+	strbuf_release(&rel);
+	return rc;
+}
+
 /* "Sat, 01 Jan 2000 00:00:00 UTC", whatever the locale. */
 static void rfc2822(time_t t, char *buf, size_t len)
 {
@@ -563,6 +643,10 @@ static int publish_suite(struct publish *p)
 		for (size_t a = 0; a < p->s->nr_archs && !rc; a++)
 			rc = write_packages(p, ms, p->s->components[c],
 					    p->s->archs[a]);
+	for (size_t c = 0; c < p->s->nr_components && !rc && p->contents; c++)
+		for (size_t a = 0; a < p->s->nr_archs && !rc; a++)
+			rc = write_contents(p, ms, p->s->components[c],
+					    p->s->archs[a]);
 	if (!rc)
 		rc = pp_repo_byhash_keep(p->r, p->s, p->cur.buf, p->tmp.buf,
 					 p->o->now, p->err);
@@ -709,10 +793,11 @@ static int remove_garbage(struct pp_repo *r, struct referenced *ref,
 static int publish_one(struct pp_repo *r, const struct pp_repo_suite *s,
 		       struct pp_repo_publish_opts *o,
 		       struct pp_repo_cache *cache, struct pp_zcache *zc,
-		       struct pp_err *err)
+		       struct pp_repo_contents *contents, struct pp_err *err)
 {
-	struct publish p = { r, s, o, cache, zc, STRBUF_INIT, STRBUF_INIT, NULL,
-			     0, 0, err };
+	struct publish p = { r, s, o, cache, zc,
+			     s->contents ? contents : NULL, STRBUF_INIT,
+			     STRBUF_INIT, NULL, 0, 0, err };
 	int rc;
 
 	if (!s->signing_key && !o->unsigned_ok)
@@ -732,6 +817,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	struct referenced ref = { NULL, 0, 0 };
 	struct strbuf zdir = STRBUF_INIT;
 	struct pp_repo_cache *cache;
+	struct pp_repo_contents *contents = NULL;
 	struct pp_zcache zc;
 	int rc = 0;
 
@@ -744,8 +830,11 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		pp_repo_cache_release(cache);
 		cache->dirty = 1;
 	}
+	for (size_t i = 0; i < r->nr_suites && !contents; i++)
+		if (r->suites[i].contents)
+			contents = pp_repo_contents_open(r->root);
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
-		rc = publish_one(r, &r->suites[i], o, cache, &zc, err);
+		rc = publish_one(r, &r->suites[i], o, cache, &zc, contents, err);
 	if (!rc)
 		rc = collect_referenced(r, cache, o->full, &ref, err);
 	if (!rc)
@@ -755,6 +844,9 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		pp_repo_cache_prune(cache, is_referenced, &ref);
 		rc = pp_repo_cache_save(r->root, cache, err);
 	}
+	if (contents && pp_repo_contents_close(r->root, contents, !rc,
+					       rc ? NULL : err) < 0)
+		rc = -1;
 	o->pieces_compressed = zc.misses;
 	o->pieces_cached = zc.hits;
 	if (pp_zcache_close(&zc, !rc, err) < 0)

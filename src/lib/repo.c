@@ -138,6 +138,8 @@ static int suite_from_stanza(const struct pp_stanza *st, const char *file,
 		s->nr_archs = pp_split_words(v, &s->archs);
 	if ((v = pp_stanza_get(st, "Valid-For")))
 		s->valid_for_days = (unsigned)strtoul(v, NULL, 10);
+	if ((v = pp_stanza_get(st, "Contents")))
+		s->contents = !strcmp(v, "yes");
 	if ((v = pp_stanza_get(st, "Keep-Versions")))
 		s->keep_versions = (unsigned)strtoul(v, NULL, 10);
 	if ((v = pp_stanza_get(st, "By-Hash-Keep")))
@@ -179,6 +181,8 @@ static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
 	if (s->uri)
 		strbuf_addf(out, "URI: %s\n", s->uri);
 	/* Settings left at their default are not written: they follow it. */
+	if (s->contents)
+		strbuf_addstr(out, "Contents: yes\n");
 	if (s->keep_versions != PP_REPO_KEEP_VERSIONS)
 		strbuf_addf(out, "Keep-Versions: %u\n", s->keep_versions);
 	if (s->byhash_keep != PP_REPO_BYHASH_KEEP)

@@ -7,7 +7,9 @@
  *   conf/distributions   one deb822 stanza per suite (Suite, Codename,
  *                        Origin, Label, Description, Components,
  *                        Architectures, Valid-For, Signing-Key,
- *                        Keep-Versions, By-Hash-Keep, By-Hash-Generations)
+ *                        Keep-Versions, By-Hash-Keep, By-Hash-Generations,
+ *                        Contents)
+ *   db/contents          the files of each pool file, for Contents
  *   db/<suite>.list      which pool files each suite holds, one per line:
  *                        package version architecture component file
  *   db/cache             the Packages stanza and hashes of every pool file,
@@ -47,6 +49,7 @@ struct pp_repo_suite {
 	unsigned byhash_generations;
 	/* versions of a package (and architecture) the suite keeps */
 	unsigned keep_versions;
+	int contents; /* publish <component>/Contents-<arch>.gz */
 };
 
 #define PP_REPO_BYHASH_KEEP 3600
