@@ -58,3 +58,11 @@ check "apt-get download tool:arm64 gets the arm64 build" bash -c "cd '$WORK' && 
 	cmp tool_1.0_arm64.deb '$WORK/debs/tool_1.0_arm64.deb'"
 check "apt-get download tool gets the amd64 build" bash -c "cd '$WORK' && APT_CONFIG='$A/apt.conf' apt-get -q download tool:amd64 > /dev/null &&
 	cmp tool_1.0_amd64.deb '$WORK/debs/tool_1.0_amd64.deb'"
+
+# An architecture no package has yet: its Packages is empty, and apt and
+# repo verify accept it.
+E=$WORK/empty
+"$PADPACK" repo init "$E" --architectures amd64,arm64 > /dev/null
+"$PADPACK" repo add "$E" --publish --unsigned "$WORK/debs/tool_1.0_amd64.deb" > /dev/null
+check "an architecture without packages has an empty Packages" test ! -s "$E/dists/stable/main/binary-arm64/Packages"
+check "and repo verify passes" "$PADPACK" repo verify "$E"

@@ -1,0 +1,133 @@
+#!/bin/bash
+# A repository of 100,000 packages shaped like Debian's (names, versions,
+# dependencies, sections and descriptions of this machine's bookworm
+# Packages list, in turn; gen-debs-debian.py): padpack repo against
+# apt-ftparchive, reprepro and aptly. Rows: index a pool from scratch,
+# import and publish, add one and publish (median of 3), snapshot and
+# switch a suite to it, verify the whole repository (against sha256sum
+# over the same pool files), and the peak RSS of the import.
+#   REPO100K_PACKAGES   how many (default 100000)
+#   REPO100K_ANCHORS    0: padpack's rows only (default 1)
+#   REPO100K_LIMIT      seconds an anchor may take for one row (default 1800;
+#                       past it the row says so)
+set -eu
+cd "$(dirname "$0")/../.."
+TOP=$PWD
+PP=$TOP/padpack
+N=${REPO100K_PACKAGES:-100000}
+ANCHORS=${REPO100K_ANCHORS:-1}
+LIMIT=${REPO100K_LIMIT:-1800}
+W=$TOP/tests/bench/work/repo100k
+rm -rf "$W"
+mkdir -p "$W"
+
+list=$(ls /var/lib/apt/lists/*_dists_bookworm_main_binary-amd64_Packages* 2>/dev/null | head -n 1)
+if [ -z "$list" ]; then
+	echo "bench-repo100k: no bookworm Packages list in /var/lib/apt/lists (run apt-get update)" >&2
+	exit 1
+fi
+/usr/lib/apt/apt-helper cat-file "$list" > "$W/Packages"
+key=$( (sha256sum < "$W/Packages"; cat "$TOP/tests/bench/gen-debs.py" \
+	"$TOP/tests/bench/gen-debs-debian.py"; echo "$N") | sha256sum | cut -c1-16)
+DEBS=${PADPACK_CACHE:-/var/tmp}/padpack-repo100k-$key
+if [ ! -f "$DEBS/done" ]; then
+	rm -rf "$DEBS"
+	python3 "$TOP/tests/bench/gen-debs-debian.py" "$W/Packages" "$DEBS/in" "$N"
+	python3 "$TOP/tests/bench/gen-debs.py" "$DEBS/extra" 3 99991
+	touch "$DEBS/done"
+fi
+
+secs() { echo "scale=3; (${2//[.,]/} - ${1//[.,]/}) / 1000000" | bc; }
+timeit() { # VAR CMD...: VAR gets the seconds, "nan" on failure, "timeout"
+	local var=$1 t0 t1 rc=0; shift
+	t0=$EPOCHREALTIME; timeout "$LIMIT" "$@" > "$W/log" 2>&1 || rc=$?; t1=$EPOCHREALTIME
+	if [ $rc = 124 ]; then printf -v "$var" '> %s' "$LIMIT"; return 0; fi
+	if [ $rc != 0 ]; then
+		echo "$var: failed (exit $rc): $(tail -n 3 "$W/log")" >&2
+		printf -v "$var" 'nan'; return 0
+	fi
+	printf -v "$var" '%s' "$(secs "$t0" "$t1")"
+}
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+measure() { # SECONDS-VAR RSS-VAR CMD...: wall seconds and peak RSS (MiB)
+	local tv=$1 rv=$2 out; shift 2
+	out=$(timeout "$LIMIT" python3 "$TOP/tests/bench/peak-rss.py" "$@" 2>&1 >/dev/null | tail -n 1)
+	case "$out" in
+	[0-9]*\ [0-9]*) printf -v "$tv" '%.3f' "${out% *}"
+		printf -v "$rv" '%d' "$((${out#* } / 1024))" ;;
+	*) printf -v "$tv" '> %s' "$LIMIT"; printf -v "$rv" '-'
+		echo "$tv: $out" >&2 ;;
+	esac
+}
+# The .debs, a few thousand per command (one command line cannot hold
+# 100,000 names).
+in_chunks() { # CMD...: runs CMD with the .debs appended, 5,000 at a time
+	(cd "$DEBS/in" && ls | xargs -n 5000 "$@")
+}
+pp_import() { in_chunks "$PP" repo add "$W/pp" > /dev/null && "$PP" repo publish "$W/pp" --unsigned; }
+pp_snapshot_switch() { # NAME
+	"$PP" repo snapshot "$W/pp" "$1" --suite testing &&
+		"$PP" repo publish "$W/pp" --suite stable --from-snapshot "$1" --unsigned
+}
+pool_sha256() { find "$W/pp/pool" -name '*.deb' -print0 | xargs -0 sha256sum > /dev/null; }
+
+# ---- padpack ---------------------------------------------------------------
+"$PP" repo init "$W/pp" --suite testing > /dev/null
+"$PP" repo init "$W/pp" --suite stable > /dev/null
+measure pp_import_t rss_pp bash -c "$(declare -f in_chunks pp_import); DEBS='$DEBS' PP='$PP' W='$W'; pp_import"
+timeit pp_full "$PP" repo publish "$W/pp" --full --unsigned
+adds=()
+for i in 1 2 3; do
+	timeit t "$PP" repo add "$W/pp" --suite testing --publish --unsigned \
+		"$DEBS/extra/bench9999${i}_1.0-1_amd64.deb"
+	adds+=("$t")
+done
+pp_add=$(median "${adds[@]}")
+timeit pp_snap pp_snapshot_switch soak-1
+timeit pp_verify "$PP" repo verify "$W/pp"
+timeit sha_pool pool_sha256
+
+# ---- anchors ---------------------------------------------------------------
+ftp_full=- rr_import=- rr_add=- aptly_import=- aptly_add=- aptly_snap=- rss_aptly=-
+if [ "$ANCHORS" != 0 ]; then
+	mkdir -p "$W/ftp/dists/stable/main/binary-amd64"
+	cp -al "$W/pp/pool" "$W/ftp/pool"
+	ftparchive() (
+		cd "$W/ftp" && apt-ftparchive --db "$W/ftp.db" packages pool \
+			> dists/stable/main/binary-amd64/Packages &&
+		gzip -9nkf dists/stable/main/binary-amd64/Packages &&
+		xz -6kf dists/stable/main/binary-amd64/Packages
+	)
+	timeit ftp_full ftparchive
+	mkdir -p "$W/rr/conf"
+	printf 'Codename: stable\nSuite: stable\nComponents: main\nArchitectures: amd64\nDebIndices: Packages Release . .gz .xz\n' \
+		> "$W/rr/conf/distributions"
+	timeit rr_import in_chunks reprepro -b "$W/rr" --silent includedeb stable
+	timeit rr_add reprepro -b "$W/rr" --silent includedeb stable "$DEBS/extra/bench99991_1.0-1_amd64.deb"
+	printf '{"rootDir": "%s", "architectures": ["amd64", "all"], "gpgDisableSign": true, "gpgDisableVerify": true}\n' \
+		"$W/aptly" > "$W/aptly.conf"
+	A="aptly -config=$W/aptly.conf"
+	$A repo create -distribution=stable -component=main bench > /dev/null
+	aptly_import_run() { $A repo add bench "$DEBS/in" && $A publish repo -skip-signing bench; }
+	measure aptly_import rss_aptly bash -c "$(declare -f aptly_import_run); A='$A' DEBS='$DEBS'; aptly_import_run"
+	timeit aptly_add bash -c "$A repo add bench '$DEBS/extra/bench99991_1.0-1_amd64.deb' && $A publish update -skip-signing stable"
+	aptly_snap_run() { $A snapshot create soak-1 from repo bench && $A publish switch -skip-signing stable soak-1; }
+	timeit aptly_snap aptly_snap_run
+fi
+
+echo "## repo at $N packages shaped like Debian's"
+echo
+echo "Packages made from this machine's bookworm Packages list (names, versions,"
+echo "dependencies, sections, descriptions), one small file each. Wall seconds,"
+echo "unsigned; an anchor that took longer than $LIMIT s for a row says so."
+echo "padpack's import adds 5,000 .debs a command, then publishes once."
+echo
+echo "| run | padpack | apt-ftparchive | reprepro | aptly | sha256sum |"
+echo "|---|---|---|---|---|---|"
+echo "| index a pool from scratch (publish --full) | $pp_full | $ftp_full | - | - | - |"
+echo "| import and publish | $pp_import_t | - | $rr_import | $aptly_import | - |"
+echo "| add one and publish (median of 3) | $pp_add | - | $rr_add | $aptly_add | - |"
+echo "| snapshot and switch a suite to it | $pp_snap | - | - | $aptly_snap | - |"
+echo "| verify the repository / hash the pool | $pp_verify | - | - | - | $sha_pool |"
+echo "| peak RSS of the import (MiB) | $rss_pp | - | - | $rss_aptly | - |"
+rm -rf "$W"
