@@ -37,10 +37,12 @@ if [ ! -f "$DEBS/done" ]; then
 	touch "$DEBS/done"
 fi
 
-secs() { echo "scale=3; (${2//[.,]/} - ${1//[.,]/}) / 1000000" | bc; }
+secs() { printf '%.3f' "$(echo "scale=3; (${2//[.,]/} - ${1//[.,]/}) / 1000000" | bc)"; }
 timeit() { # VAR CMD...: VAR gets the seconds, "nan" on failure, "timeout"
 	local var=$1 t0 t1 rc=0; shift
-	t0=$EPOCHREALTIME; timeout "$LIMIT" "$@" > "$W/log" 2>&1 || rc=$?; t1=$EPOCHREALTIME
+	# through bash, so that CMD may be one of the functions below
+	t0=$EPOCHREALTIME; timeout "$LIMIT" bash -c '"$@"' bash "$@" > "$W/log" 2>&1 || rc=$?
+	t1=$EPOCHREALTIME
 	if [ $rc = 124 ]; then printf -v "$var" '> %s' "$LIMIT"; return 0; fi
 	if [ $rc != 0 ]; then
 		echo "$var: failed (exit $rc): $(tail -n 3 "$W/log")" >&2
@@ -64,17 +66,22 @@ measure() { # SECONDS-VAR RSS-VAR CMD...: wall seconds and peak RSS (MiB)
 in_chunks() { # CMD...: runs CMD with the .debs appended, 5,000 at a time
 	(cd "$DEBS/in" && ls | xargs -n 5000 "$@")
 }
-pp_import() { in_chunks "$PP" repo add "$W/pp" > /dev/null && "$PP" repo publish "$W/pp" --unsigned; }
+pp_import() {
+	in_chunks "$PP" repo add "$W/pp" --suite testing > /dev/null &&
+		"$PP" repo publish "$W/pp" --unsigned
+}
 pp_snapshot_switch() { # NAME
 	"$PP" repo snapshot "$W/pp" "$1" --suite testing &&
 		"$PP" repo publish "$W/pp" --suite stable --from-snapshot "$1" --unsigned
 }
 pool_sha256() { find "$W/pp/pool" -name '*.deb' -print0 | xargs -0 sha256sum > /dev/null; }
+export PP W DEBS LIMIT
+export -f in_chunks pp_import pp_snapshot_switch pool_sha256
 
 # ---- padpack ---------------------------------------------------------------
 "$PP" repo init "$W/pp" --suite testing > /dev/null
 "$PP" repo init "$W/pp" --suite stable > /dev/null
-measure pp_import_t rss_pp bash -c "$(declare -f in_chunks pp_import); DEBS='$DEBS' PP='$PP' W='$W'; pp_import"
+measure pp_import_t rss_pp bash -c pp_import
 timeit pp_full "$PP" repo publish "$W/pp" --full --unsigned
 adds=()
 for i in 1 2 3; do
@@ -98,6 +105,7 @@ if [ "$ANCHORS" != 0 ]; then
 		gzip -9nkf dists/stable/main/binary-amd64/Packages &&
 		xz -6kf dists/stable/main/binary-amd64/Packages
 	)
+	export -f ftparchive
 	timeit ftp_full ftparchive
 	mkdir -p "$W/rr/conf"
 	printf 'Codename: stable\nSuite: stable\nComponents: main\nArchitectures: amd64\nDebIndices: Packages Release . .gz .xz\n' \
@@ -107,11 +115,18 @@ if [ "$ANCHORS" != 0 ]; then
 	printf '{"rootDir": "%s", "architectures": ["amd64", "all"], "gpgDisableSign": true, "gpgDisableVerify": true}\n' \
 		"$W/aptly" > "$W/aptly.conf"
 	A="aptly -config=$W/aptly.conf"
+	export A
 	$A repo create -distribution=stable -component=main bench > /dev/null
 	aptly_import_run() { $A repo add bench "$DEBS/in" && $A publish repo -skip-signing bench; }
-	measure aptly_import rss_aptly bash -c "$(declare -f aptly_import_run); A='$A' DEBS='$DEBS'; aptly_import_run"
+	export -f aptly_import_run
+	measure aptly_import rss_aptly bash -c aptly_import_run
 	timeit aptly_add bash -c "$A repo add bench '$DEBS/extra/bench99991_1.0-1_amd64.deb' && $A publish update -skip-signing stable"
-	aptly_snap_run() { $A snapshot create soak-1 from repo bench && $A publish switch -skip-signing stable soak-1; }
+	# aptly switches a snapshot publish: prod serves soak-1 first (not
+	# timed), then the timed run makes soak-2 and switches prod to it.
+	$A snapshot create soak-1 from repo bench > /dev/null &&
+		$A publish snapshot -skip-signing -distribution=prod soak-1 > /dev/null
+	aptly_snap_run() { $A snapshot create soak-2 from repo bench && $A publish switch -skip-signing prod soak-2; }
+	export -f aptly_snap_run
 	timeit aptly_snap aptly_snap_run
 fi
 
