@@ -92,8 +92,8 @@ S=$WORK/served
 "$PADPACK" repo add "$S" --publish "$CACHE"/base/*.deb > /dev/null
 
 start_lighttpd() { # sets port and http
-	local try i
-	for try in 1 2 3 4 5; do
+	local i
+	for _ in 1 2 3 4 5; do
 		port=$((20000 + RANDOM % 20000))
 		cat > "$WORK/lighttpd.conf" <<EOF
 server.document-root = "$S"
