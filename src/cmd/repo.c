@@ -30,6 +30,8 @@ static const char usage[] =
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
+	"        A suite changed gets exactly the settings given (and the\n"
+	"        defaults): give its key and the others again.\n"
 	"        --contents: publish <component>/Contents-<arch>.gz too (what\n"
 	"        apt-file searches).\n"
 	"        --keep: the versions of a package (and architecture) the\n"
