@@ -23,6 +23,58 @@ char *pp_dirname(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+const char *pp_path_escapes(const char *rel)
+{
+	size_t len;
+
+	if (!*rel)
+		return "is empty";
+	if (rel[0] == '/')
+		return "is absolute";
+	for (const char *c = rel; *c; c += len + (c[len] == '/')) {
+		len = strcspn(c, "/");
+		if (len == 2 && c[0] == '.' && c[1] == '.')
+			return "has a '..' component";
+	}
+	return NULL;
+}
+
+/* Whether path (a real path) is root_real or below it. */
+static int is_below(const char *root_real, const char *path)
+{
+	size_t n = strlen(root_real);
+
+	if (n == 1 && root_real[0] == '/')
+		return 1;
+	return !strncmp(path, root_real, n) && (!path[n] || path[n] == '/');
+}
+
+int pp_open_inside(const char *root_real, const char *rel, const char **why)
+{
+	struct strbuf full = STRBUF_INIT;
+	char *real = NULL;
+	struct stat st;
+	int fd = -1;
+
+	*why = pp_path_escapes(rel);
+	if (*why)
+		return -1;
+	strbuf_addf(&full, "%s/%s", root_real, rel);
+	real = realpath(full.buf, NULL);
+	if (real && !is_below(root_real, real))
+		*why = "is a symbolic link leading out of the repository";
+	else if (real)
+		fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		*why = "is not a regular file";
+		close(fd);
+		fd = -1;
+	}
+	free(real);
+	strbuf_release(&full);
+	return fd;
+}
+
 int pp_outfile_open(struct pp_outfile *of, const char *path, mode_t mode,
 		    struct pp_err *err)
 {

@@ -74,4 +74,15 @@ int pp_tmpfile(const char *dir, struct pp_err *err);
 /* Directory part of path ("." when none), newly allocated. */
 char *pp_dirname(const char *path);
 
+/* Why a path read from untrusted input may not name a file below a
+ * directory: it is empty, absolute, or has a ".." component; NULL when
+ * it may. */
+const char *pp_path_escapes(const char *rel);
+/* Opens rel, a path below the directory whose real path is root_real,
+ * for reading, and only a regular file: never through a symbolic link
+ * that leads out of root_real, nor a FIFO (opened without blocking).
+ * Returns the descriptor; or -1 with *why saying what is wrong, or NULL
+ * when the file is missing or unreadable (errno says why). */
+int pp_open_inside(const char *root_real, const char *rel, const char **why);
+
 #endif
