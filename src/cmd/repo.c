@@ -17,10 +17,12 @@ static const char usage[] =
 	"                     [--label L] [--description D] [--components C,...]\n"
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
 	"                     [--uri URI]\n"
-	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
-	"       padpack repo remove DIR [--suite S] PACKAGE[:ARCH]...\n"
+	"       padpack repo add DIR [--suite S] [--component C] [--publish]\n"
+	"                     [--no-sync] X.deb...\n"
+	"       padpack repo remove DIR [--suite S] [--no-sync] PACKAGE[:ARCH]...\n"
 	"       padpack repo list DIR [--suite S]\n"
 	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
+	"                     [--no-sync]\n"
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
@@ -39,6 +41,10 @@ static const char usage[] =
 	"        are read again (--full reads them all). Beside dists/ it puts\n"
 	"        the suite's public key and a <suite>.sources file: the lines a\n"
 	"        client adds (with --uri as the address; default file:DIR).\n"
+	"        add, remove and publish fsync each file before it is renamed\n"
+	"        into place or named by another, and its directory after: a\n"
+	"        power cut leaves the old state or the new one. --no-sync skips\n"
+	"        that, for scratch repositories.\n"
 	"verify  checks the InRelease signature against KEYRING, every index\n"
 	"        against Release, every pool file against Packages (and with\n"
 	"        --packages each package's own signature); prints each problem\n"
@@ -49,12 +55,12 @@ struct repo_opts {
 	const char *suite_name, *component, *passfile;
 	const char *keyrings[PGPCMD_MAX_KEYRINGS];
 	size_t nr_keyrings;
-	int full, unsigned_ok, packages, publish;
+	int full, unsigned_ok, packages, publish, no_sync;
 };
 
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
-       O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH };
+       O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_NO_SYNC };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -74,6 +80,7 @@ static const struct option long_opts[] = {
 	{ "uri", required_argument, NULL, O_URI },
 	{ "passphrase-file", required_argument, NULL, O_PASSFILE },
 	{ "publish", no_argument, NULL, O_PUBLISH },
+	{ "no-sync", no_argument, NULL, O_NO_SYNC },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -123,6 +130,7 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 		break;
 	case O_PASSFILE: o->passfile = optarg; break;
 	case O_PUBLISH: o->publish = 1; break;
+	case O_NO_SYNC: o->no_sync = 1; break;
 	case O_PACKAGES: o->packages = 1; break;
 	case O_URI: set_str(&s->uri, optarg); break;
 	default: return pp_usage_error(err, "unknown option");
@@ -369,6 +377,7 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 		return pp_usage_error(err, "unknown repo command '%s'", sub);
 	if (pp_repo_open(&r, dir, strcmp(sub, "list") != 0, err) < 0)
 		return -1;
+	r.no_sync = o->no_sync;
 	rc = on_open_repo(sub, &r, o, argc, argv, err);
 	pp_repo_close(&r);
 	return rc;

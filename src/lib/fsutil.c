@@ -103,6 +103,7 @@ int pp_outfile_open(struct pp_outfile *of, const char *path, mode_t mode,
 	}
 	of->tmp = strbuf_detach(&tmp, NULL);
 	of->path = xstrdup(path);
+	of->sync = 0;
 	return 0;
 }
 
@@ -118,7 +119,11 @@ int pp_outfile_commit(struct pp_outfile *of, struct pp_err *err)
 {
 	int rc = 0;
 
-	if (close(of->fd) < 0) {
+	if (of->sync && fsync(of->fd) < 0) {
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot sync '%s'", of->path);
+		close(of->fd);
+		unlink(of->tmp);
+	} else if (close(of->fd) < 0) {
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", of->path);
 		unlink(of->tmp);
 	} else if (rename(of->tmp, of->path) < 0) {
@@ -290,10 +295,17 @@ int pp_filebuf_commit(struct pp_filebuf *fb, struct pp_err *err)
 int pp_write_file(const char *path, const void *data, size_t len,
 		  mode_t mode, struct pp_err *err)
 {
+	return pp_write_file_flags(path, data, len, mode, 0, err);
+}
+
+int pp_write_file_flags(const char *path, const void *data, size_t len,
+			mode_t mode, int flags, struct pp_err *err)
+{
 	struct pp_outfile of;
 
 	if (pp_outfile_open(&of, path, mode, err) < 0)
 		return -1;
+	of.sync = flags & PP_SYNC;
 	if (pp_write_all(of.fd, data, len) < 0) {
 		pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", of.tmp);
 		pp_outfile_abort(&of);
@@ -361,6 +373,13 @@ int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
 		      void (*seen)(void *ctx, const void *buf, size_t len),
 		      void *ctx, struct pp_err *err)
 {
+	return pp_copy_file_flags(src, dst, mode, seen, ctx, 0, err);
+}
+
+int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
+		       void (*seen)(void *ctx, const void *buf, size_t len),
+		       void *ctx, int flags, struct pp_err *err)
+{
 	char *buf = xmalloc(1 << 16);
 	struct pp_outfile of;
 	ssize_t n = 0;
@@ -375,6 +394,7 @@ int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
 		free(buf);
 		return -1;
 	}
+	of.sync = flags & PP_SYNC;
 	while (!rc && (n = pp_read_full(fd, buf, 1 << 16)) > 0) {
 		if (seen)
 			seen(ctx, buf, (size_t)n);
@@ -409,5 +429,58 @@ int pp_remove_tree(const char *path, struct pp_err *err)
 			pp_err_errno(err, PP_EXIT_IO, "cannot stat '%s'", path);
 	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'", path);
+	return 0;
+}
+
+int pp_fsync_dir(const char *path, struct pp_err *err)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0 || fsync(fd) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot sync the directory "
+				  "'%s'", path);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int pp_fsync_dirs_up(const char *root, const char *rel, struct pp_err *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&dir, "%s/%s", root, rel);
+	while (!rc && dir.len > strlen(root)) {
+		char *slash = strrchr(dir.buf, '/');
+
+		strbuf_setlen(&dir, (size_t)(slash - dir.buf));
+		rc = pp_fsync_dir(dir.len ? dir.buf : "/", err);
+	}
+	strbuf_release(&dir);
+	return rc;
+}
+
+static int sync_one_dir(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	int fd, rc = 0;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_DP)
+		return 0;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		rc = -1;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int pp_fsync_tree_dirs(const char *path, struct pp_err *err)
+{
+	if (nftw(path, sync_one_dir, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot sync the "
+				    "directories of '%s'", path);
 	return 0;
 }

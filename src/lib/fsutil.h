@@ -15,6 +15,7 @@ struct pp_outfile {
 	char *path;
 	char *tmp;
 	int fd;
+	int sync; /* set after open: fsync'ed before the rename */
 };
 
 int pp_outfile_open(struct pp_outfile *of, const char *path, mode_t mode,
@@ -71,6 +72,25 @@ int pp_remove_tree(const char *path, struct pp_err *err);
 int pp_mkdir_p(const char *path, mode_t mode, struct pp_err *err);
 /* Opens an anonymous temporary file (unlinked) in dir, or $TMPDIR. */
 int pp_tmpfile(const char *dir, struct pp_err *err);
+/* Durability, as dpkg writes its database: a file's data is fsync'ed
+ * before it is renamed into place, and its directory after the rename;
+ * then a power cut leaves the old file or the whole new one. PP_SYNC asks
+ * the writers below for the first half; pp_fsync_dir* do the second. */
+enum { PP_SYNC = 1 };
+int pp_write_file_flags(const char *path, const void *data, size_t len,
+			mode_t mode, int flags, struct pp_err *err);
+int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
+		       void (*seen)(void *ctx, const void *buf, size_t len),
+		       void *ctx, int flags, struct pp_err *err);
+/* fsyncs a directory: the names renamed or linked into it. */
+int pp_fsync_dir(const char *path, struct pp_err *err);
+/* fsyncs the directory of rel below root and each one above it, root
+ * included: after a file is placed in directories that may be new. */
+int pp_fsync_dirs_up(const char *root, const char *rel, struct pp_err *err);
+/* fsyncs every directory of a tree, the deepest first (its files were
+ * synced as they were written). */
+int pp_fsync_tree_dirs(const char *path, struct pp_err *err);
+
 /* Directory part of path ("." when none), newly allocated. */
 char *pp_dirname(const char *path);
 

@@ -339,6 +339,7 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	fb = xmalloc(sizeof(*fb));
 	cache_path(root, &path);
 	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	fb->of.sync = c->sync;
 	for (size_t i = 0; i < c->nr && !rc; i++) {
 		if (i)
 			pp_filebuf_add(fb, "\n", 1);
@@ -349,6 +350,12 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	}
 	if (!rc)
 		rc = pp_filebuf_commit(fb, err);
+	if (!rc && c->sync) {
+		char *db = pp_dirname(path.buf);
+
+		rc = pp_fsync_dir(db, err);
+		free(db);
+	}
 	if (!rc)
 		c->dirty = 0;
 	free(fb);

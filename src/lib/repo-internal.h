@@ -28,6 +28,7 @@ struct pp_repo_cache {
 	size_t nr, alloc;
 	struct pp_hindex by_name; /* positions in e by filename */
 	int dirty;
+	int sync; /* saved durably (pp_repo's no_sync unset) */
 	struct pp_mapped file; /* db/cache as read; entries point into it */
 	char *strings;   /* the loaded entries' strings, in one block */
 	size_t strings_len;

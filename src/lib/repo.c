@@ -312,6 +312,7 @@ int pp_repo_cache_of(struct pp_repo *r, struct pp_repo_cache **out,
 			free(c);
 			return -1;
 		}
+		c->sync = !r->no_sync;
 		r->cache = c;
 	}
 	*out = r->cache;
@@ -506,6 +507,7 @@ int pp_repo_members_save(struct pp_repo *r, const char *suite,
 		pp_sort_nearly_sorted(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
 	list_path(r, suite, &path);
 	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	fb->of.sync = !r->no_sync;
 	for (size_t i = 0; i < ms->nr && !rc; i++) {
 		const struct pp_repo_member *m = &ms->m[i];
 		const char *words[] = { m->package, m->version, m->arch,
@@ -518,6 +520,12 @@ int pp_repo_members_save(struct pp_repo *r, const char *suite,
 	}
 	if (!rc)
 		rc = pp_filebuf_commit(fb, err);
+	if (!rc && !r->no_sync) {
+		char *db = pp_dirname(path.buf);
+
+		rc = pp_fsync_dir(db, err);
+		free(db);
+	}
 	free(fb);
 	strbuf_release(&path);
 	return rc;
@@ -590,9 +598,11 @@ static void hash_block(void *ctx, const void *buf, size_t len)
 }
 
 /* Copies the .deb to its pool path, hashing it on the way: each added
- * file is read once. */
-static int copy_to_pool(const char *src, const char *dst,
-			struct pp_stanza *st, struct pp_err *err)
+ * file is read once. Synced (unless no_sync), its directories too, before
+ * anything names it. */
+static int copy_to_pool(const struct pp_repo *r, const char *src,
+			const char *dst, const char *rel, struct pp_stanza *st,
+			struct pp_err *err)
 {
 	char *dir = pp_dirname(dst);
 	struct pp_repo_hashes h;
@@ -601,21 +611,25 @@ static int copy_to_pool(const char *src, const char *dst,
 	free(dir);
 	pp_repo_hashes_init(&h);
 	if (!rc)
-		rc = pp_copy_file_seen(src, dst, 0644, hash_block, &h, err);
+		rc = pp_copy_file_flags(src, dst, 0644, hash_block, &h,
+					r->no_sync ? 0 : PP_SYNC, err);
+	if (!rc && !r->no_sync)
+		rc = pp_fsync_dirs_up(r->root, rel, err);
 	pp_repo_hashes_finish(&h, st);
 	return rc;
 }
 
 /* Puts the .deb in the pool and its hashes in st; an existing, different
  * file is refused. */
-static int place_in_pool(const char *root, const char *deb, const char *rel,
-			 struct pp_stanza *st, struct pp_err *err)
+static int place_in_pool(const struct pp_repo *r, const char *deb,
+			 const char *rel, struct pp_stanza *st,
+			 struct pp_err *err)
 {
 	struct strbuf dst = STRBUF_INIT;
 	char have[2 * PP_HASH_MAX + 1];
 	int rc = 0;
 
-	strbuf_addf(&dst, "%s/%s", root, rel);
+	strbuf_addf(&dst, "%s/%s", r->root, rel);
 	if (access(dst.buf, F_OK) == 0) {
 		rc = pp_repo_hash_file(deb, st, err);
 		if (!rc)
@@ -626,7 +640,7 @@ static int place_in_pool(const char *root, const char *deb, const char *rel,
 					"name, version and architecture); give "
 					"the new build a new version", deb, rel);
 	} else {
-		rc = copy_to_pool(deb, dst.buf, st, err);
+		rc = copy_to_pool(r, deb, dst.buf, rel, st, err);
 	}
 	strbuf_release(&dst);
 	return rc;
@@ -735,7 +749,7 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 	free(source);
 	pp_stanza_set(&st, "Filename", rel->buf);
 	if (!rc)
-		rc = place_in_pool(r->root, deb, rel->buf, &st, err);
+		rc = place_in_pool(r, deb, rel->buf, &st, err);
 	if (!rc) {
 		set_member(mi, &st, component, rel->buf);
 		rc = cache_entry(r, cache, rel->buf, &st, err);
