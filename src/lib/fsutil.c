@@ -376,12 +376,12 @@ int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
 	return pp_copy_file_flags(src, dst, mode, seen, ctx, 0, err);
 }
 
-int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
-		       void (*seen)(void *ctx, const void *buf, size_t len),
-		       void *ctx, int flags, struct pp_err *err)
+/* Copies src into an open output file (not committed). */
+static int copy_into(const char *src, struct pp_outfile *of,
+		     void (*seen)(void *ctx, const void *buf, size_t len),
+		     void *ctx, struct pp_err *err)
 {
 	char *buf = xmalloc(1 << 16);
-	struct pp_outfile of;
 	ssize_t n = 0;
 	int fd = open(src, O_RDONLY | O_CLOEXEC), rc = 0;
 
@@ -389,27 +389,193 @@ int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
 		free(buf);
 		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
 	}
-	if (pp_outfile_open(&of, dst, mode, err) < 0) {
-		close(fd);
-		free(buf);
-		return -1;
-	}
-	of.sync = flags & PP_SYNC;
 	while (!rc && (n = pp_read_full(fd, buf, 1 << 16)) > 0) {
 		if (seen)
 			seen(ctx, buf, (size_t)n);
-		if (pp_write_all(of.fd, buf, (size_t)n) < 0)
-			rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", dst);
+		if (pp_write_all(of->fd, buf, (size_t)n) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'",
+					  of->path);
 	}
 	if (!rc && n < 0)
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
 	close(fd);
 	free(buf);
-	if (rc) {
+	return rc;
+}
+
+int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
+		       void (*seen)(void *ctx, const void *buf, size_t len),
+		       void *ctx, int flags, struct pp_err *err)
+{
+	struct pp_outfile of;
+
+	if (pp_outfile_open(&of, dst, mode, err) < 0)
+		return -1;
+	of.sync = flags & PP_SYNC;
+	if (copy_into(src, &of, seen, ctx, err) < 0) {
 		pp_outfile_abort(&of);
 		return -1;
 	}
 	return pp_outfile_commit(&of, err);
+}
+
+/* ---- files put in place together ---------------------------------------- */
+
+void pp_outbatch_init(struct pp_outbatch *b, const char *root, int sync)
+{
+	memset(b, 0, sizeof(*b));
+	b->root = root;
+	b->sync = sync;
+}
+
+int pp_outbatch_has(const struct pp_outbatch *b, const char *path)
+{
+	for (size_t i = 0; i < b->nr; i++)
+		if (!strcmp(b->f[i].path, path))
+			return 1;
+	return 0;
+}
+
+int pp_outbatch_copy(struct pp_outbatch *b, const char *src, const char *dst,
+		     mode_t mode,
+		     void (*seen)(void *ctx, const void *buf, size_t len),
+		     void *ctx, struct stat *st, struct pp_err *err)
+{
+	struct pp_outfile *of;
+
+	if (b->nr == PP_OUTBATCH_MAX && pp_outbatch_commit(b, err) < 0)
+		return -1;
+	ARRAY_GROW(b->f, b->alloc, b->nr + 1);
+	of = &b->f[b->nr];
+	if (pp_outfile_open(of, dst, mode, err) < 0)
+		return -1;
+	if (copy_into(src, of, seen, ctx, err) < 0 || fstat(of->fd, st) < 0) {
+		if (!err->code)
+			pp_err_errno(err, PP_EXIT_IO, "cannot stat '%s'", of->tmp);
+		pp_outfile_abort(of);
+		return -1;
+	}
+	/* Writing starts now, as dpkg does: the fsyncs at the commit find
+	 * the data on its way or written, and the blocks' allocation in one
+	 * journal commit. */
+	if (b->sync)
+		sync_file_range(of->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	b->nr++;
+	return 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int deeper_first(const void *a, const void *b)
+{
+	size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+
+	return x < y ? 1 : x > y ? -1 : cmp_path(a, b);
+}
+
+/* The directories of the batch's files and those above them, up to the
+ * root, each once, the deepest first. */
+static size_t batch_dirs(const struct pp_outbatch *b, char ***out)
+{
+	char **dirs = NULL;
+	size_t nr = 0, alloc = 0, kept = 0;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		char *d = pp_dirname(b->f[i].path);
+
+		while (strlen(d) >= strlen(b->root) && strcmp(d, "/") &&
+		       strcmp(d, ".")) {
+			ARRAY_GROW(dirs, alloc, nr + 1);
+			dirs[nr++] = d;
+			d = pp_dirname(d);
+		}
+		free(d);
+	}
+	if (nr)
+		qsort(dirs, nr, sizeof(*dirs), cmp_path);
+	for (size_t i = 0; i < nr; i++) { /* unique */
+		if (kept && !strcmp(dirs[kept - 1], dirs[i]))
+			free(dirs[i]);
+		else
+			dirs[kept++] = dirs[i];
+	}
+	if (kept)
+		qsort(dirs, kept, sizeof(*dirs), deeper_first);
+	*out = dirs;
+	return kept;
+}
+
+/* The batch's data (or, after the renames, its names) on disk: each file
+ * or directory fsync'ed, or for a batch of many, the file system synced
+ * once (syncfs): each fsync costs a flush of the disk's cache, and a
+ * large import would pay thousands. */
+static int sync_batch(struct pp_outbatch *b, int renamed, char **dirs,
+		      size_t nr_dirs, struct pp_err *err)
+{
+	int rc = 0;
+
+	if (b->nr >= PP_OUTBATCH_SYNCFS) {
+		if (syncfs(b->dir_fd) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot sync the file "
+					  "system of '%s'", b->root);
+		return rc;
+	}
+	for (size_t i = 0; i < b->nr && !renamed && !rc; i++)
+		if (fsync(b->f[i].fd) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot sync '%s'",
+					  b->f[i].path);
+	for (size_t i = 0; i < nr_dirs && renamed && !rc; i++)
+		rc = pp_fsync_dir(dirs[i], err);
+	return rc;
+}
+
+/* Each file synced before any is renamed (sync_file_range started the
+ * writing of each as it was written), then renamed, then their
+ * directories synced. */
+int pp_outbatch_commit(struct pp_outbatch *b, struct pp_err *err)
+{
+	char **dirs = NULL;
+	size_t nr_dirs = b->sync ? batch_dirs(b, &dirs) : 0;
+	int rc = 0;
+
+	if (b->sync && b->nr) {
+		b->dir_fd = open(b->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		rc = b->dir_fd < 0 ?
+			pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", b->root) :
+			sync_batch(b, 0, NULL, 0, err);
+	}
+	for (size_t i = 0; i < b->nr && !rc; i++)
+		rc = pp_outfile_commit(&b->f[i], err);
+	for (size_t i = 0; i < b->nr; i++)
+		pp_outfile_abort(&b->f[i]); /* what was not committed */
+	if (!rc && b->sync && b->nr)
+		rc = sync_batch(b, 1, dirs, nr_dirs, err);
+	for (size_t i = 0; i < nr_dirs; i++)
+		free(dirs[i]);
+	free(dirs);
+	if (b->sync && b->nr && b->dir_fd >= 0)
+		close(b->dir_fd);
+	b->nr = 0;
+	b->failed |= rc < 0;
+	return b->failed ? -1 : 0;
+}
+
+void pp_outbatch_abort(struct pp_outbatch *b)
+{
+	for (size_t i = 0; i < b->nr; i++)
+		pp_outfile_abort(&b->f[i]);
+	b->nr = 0;
+}
+
+void pp_outbatch_release(struct pp_outbatch *b)
+{
+	pp_outbatch_abort(b);
+	free(b->f);
+	b->f = NULL;
+	b->alloc = 0;
 }
 
 static int remove_one(const char *path, const struct stat *st, int type,

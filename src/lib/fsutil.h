@@ -4,6 +4,7 @@
 #define PP_FSUTIL_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -82,6 +83,40 @@ int pp_write_file_flags(const char *path, const void *data, size_t len,
 int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
 		       void (*seen)(void *ctx, const void *buf, size_t len),
 		       void *ctx, int flags, struct pp_err *err);
+/* Output files put in place together, as dpkg unpacks: each written
+ * under a temporary name, then at the commit all synced (when sync) before
+ * any is renamed, then their directories synced up to root: a journal
+ * commit or two for the batch instead of two a file. At most
+ * PP_OUTBATCH_MAX files are open; adding one more commits the others. */
+#define PP_OUTBATCH_MAX 256
+/* From this many files on, one syncfs before the renames and one after
+ * replace the fsyncs of each file and directory. */
+#define PP_OUTBATCH_SYNCFS 8
+struct pp_outbatch {
+	struct pp_outfile *f;
+	size_t nr, alloc;
+	const char *root; /* directories are synced up to it */
+	int dir_fd;       /* root, while committing */
+	int sync;
+	int failed; /* a commit failed: every later one fails too */
+};
+
+void pp_outbatch_init(struct pp_outbatch *b, const char *root, int sync);
+/* Whether a file of the batch will take the name path. */
+int pp_outbatch_has(const struct pp_outbatch *b, const char *path);
+/* Copies src into a file that takes dst's name at the commit; st: its
+ * stat (the same once renamed). */
+int pp_outbatch_copy(struct pp_outbatch *b, const char *src, const char *dst,
+		     mode_t mode,
+		     void (*seen)(void *ctx, const void *buf, size_t len),
+		     void *ctx, struct stat *st, struct pp_err *err);
+/* On failure, the files not yet renamed are removed; after one, every
+ * commit fails (the caller records none of the batch's files). */
+int pp_outbatch_commit(struct pp_outbatch *b, struct pp_err *err);
+/* Removes the files not committed. */
+void pp_outbatch_abort(struct pp_outbatch *b);
+void pp_outbatch_release(struct pp_outbatch *b);
+
 /* fsyncs a directory: the names renamed or linked into it. */
 int pp_fsync_dir(const char *path, struct pp_err *err);
 /* fsyncs the directory of rel below root and each one above it, root

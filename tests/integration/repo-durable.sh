@@ -9,10 +9,10 @@ CHECK=$TOP/tests/tools/check-sync-order.py
 # SANITIZE=1); the other repo suites check for leaks.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 R=$WORK/repo
-TRACE=(strace -f -y -qq -e trace=fsync,fdatasync,openat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,mkdir,mkdirat)
+TRACE=(strace -f -y -qq -e trace=fsync,fdatasync,syncfs,openat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,mkdir,mkdirat)
 
 mkdir -p "$WORK/debs"
-for i in 1 2 3; do
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 	t=$WORK/mk/pkg$i
 	mkdir -p "$t/DEBIAN" "$t/usr/share/pkg$i"
 	printf 'Package: pkg%s\nVersion: 1.0\nArchitecture: all\nMaintainer: T <t@example.org>\nDescription: test package %s\n' \
@@ -47,6 +47,13 @@ check "... InRelease and Release.gpg were synced before the exchange" bash -c "
 "$PADPACK" repo remove "$R" pkg2
 traced "publish after a remove syncs in order" "$WORK/t3" "$PADPACK" repo publish "$R"
 traced "publish --full syncs in order" "$WORK/t4" "$PADPACK" repo publish "$R" --full
+# Many at once: the pool files synced by one syncfs before their renames
+# and one after, not by an fsync each (a flush of the disk's cache each).
+traced "add --publish of 9 (a batch) syncs in order" "$WORK/t7" \
+	"$PADPACK" repo add "$R" "$WORK"/debs/pkg{4,5,6,7,8,9,10,11,12}_1.0_all.deb --publish
+check "... with two syncfs, not an fsync a pool file" bash -c "
+	[ \$(grep -c 'syncfs(' '$WORK/t7') = 2 ] &&
+	! grep -q 'fsync([0-9]*<$R/pool/main/p/pkg5' '$WORK/t7'"
 check "the repository verifies" "$PADPACK" repo verify "$R" --keyring "$WORK/keys/public.gpg"
 
 # The checker fails where the order is wrong: the trace of a real run with
@@ -71,9 +78,9 @@ check_fails "the checker fails when a pool directory is not synced before an ind
 
 # --no-sync: nothing synced (and so the checker refuses the trace).
 "${TRACE[@]}" -o "$WORK/t5" "$PADPACK" repo add "$R" "$WORK/debs/pkg2_1.0_all.deb" --publish --no-sync >/dev/null
-check "add --publish --no-sync calls no fsync" bash -c "! grep -Eq '(fsync|fdatasync)\(' '$WORK/t5'"
+check "add --publish --no-sync calls no fsync" bash -c "! grep -Eq '(fsync|fdatasync|syncfs)\(' '$WORK/t5'"
 check_fails "... which the checker refuses" 1 "not synced in order: 1: " python3 "$CHECK" "$WORK/t5" "$R"
 "${TRACE[@]}" -o "$WORK/t6" "$PADPACK" repo publish "$R" --no-sync >/dev/null
-check "publish --no-sync calls no fsync" bash -c "! grep -Eq '(fsync|fdatasync)\(' '$WORK/t6'"
+check "publish --no-sync calls no fsync" bash -c "! grep -Eq '(fsync|fdatasync|syncfs)\(' '$WORK/t6'"
 check "the repository published without sync verifies" \
 	"$PADPACK" repo verify "$R" --keyring "$WORK/keys/public.gpg"

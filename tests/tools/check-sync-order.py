@@ -4,8 +4,11 @@ any moment is safe: that every file reached the disk before a name or an
 index pointed at it.
 
 usage: check-sync-order.py TRACE ROOT
-TRACE: strace -f -y -qq -e trace=fsync,fdatasync,openat,rename,renameat,
-renameat2,link,linkat,symlink,symlinkat,mkdir,mkdirat -o TRACE padpack ...
+TRACE: strace -f -y -qq -e trace=fsync,fdatasync,syncfs,openat,rename,
+renameat,renameat2,link,linkat,symlink,symlinkat,mkdir,mkdirat -o TRACE
+padpack ...
+A syncfs (a large batch of pool files) counts as a sync of every file and
+directory made before it.
 ROOT: the repository, as an absolute path.
 
 The rules (each broken one is printed; the exit status is 1 then):
@@ -98,7 +101,8 @@ def fd_path(arg):
 
 class Trace:
     def __init__(self, path):
-        self.syncs = []      # (t, path)
+        self.syncs = []      # (t, path); path None: syncfs, all of them
+        self.created = {}    # path: when it was made (openat O_CREAT)
         self.renames = []    # (t, old, new, exchange)
         self.entries = []    # (t, directory, name made): rename/link/...
         for t, (call, a, rc) in enumerate(events(path)):
@@ -106,6 +110,10 @@ class Trace:
                 continue
             if call in ("fsync", "fdatasync"):
                 self.syncs.append((t, fd_path(a[0])))
+            elif call == "syncfs":
+                self.syncs.append((t, None))
+            elif call == "openat" and "O_CREAT" in a[2]:
+                self.created.setdefault(at(a[0], a[1]), t)
             elif call == "rename":
                 self.rename(t, os.path.normpath(a[0]), os.path.normpath(a[1]), False)
             elif call in ("renameat", "renameat2"):
@@ -136,8 +144,9 @@ class Trace:
 
     def synced(self, path, after=-1, before=None):
         """The first time path was fsync'ed in (after, before), or None."""
+        after = max(after, self.created.get(path, -1))
         for t, p in self.syncs:
-            if p == path and t > after and (before is None or t < before):
+            if p in (path, None) and t > after and (before is None or t < before):
                 return t
         return None
 
