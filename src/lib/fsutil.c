@@ -421,6 +421,22 @@ int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
 
 /* ---- files put in place together ---------------------------------------- */
 
+/* The deepest directory of path (itself included) that exists: the one
+ * whose new entry must be synced when the rest is made. */
+static char *existing_ancestor(const char *path)
+{
+	char *d = xstrdup(path);
+	struct stat st;
+
+	while (stat(d, &st) < 0 && strcmp(d, "/") && strcmp(d, ".")) {
+		char *up = pp_dirname(d);
+
+		free(d);
+		d = up;
+	}
+	return d;
+}
+
 void pp_outbatch_init(struct pp_outbatch *b, const char *root, int sync)
 {
 	memset(b, 0, sizeof(*b));
@@ -442,17 +458,27 @@ int pp_outbatch_copy(struct pp_outbatch *b, const char *src, const char *dst,
 		     void *ctx, struct stat *st, struct pp_err *err)
 {
 	struct pp_outfile *of;
+	char *dir;
+	int rc;
 
 	if (b->nr == PP_OUTBATCH_MAX && pp_outbatch_commit(b, err) < 0)
 		return -1;
 	ARRAY_GROW(b->f, b->alloc, b->nr + 1);
+	ARRAY_GROW(b->tops, b->alloc_tops, b->nr + 1);
 	of = &b->f[b->nr];
-	if (pp_outfile_open(of, dst, mode, err) < 0)
+	dir = pp_dirname(dst);
+	b->tops[b->nr] = existing_ancestor(dir);
+	rc = pp_mkdir_p(dir, 0755, err);
+	free(dir);
+	if (rc < 0 || pp_outfile_open(of, dst, mode, err) < 0) {
+		free(b->tops[b->nr]);
 		return -1;
+	}
 	if (copy_into(src, of, seen, ctx, err) < 0 || fstat(of->fd, st) < 0) {
 		if (!err->code)
 			pp_err_errno(err, PP_EXIT_IO, "cannot stat '%s'", of->tmp);
 		pp_outfile_abort(of);
+		free(b->tops[b->nr]);
 		return -1;
 	}
 	/* Writing starts now, as dpkg does: the fsyncs at the commit find
@@ -476,8 +502,9 @@ static int deeper_first(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : cmp_path(a, b);
 }
 
-/* The directories of the batch's files and those above them, up to the
- * root, each once, the deepest first. */
+/* The directories whose entries the batch changes (each file's, and
+ * those made for it up to the one that existed), each once, the deepest
+ * first. */
 static size_t batch_dirs(const struct pp_outbatch *b, char ***out)
 {
 	char **dirs = NULL;
@@ -485,14 +512,15 @@ static size_t batch_dirs(const struct pp_outbatch *b, char ***out)
 
 	for (size_t i = 0; i < b->nr; i++) {
 		char *d = pp_dirname(b->f[i].path);
+		int last = 0;
 
-		while (strlen(d) >= strlen(b->root) && strcmp(d, "/") &&
-		       strcmp(d, ".")) {
+		while (!last) {
+			last = !strcmp(d, b->tops[i]) || strlen(d) <= strlen(b->tops[i]);
 			ARRAY_GROW(dirs, alloc, nr + 1);
 			dirs[nr++] = d;
-			d = pp_dirname(d);
+			if (!last)
+				d = pp_dirname(d);
 		}
-		free(d);
 	}
 	if (nr)
 		qsort(dirs, nr, sizeof(*dirs), cmp_path);
@@ -549,8 +577,10 @@ int pp_outbatch_commit(struct pp_outbatch *b, struct pp_err *err)
 	}
 	for (size_t i = 0; i < b->nr && !rc; i++)
 		rc = pp_outfile_commit(&b->f[i], err);
-	for (size_t i = 0; i < b->nr; i++)
+	for (size_t i = 0; i < b->nr; i++) {
 		pp_outfile_abort(&b->f[i]); /* what was not committed */
+		free(b->tops[i]);
+	}
 	if (!rc && b->sync && b->nr)
 		rc = sync_batch(b, 1, dirs, nr_dirs, err);
 	for (size_t i = 0; i < nr_dirs; i++)
@@ -565,8 +595,10 @@ int pp_outbatch_commit(struct pp_outbatch *b, struct pp_err *err)
 
 void pp_outbatch_abort(struct pp_outbatch *b)
 {
-	for (size_t i = 0; i < b->nr; i++)
+	for (size_t i = 0; i < b->nr; i++) {
 		pp_outfile_abort(&b->f[i]);
+		free(b->tops[i]);
+	}
 	b->nr = 0;
 }
 
@@ -574,8 +606,10 @@ void pp_outbatch_release(struct pp_outbatch *b)
 {
 	pp_outbatch_abort(b);
 	free(b->f);
+	free(b->tops);
 	b->f = NULL;
-	b->alloc = 0;
+	b->tops = NULL;
+	b->alloc = b->alloc_tops = 0;
 }
 
 static int remove_one(const char *path, const struct stat *st, int type,

@@ -84,9 +84,9 @@ int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
 		       void (*seen)(void *ctx, const void *buf, size_t len),
 		       void *ctx, int flags, struct pp_err *err);
 /* Output files put in place together, as dpkg unpacks: each written
- * under a temporary name, then at the commit all synced (when sync) before
- * any is renamed, then their directories synced up to root: a journal
- * commit or two for the batch instead of two a file. At most
+ * under a temporary name (its missing directories made), then at the
+ * commit all synced (when sync) before any is renamed, then the
+ * directories that got new entries. At most
  * PP_OUTBATCH_MAX files are open; adding one more commits the others. */
 #define PP_OUTBATCH_MAX 256
 /* From this many files on, one syncfs before the renames and one after
@@ -95,7 +95,9 @@ int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
 struct pp_outbatch {
 	struct pp_outfile *f;
 	size_t nr, alloc;
-	const char *root; /* directories are synced up to it */
+	char **tops; /* each file's highest directory to sync */
+	size_t alloc_tops;
+	const char *root; /* for syncfs */
 	int dir_fd;       /* root, while committing */
 	int sync;
 	int failed; /* a commit failed: every later one fails too */
@@ -104,8 +106,8 @@ struct pp_outbatch {
 void pp_outbatch_init(struct pp_outbatch *b, const char *root, int sync);
 /* Whether a file of the batch will take the name path. */
 int pp_outbatch_has(const struct pp_outbatch *b, const char *path);
-/* Copies src into a file that takes dst's name at the commit; st: its
- * stat (the same once renamed). */
+/* Copies src into a file that takes dst's name at the commit, making its
+ * missing directories; st: its stat (the same once renamed). */
 int pp_outbatch_copy(struct pp_outbatch *b, const char *src, const char *dst,
 		     mode_t mode,
 		     void (*seen)(void *ctx, const void *buf, size_t len),

@@ -335,7 +335,9 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	}
 	/* Megabytes of small parts: streamed, not built in memory first
 	 * (the entries may point into the file being replaced: its mapping
-	 * outlives the rename). */
+	 * outlives the rename). Its data is synced before the rename (a
+	 * damaged entry could parse); its name is not: the old cache and the
+	 * new one are both right, and an add syncs db/ after the list. */
 	fb = xmalloc(sizeof(*fb));
 	cache_path(root, &path);
 	rc = pp_filebuf_open(fb, path.buf, 0644, err);
@@ -350,12 +352,6 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	}
 	if (!rc)
 		rc = pp_filebuf_commit(fb, err);
-	if (!rc && c->sync) {
-		char *db = pp_dirname(path.buf);
-
-		rc = pp_fsync_dir(db, err);
-		free(db);
-	}
 	if (!rc)
 		c->dirty = 0;
 	free(fb);

@@ -571,11 +571,32 @@ static void keyring_name(const struct pp_repo_suite *s, struct strbuf *out)
 /* The public key beside the repository and the deb822 source a client
  * adds to /etc/apt/sources.list.d/, pointing at the key once installed
  * in /usr/share/keyrings/. */
+/* Writes a file beside dists/ unless it holds that already: most
+ * publishes change neither, and a synced write costs two flushes. */
+static int put_client_file(struct publish *p, const char *path,
+			   const struct strbuf *data, int *written)
+{
+	struct strbuf have = STRBUF_INIT;
+	struct pp_err ignored;
+	int rc = 0;
+
+	pp_err_init(&ignored);
+	if (pp_read_file(path, &have, &ignored) < 0 || have.len != data->len ||
+	    memcmp(have.buf, data->buf, data->len)) {
+		rc = pp_write_file_flags(path, data->buf, data->len, 0644,
+					 sync_flag(p), p->err);
+		*written += !rc;
+	}
+	pp_err_release(&ignored);
+	strbuf_release(&have);
+	return rc;
+}
+
 static int client_files(struct publish *p)
 {
 	struct strbuf key = STRBUF_INIT, dst = STRBUF_INIT, text = STRBUF_INIT;
 	struct stat st;
-	int rc = 0;
+	int rc = 0, written = 0;
 
 	keyring_name(p->s, &key);
 	if (p->s->signing_key) {
@@ -585,8 +606,10 @@ static int client_files(struct publish *p)
 
 		strbuf_addf(&src, "%s/public.gpg", dir);
 		strbuf_addf(&dst, "%s/%s", p->r->root, key.buf);
-		rc = pp_copy_file_flags(src.buf, dst.buf, 0644, NULL, NULL,
-					sync_flag(p), p->err);
+		rc = pp_read_file(src.buf, &text, p->err);
+		if (!rc)
+			rc = put_client_file(p, dst.buf, &text, &written);
+		strbuf_reset(&text);
 		free(dir);
 		strbuf_release(&src);
 	}
@@ -608,9 +631,8 @@ static int client_files(struct publish *p)
 	strbuf_reset(&dst);
 	strbuf_addf(&dst, "%s/%s.sources", p->r->root, p->s->suite);
 	if (!rc)
-		rc = pp_write_file_flags(dst.buf, text.buf, text.len, 0644,
-					 sync_flag(p), p->err);
-	if (!rc && !p->r->no_sync)
+		rc = put_client_file(p, dst.buf, &text, &written);
+	if (!rc && written && !p->r->no_sync)
 		rc = pp_fsync_dir(p->r->root, p->err);
 	strbuf_release(&key);
 	strbuf_release(&dst);

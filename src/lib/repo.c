@@ -605,15 +605,11 @@ static int copy_to_pool(struct pp_outbatch *pool, const char *src,
 			const char *dst, struct pp_stanza *st, struct stat *sb,
 			struct pp_err *err)
 {
-	char *dir = pp_dirname(dst);
 	struct pp_repo_hashes h;
-	int rc = pp_mkdir_p(dir, 0755, err);
+	int rc;
 
-	free(dir);
 	pp_repo_hashes_init(&h);
-	if (!rc)
-		rc = pp_outbatch_copy(pool, src, dst, 0644, hash_block, &h, sb,
-				      err);
+	rc = pp_outbatch_copy(pool, src, dst, 0644, hash_block, &h, sb, err);
 	pp_repo_hashes_finish(&h, st);
 	return rc;
 }
@@ -785,8 +781,8 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	pp_err_init(&later);
 	if (pp_outbatch_commit(&pool, rc ? &later : err) < 0)
 		rc = -1;
-	else if (pp_repo_members_save(r, s->suite, ms, rc ? &later : err) < 0 ||
-		 pp_repo_cache_save(r->root, cache, rc ? &later : err) < 0)
+	else if (pp_repo_cache_save(r->root, cache, rc ? &later : err) < 0 ||
+		 pp_repo_members_save(r, s->suite, ms, rc ? &later : err) < 0)
 		rc = -1;
 	pp_outbatch_release(&pool);
 	pp_err_release(&later);
