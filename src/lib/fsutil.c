@@ -369,13 +369,6 @@ int pp_copy_file(const char *src, const char *dst, mode_t mode,
 	return pp_copy_file_seen(src, dst, mode, NULL, NULL, err);
 }
 
-int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
-		      void (*seen)(void *ctx, const void *buf, size_t len),
-		      void *ctx, struct pp_err *err)
-{
-	return pp_copy_file_flags(src, dst, mode, seen, ctx, 0, err);
-}
-
 /* Copies src into an open output file (not committed). */
 static int copy_into(const char *src, struct pp_outfile *of,
 		     void (*seen)(void *ctx, const void *buf, size_t len),
@@ -403,15 +396,14 @@ static int copy_into(const char *src, struct pp_outfile *of,
 	return rc;
 }
 
-int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
-		       void (*seen)(void *ctx, const void *buf, size_t len),
-		       void *ctx, int flags, struct pp_err *err)
+int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
+		      void (*seen)(void *ctx, const void *buf, size_t len),
+		      void *ctx, struct pp_err *err)
 {
 	struct pp_outfile of;
 
 	if (pp_outfile_open(&of, dst, mode, err) < 0)
 		return -1;
-	of.sync = flags & PP_SYNC;
 	if (copy_into(src, &of, seen, ctx, err) < 0) {
 		pp_outfile_abort(&of);
 		return -1;
@@ -641,22 +633,6 @@ int pp_fsync_dir(const char *path, struct pp_err *err)
 				  "'%s'", path);
 	if (fd >= 0)
 		close(fd);
-	return rc;
-}
-
-int pp_fsync_dirs_up(const char *root, const char *rel, struct pp_err *err)
-{
-	struct strbuf dir = STRBUF_INIT;
-	int rc = 0;
-
-	strbuf_addf(&dir, "%s/%s", root, rel);
-	while (!rc && dir.len > strlen(root)) {
-		char *slash = strrchr(dir.buf, '/');
-
-		strbuf_setlen(&dir, (size_t)(slash - dir.buf));
-		rc = pp_fsync_dir(dir.len ? dir.buf : "/", err);
-	}
-	strbuf_release(&dir);
 	return rc;
 }
 

@@ -76,13 +76,12 @@ int pp_tmpfile(const char *dir, struct pp_err *err);
 /* Durability, as dpkg writes its database: a file's data is fsync'ed
  * before it is renamed into place, and its directory after the rename;
  * then a power cut leaves the old file or the whole new one. PP_SYNC asks
- * the writers below for the first half; pp_fsync_dir* do the second. */
+ * pp_write_file_flags for the first half (pp_outfile's sync, and
+ * pp_outbatch, do it too); pp_fsync_dir and pp_fsync_tree_dirs the
+ * second. */
 enum { PP_SYNC = 1 };
 int pp_write_file_flags(const char *path, const void *data, size_t len,
 			mode_t mode, int flags, struct pp_err *err);
-int pp_copy_file_flags(const char *src, const char *dst, mode_t mode,
-		       void (*seen)(void *ctx, const void *buf, size_t len),
-		       void *ctx, int flags, struct pp_err *err);
 /* Output files put in place together, as dpkg unpacks: each written
  * under a temporary name (its missing directories made), then at the
  * commit all synced (when sync) before any is renamed, then the
@@ -121,9 +120,6 @@ void pp_outbatch_release(struct pp_outbatch *b);
 
 /* fsyncs a directory: the names renamed or linked into it. */
 int pp_fsync_dir(const char *path, struct pp_err *err);
-/* fsyncs the directory of rel below root and each one above it, root
- * included: after a file is placed in directories that may be new. */
-int pp_fsync_dirs_up(const char *root, const char *rel, struct pp_err *err);
 /* fsyncs every directory of a tree, the deepest first (its files were
  * synced as they were written). */
 int pp_fsync_tree_dirs(const char *path, struct pp_err *err);

@@ -550,8 +550,11 @@ static int codename_link(struct publish *p)
 		if (symlink(p->s->suite, link_path.buf) < 0)
 			rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'",
 					  link_path.buf);
-		else if (!p->r->no_sync)
-			rc = pp_fsync_dirs_up(p->r->root, "dists/", p->err);
+		else if (!p->r->no_sync) { /* its name in dists/ */
+			strbuf_setlen(&link_path, link_path.len -
+				      strlen(p->s->codename) - 1);
+			rc = pp_fsync_dir(link_path.buf, p->err);
+		}
 	}
 	strbuf_release(&link_path);
 	return rc;
@@ -568,9 +571,6 @@ static void keyring_name(const struct pp_repo_suite *s, struct strbuf *out)
 	strbuf_addstr(out, "-archive-keyring.gpg");
 }
 
-/* The public key beside the repository and the deb822 source a client
- * adds to /etc/apt/sources.list.d/, pointing at the key once installed
- * in /usr/share/keyrings/. */
 /* Writes a file beside dists/ unless it holds that already: most
  * publishes change neither, and a synced write costs two flushes. */
 static int put_client_file(struct publish *p, const char *path,
@@ -592,6 +592,9 @@ static int put_client_file(struct publish *p, const char *path,
 	return rc;
 }
 
+/* The public key beside the repository and the deb822 source a client
+ * adds to /etc/apt/sources.list.d/, pointing at the key once installed
+ * in /usr/share/keyrings/. */
 static int client_files(struct publish *p)
 {
 	struct strbuf key = STRBUF_INIT, dst = STRBUF_INIT, text = STRBUF_INIT;
