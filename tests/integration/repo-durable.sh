@@ -76,6 +76,21 @@ check_fails "the checker fails when a pool directory is not synced before an ind
 	"not synced in order: 3: .*pool/main/p/pkg2/pkg2_1\.0_all\.deb is named by an index or list" \
 	python3 "$CHECK" "$WORK/bad2" "$R"
 
+# One name twice in one add: the first copy is in place (its batch
+# committed) before the second is compared with it.
+t=$WORK/mk/pkg1
+echo changed > "$t/usr/share/pkg1/data"
+SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$t" "$WORK/pkg1-other.deb"
+"$PADPACK" repo init "$WORK/twice" >/dev/null
+check_fails "the same name twice in one add, different: the second refused" 3 \
+	"pkg1-other\.deb: refused: the pool already has a different pool/main/p/pkg1/pkg1_1\.0_all\.deb" \
+	"$PADPACK" repo add "$WORK/twice" "$WORK/debs/pkg1_1.0_all.deb" "$WORK/pkg1-other.deb"
+same "... the first one stays in the pool" "$WORK/debs/pkg1_1.0_all.deb" \
+	"$WORK/twice/pool/main/p/pkg1/pkg1_1.0_all.deb"
+check "the same file twice in one add is added once" bash -c "
+	'$PADPACK' repo add '$WORK/twice' '$WORK/debs/pkg2_1.0_all.deb' '$WORK/debs/pkg2_1.0_all.deb' >/dev/null &&
+	[ \$('$PADPACK' repo list '$WORK/twice' | wc -l) = 2 ]"
+
 # --no-sync: nothing synced (and so the checker refuses the trace).
 "${TRACE[@]}" -o "$WORK/t5" "$PADPACK" repo add "$R" "$WORK/debs/pkg2_1.0_all.deb" --publish --no-sync >/dev/null
 check "add --publish --no-sync calls no fsync" bash -c "! grep -Eq '(fsync|fdatasync|syncfs)\(' '$WORK/t5'"
