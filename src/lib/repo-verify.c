@@ -16,9 +16,11 @@
 #include "repo-internal.h"
 #include "xalloc.h"
 
-/* The most an uncompressed Packages or a Release may hold, whatever
- * Release says: Debian's largest Packages is under 100 MiB. */
+/* The most an uncompressed Packages may hold, whatever Release says
+ * (Debian's largest is under 100 MiB), and a Release (Debian's are a few
+ * hundred KiB). */
 #define MAX_INDEX (1LL << 30)
+#define MAX_RELEASE (64LL << 20)
 
 struct verify {
 	const char *root;
@@ -219,8 +221,8 @@ out:
 	strbuf_release(&path);
 }
 
-/* Reads a small file below the root (a Release), refusing one larger
- * than MAX_INDEX; reports why not under shown. */
+/* Reads a Release below the root, refusing one larger than
+ * MAX_RELEASE; reports why not under shown. */
 static int read_small(struct verify *v, const char *rel, const char *shown,
 		      struct strbuf *out)
 {
@@ -230,9 +232,9 @@ static int read_small(struct verify *v, const char *rel, const char *shown,
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_size > MAX_INDEX) {
+	if (fstat(fd, &st) < 0 || st.st_size > MAX_RELEASE) {
 		problem(v, shown, "larger than padpack reads (%lld bytes)",
-			MAX_INDEX);
+			MAX_RELEASE);
 		close(fd);
 		return -1;
 	}

@@ -91,6 +91,11 @@ ln -s "$WORK/outside/dists" "$H/dists"
 check_fails "dists/ as a symbolic link is refused" 3 "dists' is a symbolic link" \
 	"$PADPACK" repo verify "$H"
 
+hostile huge-release
+truncate -s 65M "$S/Release"
+refused "a Release larger than padpack reads is refused unread" \
+	"dists/stable/Release: larger than padpack reads \(67108864 bytes\)"
+
 hostile fifo
 rm "$H/$POOL1" && mkfifo "$H/$POOL1"
 refused "a pool file that is a FIFO is refused, without waiting on it" \
