@@ -9,7 +9,8 @@ CHECK=$TOP/tests/tools/check-sync-order.py
 # SANITIZE=1); the other repo suites check for leaks.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 R=$WORK/repo
-TRACE=(strace -f -y -qq -e trace=fsync,fdatasync,syncfs,openat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,mkdir,mkdirat)
+CALLS=fsync,fdatasync,syncfs,openat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,mkdir,mkdirat
+TRACE=(strace -f -y -qq -e "trace=$CALLS")
 
 mkdir -p "$WORK/debs"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
