@@ -17,7 +17,7 @@ build_pkgs="$build_pkgs g++ ninja-build ccache python3-dev git"
 test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  gpgv gnupg sqv debsigs debsig-verify apt-utils
  clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc openssl
- mmdebstrap eatmydata gdb autoconf automake libtool"
+ mmdebstrap eatmydata gdb autoconf automake libtool strace"
 # padpack docker's tests: a Docker engine started by hand, and shellcheck
 # for the scripts it writes.
 test_pkgs="$test_pkgs docker.io shellcheck"

@@ -20,11 +20,13 @@ static const char usage[] =
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
 	"                     [--uri URI] [--keep N] [--by-hash-keep TIME]\n"
 	"                     [--by-hash-generations N] [--contents]\n"
-	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
-	"       padpack repo remove DIR [--suite S] PACKAGE[=VERSION][:ARCH]...\n"
+	"       padpack repo add DIR [--suite S] [--component C] [--publish]\n"
+	"                     [--no-sync] X.deb...\n"
+	"       padpack repo remove DIR [--suite S] [--no-sync]\n"
+	"                     PACKAGE[=VERSION][:ARCH]...\n"
 	"       padpack repo list DIR [--suite S | --snapshot NAME]\n"
 	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
-	"                            [--suite S --from-snapshot NAME]\n"
+	"                     [--suite S --from-snapshot NAME] [--no-sync]\n"
 	"       padpack repo snapshot DIR NAME [--suite S]\n"
 	"       padpack repo diff DIR A B\n"
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
@@ -62,6 +64,10 @@ static const char usage[] =
 	"        client adds (with --uri as the address; default file:DIR).\n"
 	"        --from-snapshot makes the suite hold exactly the snapshot's\n"
 	"        packages first (served in the same atomic step).\n"
+	"        add, remove and publish fsync each file before it is renamed\n"
+	"        into place or named by another, and its directory after: a\n"
+	"        power cut leaves the old state or the new one. --no-sync skips\n"
+	"        that, for scratch repositories.\n"
 	"snapshot freezes the suite's packages under NAME: their names,\n"
 	"        versions and pool files (no copies); a snapshot never\n"
 	"        changes, and its pool files stay while it exists.\n"
@@ -79,13 +85,14 @@ struct repo_opts {
 		*from_snapshot;
 	const char *keyrings[PGPCMD_MAX_KEYRINGS];
 	size_t nr_keyrings;
-	int full, unsigned_ok, packages, publish;
+	int full, unsigned_ok, packages, publish, no_sync;
 };
 
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
        O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_BYHASH_KEEP,
-       O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT, O_CONTENTS };
+       O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT, O_CONTENTS,
+       O_NO_SYNC };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -111,6 +118,7 @@ static const struct option long_opts[] = {
 	{ "from-snapshot", required_argument, NULL, O_FROM_SNAPSHOT },
 	{ "by-hash-keep", required_argument, NULL, O_BYHASH_KEEP },
 	{ "by-hash-generations", required_argument, NULL, O_BYHASH_GENS },
+	{ "no-sync", no_argument, NULL, O_NO_SYNC },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -184,6 +192,7 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 		break;
 	case O_PASSFILE: o->passfile = optarg; break;
 	case O_PUBLISH: o->publish = 1; break;
+	case O_NO_SYNC: o->no_sync = 1; break;
 	case O_PACKAGES: o->packages = 1; break;
 	case O_URI: set_str(&s->uri, optarg); break;
 	case O_BYHASH_KEEP:
@@ -544,6 +553,7 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 	if (pp_repo_open(&r, dir, strcmp(sub, "list") && strcmp(sub, "diff"),
 			 err) < 0)
 		return -1;
+	r.no_sync = o->no_sync;
 	rc = on_open_repo(sub, &r, o, argc, argv, err);
 	pp_repo_close(&r);
 	return rc;

@@ -335,10 +335,13 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	}
 	/* Megabytes of small parts: streamed, not built in memory first
 	 * (the entries may point into the file being replaced: its mapping
-	 * outlives the rename). */
+	 * outlives the rename). Its data is synced before the rename (a
+	 * damaged entry could parse); its name is not: the old cache and the
+	 * new one are both right, and an add syncs db/ after the list. */
 	fb = xmalloc(sizeof(*fb));
 	cache_path(root, &path);
 	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	fb->of.sync = c->sync;
 	for (size_t i = 0; i < c->nr && !rc; i++) {
 		if (i)
 			pp_filebuf_add(fb, "\n", 1);
