@@ -6,10 +6,12 @@ usage: craft-deb.py CASE OUT.deb OUTSIDE-DIR
 OUTSIDE-DIR is a directory outside the extraction target that the hostile
 packages try to write into; the tests check it stays empty.
 """
+import gzip
 import io
 import lzma
 import sys
 import tarfile
+import zlib
 
 
 def ar_member(name, data, pad=b"\n", size=None):
@@ -30,30 +32,34 @@ def tar_bytes(entries, fmt=tarfile.GNU_FORMAT):
     return buf.getvalue()
 
 
-def entry(name, kind=tarfile.REGTYPE, data=b"", link="", mode=0o644):
+def entry(name, kind=tarfile.REGTYPE, data=b"", link="", mode=0o644,
+          uid=0):
     info = tarfile.TarInfo(name)
     info.type = kind
     info.mode = mode
     info.linkname = link
+    info.uid = info.gid = uid
     if kind == tarfile.REGTYPE:
         info.size = len(data)
         return info, data
     return info, None
 
 
-def control_tar():
-    control = (b"Package: hostile\nVersion: 1\nArchitecture: all\n"
-               b"Maintainer: T <t@example.org>\nDescription: hostile\n")
+CONTROL = (b"Package: hostile\nVersion: 1\nArchitecture: all\n"
+           b"Maintainer: T <t@example.org>\nDescription: hostile\n")
+
+
+def control_tar(control=CONTROL, extra=()):
     return tar_bytes([entry("./", tarfile.DIRTYPE, mode=0o755),
-                      entry("./control", data=control)])
+                      entry("./control", data=control)] + list(extra))
 
 
-def deb(data_entries=None, members=None):
+def deb(data_entries=None, members=None, control=CONTROL):
     if members is None:
         data = tar_bytes([entry("./", tarfile.DIRTYPE, mode=0o755)] +
                          data_entries)
         members = [("debian-binary", b"2.0\n"),
-                   ("control.tar", control_tar()),
+                   ("control.tar", control_tar(control)),
                    ("data.tar", data)]
     out = b"!<arch>\n"
     for m in members:
@@ -80,8 +86,98 @@ def hostile(outside):
         "hardlink-unknown": [entry("./hl", tarfile.LNKTYPE, link="./not-in-package")],
         "device": [entry("./dev-null", tarfile.CHRTYPE)],
         "block-device": [entry("./dev-sda", tarfile.BLKTYPE)],
-        "fifo": [entry("./fifo", tarfile.FIFOTYPE)],
+        # The same path twice: what is left depends on the order.
+        "dup-file-symlink": [entry("./a", data=b"x"),
+                             entry("./a", tarfile.SYMTYPE, link=outside)],
+        "dup-symlink-dir": [entry("./a", tarfile.SYMTYPE, link=outside),
+                            entry("./a/", d, mode=0o755),
+                            entry("./a/f", data=b"x")],
+        "dup-file-file": [entry("./a", data=b"x"), entry("./a", data=b"y")],
+        "newline-name": [entry("./new\nline", data=b"x")],
+        "long-name": [entry("./" + ("d" * 200 + "/") * 21 + "f", data=b"x")],
+        "deep": [entry("./" + "d/" * 300 + "f", data=b"x")],
+        "setid": [entry("./usr/", d, mode=0o755),
+                  entry("./usr/suid", data=b"#!/bin/sh\n", mode=0o4755),
+                  entry("./usr/sgid", data=b"#!/bin/sh\n", mode=0o2755),
+                  entry("./usr/both", data=b"#!/bin/sh\n", mode=0o6711)],
     }
+
+
+def pax_nul():
+    """A pax header naming the entry "./a<NUL>b" (pax allows any byte)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name, data in (("./a", b"first"), ("./x", b"second")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 1700000000
+            if name == "./x":
+                info.pax_headers = {"path": "./a\x00b"}
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def tar_header(name, size):
+    info = tarfile.TarInfo(name)
+    info.size = size
+    info.mode = 0o644
+    info.mtime = 1700000000
+    return info.tobuf(tarfile.GNU_FORMAT)
+
+
+def gzip_member(data):
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def bomb_gz(size):
+    """A data.tar.gz holding one file of size zero bytes, made of gzip
+    members each inflating to 4 MiB: a gzip file may hold many, read as
+    one stream, so the bomb costs no time to make."""
+    chunk = 4 << 20
+    assert size % chunk == 0
+    zeros = gzip_member(bytes(chunk))
+    head = gzip_member(tar_header("./zeros", size))
+    tail = gzip_member(bytes(1024))
+    return head + zeros * (size // chunk) + tail
+
+
+def declared_8g(real):
+    """A tar entry declaring 8 GiB followed by only `real` bytes."""
+    return tar_header("./huge", 8 << 30) + bytes(real)
+
+
+def installed(kib):
+    return CONTROL + b"Installed-Size: %d\n" % kib
+
+
+def sized():
+    """Bombs and big entries, with the Installed-Size they declare."""
+    m = lambda name, data, ctl: [("debian-binary", b"2.0\n"),
+                                 ("control.tar", control_tar(ctl)),
+                                 (name, data)]
+    gz = bomb_gz(1 << 30)
+    return {
+        "bomb": deb(members=m("data.tar.gz", gz, installed(8))),
+        "bomb-nosize": deb(members=m("data.tar.gz", gz, CONTROL)),
+        "huge": deb(members=m("data.tar", declared_8g(2 << 20),
+                              installed(4))),
+        "huge-nosize": deb(members=m("data.tar", declared_8g(2 << 20),
+                                     CONTROL)),
+        "fits": deb(members=m("data.tar", tar_bytes(
+            [entry("./", tarfile.DIRTYPE, mode=0o755),
+             entry("./two-mib", data=bytes(2 << 20))]), installed(2048))),
+        "pax-nul": deb(members=m("data.tar", pax_nul(), CONTROL)),
+    }
+
+
+def old_format():
+    """The format of dpkg before 0.93.76: a version line, the length of
+    control.tar.gz on a line, then control.tar.gz and data.tar.gz."""
+    ctl = gzip_member(tar_bytes([entry("./", tarfile.DIRTYPE, mode=0o755),
+                                 entry("./control", data=CONTROL)]))
+    data = gzip_member(tar_bytes([entry("./", tarfile.DIRTYPE, mode=0o755),
+                                  entry("./file", data=b"old\n")]))
+    return b"0.939000\n%d\n" % len(ctl) + ctl + data
 
 
 def broken():
@@ -112,13 +208,78 @@ def broken():
         "bad-compression": deb(members=good[:2] + [("data.tar.xz", b"not xz at all\n")]),
         "unknown-compression": deb(members=good[:2] + [("data.tar.rar", good_data)]),
         "bad-size-field": full[:8 + 48] + b"12x4      " + full[8 + 58:],
+        "two-data": deb(members=good + [("data.tar.xz",
+                                         lzma.compress(good_data))]),
+        "control-after-data": deb(members=good + [("control.tar", ctl)]),
+        "old-format": old_format(),
+    }
+
+
+FOLDED = b"""Package: folded
+Version: 0:1.0-1
+Architecture: all
+Maintainer: T <t@example.org>
+Pre-Depends: dpkg(>=1.15)
+Depends: libc6 (>= 2.34),
+ libfoo (>= 0:1.2) | libbar,
+  libbaz:any,
+\tlibqux (<< 3~)
+Essential: no
+Multi-Arch: no
+Description: folded
+ fields
+X-Custom: a
+ b
+"""
+
+
+def readers():
+    """Unusual packages dpkg-deb reads."""
+    d = tarfile.DIRTYPE
+    base = [entry("./", d, mode=0o755)]
+    ctl = lambda control, extra=(): [
+        ("debian-binary", b"2.0\n"), ("control.tar", control_tar(control, extra)),
+        ("data.tar", tar_bytes(base))]
+    return {
+        "folded": deb(members=ctl(FOLDED)),
+        "revision": deb(members=ctl(CONTROL.replace(b"Version: 1\n",
+                                                    b"Version: 1.0-1\n") +
+                                    b"Revision: 5\n")),
+        "revision-only": deb(members=ctl(CONTROL + b"Package-Revision: 2\n")),
+        "no-final-newline": deb(members=ctl(CONTROL + b"Homepage: h")),
+        "malformed": deb(members=ctl(CONTROL.replace(
+            b"Architecture", b"this line is no field\nArchitecture"))),
+        "no-control": deb(members=[("debian-binary", b"2.0\n"),
+                                   ("control.tar", tar_bytes(
+                                       base + [entry("./postinst",
+                                                     data=b"#!/bin/sh\n",
+                                                     mode=0o755)])),
+                                   ("data.tar", tar_bytes(base))]),
+        "control-subdir": deb(members=ctl(CONTROL, [
+            entry("./sub/", d, mode=0o555),
+            entry("./sub/file", data=b"in a subdirectory\n"),
+            entry("./ro/", d, mode=0o500),
+            entry("./ro/deeper/", d, mode=0o500),
+            entry("./ro/deeper/f", data=b"x", mode=0o400),
+            entry("./md5sums", data=b"")])),
+        "hardlink-chain": deb(base + [
+            entry("./a", data=b"linked\n"),
+            entry("./b", tarfile.LNKTYPE, link="./a"),
+            entry("./c", tarfile.LNKTYPE, link="./b")]),
+        "fifo": deb(base + [entry("./usr/", d, mode=0o755),
+                            entry("./usr/fifo", tarfile.FIFOTYPE, mode=0o600)]),
+        "owners": deb(base + [entry("./usr/", d, mode=0o755, uid=1234),
+                              entry("./usr/f", data=b"x", uid=1234)]),
     }
 
 
 def main():
     case, out, outside = sys.argv[1:4]
-    cases = {k: deb(v) for k, v in hostile(outside).items()}
-    cases.update(broken())
+    for make in (lambda: {k: deb(v) for k, v in hostile(outside).items()},
+                 broken, sized, readers):
+        cases = make()
+        if case in cases:
+            break
     with open(out, "wb") as f:
         f.write(cases[case])
 
