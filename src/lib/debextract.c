@@ -16,7 +16,10 @@
 #include "fsutil.h"
 #include "xalloc.h"
 
-#define CTRL_MAX (64u << 20) /* a control file larger than this is hostile */
+/* Control archives hold a few small files; more is hostile (and would
+ * all be read into memory). */
+#define CTRL_MAX (64u << 20)     /* bytes of all the control files */
+#define CTRL_ENTRIES_MAX 10000
 
 const char *pp_deb_relative_name(const char *name, const char **why)
 {
@@ -47,6 +50,8 @@ const char *pp_deb_relative_name(const char *name, const char **why)
 struct ctrl_read {
 	struct pp_deb *deb;
 	struct pp_ctrl_members *out;
+	size_t entries;
+	uint64_t bytes;
 };
 
 static int cmp_member(const void *a, const void *b)
@@ -77,10 +82,6 @@ static void ctrl_other(struct pp_ctrl_members *out, const char *name,
 
 	if (name[n] && name[n + 1])
 		return;
-	for (size_t i = 0; i < out->nr; i++)
-		if (strlen(out->m[i].name) == n &&
-		    !strncmp(out->m[i].name, name, n))
-			return;
 	ARRAY_GROW(out->m, out->alloc, out->nr + 1);
 	cm = &out->m[out->nr++];
 	cm->name = xstrndup(name, n);
@@ -89,31 +90,46 @@ static void ctrl_other(struct pp_ctrl_members *out, const char *name,
 	strbuf_init(&cm->data);
 }
 
-static int ctrl_entry(struct pp_deb *deb, struct archive *a,
-		      struct archive_entry *ae, struct pp_ctrl_members *out,
-		      struct pp_err *err)
+static int ctrl_limits(struct ctrl_read *cr, const char *name, int64_t size,
+		       struct pp_err *err)
+{
+	if (++cr->entries > CTRL_ENTRIES_MAX)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s' has "
+				  "more than %d entries; a control archive holds "
+				  "a few files", cr->deb->ar.path,
+				  cr->deb->control.name, CTRL_ENTRIES_MAX);
+	if (size < 0 || (cr->bytes += (uint64_t)size) > CTRL_MAX)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
+				  "brings the control files past %u MiB",
+				  cr->deb->ar.path, name, CTRL_MAX >> 20);
+	return 0;
+}
+
+static int ctrl_entry(struct ctrl_read *cr, struct archive *a,
+		      struct archive_entry *ae, struct pp_err *err)
 {
 	const char *why = "", *name = pp_deb_relative_name(
 		archive_entry_pathname(ae), &why);
 	mode_t mode = archive_entry_mode(ae);
+	struct pp_ctrl_members *out = cr->out;
 	struct pp_ctrl_member *cm;
+	int plain = S_ISREG(mode) && !archive_entry_hardlink(ae);
 
 	if (!name)
 		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control member "
-				  "'%s' %s", deb->ar.path,
+				  "'%s' %s", cr->deb->ar.path,
 				  archive_entry_pathname(ae), why);
 	while (*name == '/')
 		name++;
+	if (ctrl_limits(cr, name, plain ? archive_entry_size(ae) : 0,
+			err) < 0)
+		return -1;
 	if (!*name || !strcmp(name, "."))
 		return 0;
-	if (!S_ISREG(mode) || archive_entry_hardlink(ae) || strchr(name, '/')) {
+	if (!plain || strchr(name, '/')) {
 		ctrl_other(out, name, mode);
 		return 0;
 	}
-	if (archive_entry_size(ae) > CTRL_MAX)
-		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
-				  "is larger than %u MiB", deb->ar.path, name,
-				  CTRL_MAX >> 20);
 	ARRAY_GROW(out->m, out->alloc, out->nr + 1);
 	cm = &out->m[out->nr++];
 	cm->name = xstrdup(name);
@@ -122,8 +138,42 @@ static int ctrl_entry(struct pp_deb *deb, struct archive *a,
 	strbuf_init(&cm->data);
 	if (read_ctrl_data(a, cm, archive_entry_size(ae)) < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s': "
-				  "%s", deb->ar.path, name,
+				  "%s", cr->deb->ar.path, name,
 				  archive_error_string(a));
+	return 0;
+}
+
+/* Sorted; a name given twice is ambiguous (which control file is the
+ * package's?) unless both are directories. */
+static int ctrl_sort(struct pp_deb *deb, struct pp_ctrl_members *cm,
+		     struct pp_err *err)
+{
+	size_t kept = 0;
+
+	if (cm->nr)
+		qsort(cm->m, cm->nr, sizeof(*cm->m), cmp_member);
+	for (size_t i = 0; i < cm->nr; i++) {
+		struct pp_ctrl_member *m = &cm->m[i];
+
+		if (kept && !strcmp(cm->m[kept - 1].name, m->name)) {
+			if (m->plain || cm->m[kept - 1].plain ||
+			    !S_ISDIR(m->mode) || !S_ISDIR(cm->m[kept - 1].mode)) {
+				pp_err_set(err, PP_EXIT_INPUT, "'%s': the control "
+					   "archive names '%s' twice; which one "
+					   "is meant is ambiguous", deb->ar.path,
+					   m->name);
+				memmove(&cm->m[kept], m, (cm->nr - i) *
+					sizeof(*m));
+				cm->nr = kept + (cm->nr - i);
+				return -1;
+			}
+			free(m->name);
+			strbuf_release(&m->data);
+			continue;
+		}
+		cm->m[kept++] = *m;
+	}
+	cm->nr = kept;
 	return 0;
 }
 
@@ -162,6 +212,7 @@ int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
 int pp_deb_read_control_tap(struct pp_deb *deb, struct pp_ctrl_members *out,
 			    struct pp_deb_tap *tap, struct pp_err *err)
 {
+	struct ctrl_read cr = { deb, out, 0, 0 };
 	struct archive_entry *ae;
 	struct archive *a;
 	int r, rc = 0;
@@ -171,16 +222,16 @@ int pp_deb_read_control_tap(struct pp_deb *deb, struct pp_ctrl_members *out,
 	if (!a)
 		return -1;
 	while (!rc && (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK)
-		rc = ctrl_entry(deb, a, ae, out, err);
+		rc = ctrl_entry(&cr, a, ae, err);
 	if (!rc && r != ARCHIVE_EOF)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s': %s",
 				deb->ar.path, deb->control.name,
 				archive_error_string(a));
 	archive_read_free(a);
+	if (!rc)
+		rc = ctrl_sort(deb, out, err);
 	if (rc)
 		pp_ctrl_members_release(out);
-	else if (out->nr)
-		qsort(out->m, out->nr, sizeof(*out->m), cmp_member);
 	return rc;
 }
 

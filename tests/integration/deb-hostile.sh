@@ -107,6 +107,11 @@ if unshare -m true 2>/dev/null; then
 		"entry '\./huge' declares 8589934592 bytes but the filesystem of the target has [0-9]+ free" \
 		unshare -m sh -c 'mount -t tmpfs -o size=4m small "$1" && exec "$2" extract --max-size=none "$3" "$1/t"' \
 		sh "$WORK/small" "$PADPACK" "$WORK/huge-nosize.deb"
+	# Out of inodes: ENOSPC when a file is created, named, exit 4.
+	check_fails "ENOSPC on a full filesystem: named, exit 4" 4 \
+		"cannot write entry '\./usr/sgid' to '.*/usr/sgid': No space left on device; the partly written file was removed" \
+		unshare -m sh -c 'mount -t tmpfs -o size=4m,nr_inodes=4 small "$1" && exec "$2" extract "$3" "$1/t"' \
+		sh "$WORK/small" "$PADPACK" "$WORK/setid.deb"
 else
 	ok "free space limit # skip: needs root for a private tmpfs"
 fi
@@ -145,6 +150,19 @@ broken bad-size-field "offset 8 \('debian-binary'\): bad size"
 # first data.tar; a second one means two tools may see two packages.
 broken two-data "has a second 'data\.tar' member, 'data\.tar\.xz', after 'data\.tar'"
 broken control-after-data "has a second 'control\.tar' member, 'control\.tar', after 'data\.tar'"
+# The control archive is read into memory: two files called 'control'
+# (dpkg-deb shows the later one), more than 10,000 entries or more than
+# 64 MiB of files are refused.
+# (extract and control write them to disk like any member: 'control'
+# twice is refused as a path given twice.)
+in_memory() { # CASE PATTERN
+	craft "$1"
+	check_fails "$1: info refuses it" 3 "$2" "$PADPACK" info "$WORK/$1.deb"
+	check_fails "$1: field refuses it" 3 "$2" "$PADPACK" field "$WORK/$1.deb" Package
+}
+in_memory control-twice "the control archive names 'control' twice"
+in_memory control-entries "member 'control\.tar' has more than 10000 entries"
+in_memory control-big "control file 'big1' brings the control files past 64 MiB"
 # dpkg-deb still reads the format of 1995 (test deb-read shows it).
 broken old-format "is an old-format Debian package \(format 0\.939000, which dpkg replaced in 1995\)"
 

@@ -273,15 +273,36 @@ def readers():
     }
 
 
+GOOD = [("debian-binary", b"2.0\n"), None,
+        ("data.tar", tar_bytes([entry("./", tarfile.DIRTYPE, mode=0o755)]))]
+
+
+def control_bombs():
+    """Control archives padpack reads into memory (made on demand)."""
+    return {
+        "control-twice": lambda: deb(members=[GOOD[0], ("control.tar", control_tar(
+            extra=[entry("./control", data=CONTROL.replace(b"hostile",
+                                                           b"other"))])),
+                                      GOOD[2]]),
+        "control-entries": lambda: deb(members=[GOOD[0], ("control.tar", control_tar(
+            extra=[entry("./d%d/" % i, tarfile.DIRTYPE, mode=0o755)
+                   for i in range(10001)])), GOOD[2]]),
+        "control-big": lambda: deb(members=[GOOD[0], ("control.tar.gz", gzip_member(
+            control_tar(extra=[entry("./big%d" % i, data=bytes(40 << 20))
+                               for i in range(2)]))), GOOD[2]]),
+    }
+
+
 def main():
     case, out, outside = sys.argv[1:4]
     for make in (lambda: {k: deb(v) for k, v in hostile(outside).items()},
-                 broken, sized, readers):
+                 broken, sized, readers, control_bombs):
         cases = make()
         if case in cases:
             break
+    data = cases[case]
     with open(out, "wb") as f:
-        f.write(cases[case])
+        f.write(data() if callable(data) else data)
 
 
 if __name__ == "__main__":
