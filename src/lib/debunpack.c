@@ -167,6 +167,31 @@ static int check_unique(struct extract *x, const char *orig, const char *key,
 	return refuse(x, orig, why);
 }
 
+/* Nothing may lie under a path the archive gave as other than a
+ * directory (a symbolic link is also refused on disk: check_parents). */
+static int check_under(struct extract *x, const char *orig, const char *key)
+{
+	struct strbuf parent = STRBUF_INIT;
+	char why[96];
+	int rc = 0;
+
+	for (const char *slash = strchr(key, '/'); slash && !rc;
+	     slash = strchr(slash + 1, '/')) {
+		const struct seen *s;
+
+		strbuf_reset(&parent);
+		strbuf_add(&parent, key, (size_t)(slash - key));
+		s = find_seen(x, parent.buf);
+		if (s && !S_ISDIR(s->type)) {
+			snprintf(why, sizeof(why), "lies under a path the "
+				 "archive gave as a %s", type_name(s->type));
+			rc = refuse(x, orig, why);
+		}
+	}
+	strbuf_release(&parent);
+	return rc;
+}
+
 static int check_hardlink(struct extract *x, struct archive_entry *ae,
 			  const char *orig)
 {
@@ -364,6 +389,8 @@ static int extract_entry(struct extract *x, struct archive *in,
 	if (archive_entry_hardlink(ae))
 		type = S_IFREG;
 	rc = *name ? check_unique(x, pathname, name, type) : 0;
+	if (!rc)
+		rc = check_under(x, pathname, name);
 	if (!rc) {
 		drop_setid(x, ae, pathname);
 		strbuf_reset(&x->full);

@@ -42,6 +42,8 @@ hostile block-device "entry '\./dev-sda' is a device node"
 hostile dup-file-symlink "entry '\./a' names a path given earlier in the archive \(first as a file, now as a symbolic link\)"
 hostile dup-symlink-dir "entry '\./a/' names a path given earlier in the archive \(first as a symbolic link, now as a directory\)"
 hostile dup-file-file "entry '\./a' names a path given earlier in the archive \(first as a file, now as a file\)"
+# tar fails on it: "./a/b: Cannot open: Not a directory".
+hostile under-file "entry '\./a/b' lies under a path the archive gave as a file"
 hostile newline-name "entry '\./new\\\\nline' has a newline in its name"
 # tar fails on it too ("File name too long"); the name is abridged.
 hostile long-name "entry '\./d{98}\.\.\. \(4224 bytes\)' has a name longer than 4095 bytes"

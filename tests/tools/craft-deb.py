@@ -93,6 +93,7 @@ def hostile(outside):
                             entry("./a/", d, mode=0o755),
                             entry("./a/f", data=b"x")],
         "dup-file-file": [entry("./a", data=b"x"), entry("./a", data=b"y")],
+        "under-file": [entry("./a", data=b"x"), entry("./a/b", data=b"y")],
         "newline-name": [entry("./new\nline", data=b"x")],
         "long-name": [entry("./" + ("d" * 200 + "/") * 21 + "f", data=b"x")],
         "deep": [entry("./" + "d/" * 300 + "f", data=b"x")],
