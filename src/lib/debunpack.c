@@ -112,6 +112,27 @@ static void add_seen(struct extract *x, const char *name, mode_t type)
 	x->nr++;
 }
 
+/* The one spelling of a name: no empty or "." components, so that
+ * "a//b", "a/./b" and "a/b/" are all "a/b" (new string). */
+static char *path_key(const char *rel)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (const char *p = rel; *p; ) {
+		size_t n = strcspn(p, "/");
+
+		if (n && !(n == 1 && *p == '.')) {
+			if (key.len)
+				strbuf_addch(&key, '/');
+			strbuf_add(&key, p, n);
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return strbuf_detach(&key, NULL);
+}
+
 /* No component above the entry may be a symbolic link on disk. */
 static int check_parents(struct extract *x, const char *orig,
 			 const char *rel)
@@ -198,20 +219,19 @@ static int check_hardlink(struct extract *x, struct archive_entry *ae,
 	const char *why = "", *target = archive_entry_hardlink(ae);
 	const char *rel = pp_deb_relative_name(target, &why);
 	const struct seen *s;
+	char *key;
 
 	if (!rel)
 		return refuse(x, orig, "is a hard link to a path that "
 			      "would lie outside the target");
+	key = path_key(rel);
+	s = find_seen(x, key);
 	strbuf_reset(&x->full);
-	strbuf_addstr(&x->full, rel);
-	while (x->full.len && x->full.buf[x->full.len - 1] == '/')
-		strbuf_setlen(&x->full, x->full.len - 1);
-	s = find_seen(x, x->full.buf);
+	strbuf_addf(&x->full, "%s/%s", x->root, key);
+	free(key);
 	if (!s || !S_ISREG(s->type))
 		return refuse(x, orig, "is a hard link to something that is "
 			      "not a file extracted before it");
-	strbuf_reset(&x->full);
-	strbuf_addf(&x->full, "%s/%s", x->root, rel);
 	archive_entry_set_hardlink(ae, x->full.buf);
 	return 0;
 }
@@ -320,10 +340,10 @@ static int write_failed(struct extract *x, const char *orig, const char *path)
 	    rl.rlim_cur != RLIM_INFINITY)
 		snprintf(limit, sizeof(limit), " (the file size limit, ulimit "
 			 "-f, is %llu bytes)", (unsigned long long)rl.rlim_cur);
-	return pp_err_set(x->err, PP_EXIT_IO, "'%s': member '%s': cannot write entry "
-			  "'%s' to '%s': %s%s; the partly written file was "
-			  "removed", x->deb->ar.path, x->m->name, orig, path,
-			  e ? strerror(e) : archive_error_string(x->disk),
+	return pp_err_set(x->err, PP_EXIT_IO, "'%s': member '%s': cannot "
+			  "write entry '%s' to '%s': %s%s; the partly written "
+			  "file was removed", x->deb->ar.path, x->m->name, orig,
+			  path, e ? strerror(e) : archive_error_string(x->disk),
 			  limit);
 }
 
@@ -382,10 +402,8 @@ static int extract_entry(struct extract *x, struct archive *in,
 	if (check_entry(x, ae, &rel) < 0)
 		return -1;
 	orig = archive_entry_pathname(ae);
-	name = xstrdup(rel);
+	name = path_key(rel);
 	pathname = xstrdup(orig);
-	while (*name && name[strlen(name) - 1] == '/')
-		name[strlen(name) - 1] = '\0';
 	if (archive_entry_hardlink(ae))
 		type = S_IFREG;
 	rc = *name ? check_unique(x, pathname, name, type) : 0;

@@ -42,6 +42,7 @@ hostile block-device "entry '\./dev-sda' is a device node"
 hostile dup-file-symlink "entry '\./a' names a path given earlier in the archive \(first as a file, now as a symbolic link\)"
 hostile dup-symlink-dir "entry '\./a/' names a path given earlier in the archive \(first as a symbolic link, now as a directory\)"
 hostile dup-file-file "entry '\./a' names a path given earlier in the archive \(first as a file, now as a file\)"
+hostile dup-spelled "entry '\.//usr/\./x' names a path given earlier in the archive \(first as a file, now as a symbolic link\)"
 # tar fails on it: "./a/b: Cannot open: Not a directory".
 hostile under-file "entry '\./a/b' lies under a path the archive gave as a file"
 hostile newline-name "entry '\./new\\\\nline' has a newline in its name"
