@@ -177,3 +177,13 @@ craft old-format
 check "old-format: dpkg-deb reads it" dpkg-deb --info "$WORK/old-format.deb"
 check_fails "old-format: padpack says what it is" 3 \
 	"is an old-format Debian package \(format 0\.939000" "$PADPACK" contents "$WORK/old-format.deb"
+
+# contents lists what extract refuses, as dpkg-deb --contents (tar -tv)
+# does: names with a newline, too long or too deep, a pax name with a NUL,
+# paths given twice, set-id files, devices, '..' (tar's note about the
+# stripped prefix goes to stderr).
+for c in newline-name long-name deep pax-nul dup-file-symlink setid \
+	 device dotdot absolute symlink-absolute; do
+	craft $c
+	same_stdout "$c: contents" -- dpkg-deb --contents "$WORK/$c.deb" -- "$PADPACK" contents "$WORK/$c.deb"
+done
