@@ -12,7 +12,7 @@
 #include "xalloc.h"
 
 enum show_kind { SHOW_RAW, SHOW_NOTHING, SHOW_BOOL, SHOW_MULTIARCH,
-		 SHOW_VERSION, SHOW_DEPS };
+		 SHOW_PRIORITY, SHOW_VERSION, SHOW_DEPS };
 
 static const struct {
 	const char *name;
@@ -21,7 +21,7 @@ static const struct {
 } known[] = {
 	{ "Package", SHOW_RAW, 0 }, { "Essential", SHOW_BOOL, 0 },
 	{ "Protected", SHOW_BOOL, 0 }, { "Status", SHOW_NOTHING, 0 },
-	{ "Priority", SHOW_RAW, 0 }, { "Section", SHOW_RAW, 0 },
+	{ "Priority", SHOW_PRIORITY, 0 }, { "Section", SHOW_RAW, 0 },
 	{ "Installed-Size", SHOW_RAW, 0 }, { "Origin", SHOW_RAW, 0 },
 	{ "Maintainer", SHOW_RAW, 0 }, { "Bugs", SHOW_RAW, 0 },
 	{ "Architecture", SHOW_RAW, 0 }, { "Multi-Arch", SHOW_MULTIARCH, 0 },
@@ -173,6 +173,25 @@ static void show_deps(const struct pp_field *f, enum pp_deps_kind kind,
 	pp_err_release(&bad);
 }
 
+/* A value dpkg knows by name, in dpkg's spelling; others as written. */
+static void add_named(struct strbuf *out, const char *value,
+		      const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (!strcasecmp(value, names[i])) {
+			strbuf_addstr(out, names[i]);
+			return;
+		}
+	strbuf_addstr(out, value);
+}
+
+static const char *const multiarch_names[] = {
+	"no", "same", "allowed", "foreign", NULL,
+};
+static const char *const priority_names[] = {
+	"required", "important", "standard", "optional", "extra", NULL,
+};
+
 static int show_known(const struct pp_stanza *st, size_t k, int header,
 		      struct strbuf *out, struct pp_err *err)
 {
@@ -191,7 +210,12 @@ static int show_known(const struct pp_stanza *st, size_t k, int header,
 	case SHOW_MULTIARCH:
 		if (header && (!f || !strcasecmp(f->value, "no")))
 			return 0;
-		strbuf_addstr(out, f ? f->value : "no");
+		add_named(out, f ? f->value : "no", multiarch_names);
+		return 1;
+	case SHOW_PRIORITY:
+		if (!f)
+			return 0;
+		add_named(out, f->value, priority_names);
 		return 1;
 	case SHOW_VERSION:
 		return show_version(st, out, err);

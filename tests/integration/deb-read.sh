@@ -103,6 +103,15 @@ for f in Depends Pre-Depends Version Essential Multi-Arch X-Custom \
 	 "Depends Pre-Depends Version Essential Multi-Arch Description X-Custom Conffiles Nothere"; do
 	same_stdout "folded: field $f" -- dpkg-deb --field "$deb" $f -- "$PADPACK" field "$deb" $f
 done
+# Names in any case, obsolete '<' and '>', values dpkg knows by name in
+# another case, Essential: Yes.
+craft odd-fields
+deb=$WORK/odd-fields.deb
+for f in Version Depends Priority Multi-Arch Essential Protected \
+	 "Package Version Depends Conflicts Breaks Priority Multi-Arch Essential Protected Section Installed-Size Description"; do
+	same_stdout "odd-fields: field $f" -- dpkg-deb --field "$deb" $f -- "$PADPACK" field "$deb" $f
+done
+deb=$WORK/folded.deb
 check "folded: field Depends is one line" \
 	test "$("$PADPACK" field "$deb" Depends)" = "libc6 (>= 2.34), libfoo (>= 1.2) | libbar, libbaz:any, libqux (<< 3~)"
 

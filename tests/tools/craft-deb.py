@@ -237,6 +237,26 @@ X-Custom: a
 """
 
 
+ODD = b"""Package: odd
+version: 1:2.0
+Architecture: amd64
+Maintainer: T <t@example.org>
+depends: a (< 1), b (> 2), c (>=1:1.0-1), d(=0:3)
+Conflicts: e (<< 1)
+Breaks: f
+Priority: Optional
+Multi-Arch: Same
+Essential: Yes
+Protected: no
+Section: Misc
+Installed-Size: 12
+Description: odd
+ one
+ .
+ two
+"""
+
+
 def readers():
     """Unusual packages dpkg-deb reads."""
     d = tarfile.DIRTYPE
@@ -246,6 +266,7 @@ def readers():
         ("data.tar", tar_bytes(base))]
     return {
         "folded": deb(members=ctl(FOLDED)),
+        "odd-fields": deb(members=ctl(ODD)),
         "revision": deb(members=ctl(CONTROL.replace(b"Version: 1\n",
                                                     b"Version: 1.0-1\n") +
                                     b"Revision: 5\n")),
