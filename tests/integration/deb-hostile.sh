@@ -72,11 +72,14 @@ check "setid: --preserve-special keeps them, silently" \
 # Size limits and bombs. dpkg-deb -x inflates the 1 GiB bomb (1 MiB on
 # disk) whole, and under `ulimit -f` tar dies of SIGXFSZ.
 craft_sized() { python3 "$TOP/tests/tools/craft-deb.py" "$1" "$WORK/$1.deb" "$outside"; }
-for c in bomb bomb-nosize huge huge-nosize fits; do craft_sized $c; done
+for c in bomb bomb-xz bomb-nosize huge huge-nosize fits; do craft_sized $c; done
 check_fails "bomb: refused at the package's Installed-Size, before writing" 3 \
 	"entry '\./zeros' declares 1073741824 bytes, which brings the files to 1073741824 bytes, past the limit of 16793600 \(twice the package's Installed-Size, plus 16 MiB\)" \
 	"$PADPACK" extract "$WORK/bomb.deb" "$WORK/t-bomb"
 check "bomb: nothing was written" test ! -e "$WORK/t-bomb/zeros"
+check_fails "xz bomb: refused at the package's Installed-Size" 3 \
+	"member 'data\.tar\.xz': entry '\./zeros' declares 1073741824 bytes" \
+	"$PADPACK" extract "$WORK/bomb-xz.deb" "$WORK/t-bomb-xz"
 check_fails "8 GiB entry: refused at the Installed-Size" 3 \
 	"entry '\./huge' declares 8589934592 bytes" \
 	"$PADPACK" extract "$WORK/huge.deb" "$WORK/t-huge"

@@ -145,6 +145,15 @@ def bomb_gz(size):
     return head + zeros * (size // chunk) + tail
 
 
+def bomb_xz(size):
+    """The same as data.tar.xz: xz files may hold many streams too (read
+    as one by libarchive; dpkg-deb stops after the first)."""
+    chunk = 4 << 20
+    return (lzma.compress(tar_header("./zeros", size)) +
+            lzma.compress(bytes(chunk), preset=9) * (size // chunk) +
+            lzma.compress(bytes(1024)))
+
+
 def declared_8g(real):
     """A tar entry declaring 8 GiB followed by only `real` bytes."""
     return tar_header("./huge", 8 << 30) + bytes(real)
@@ -155,22 +164,25 @@ def installed(kib):
 
 
 def sized():
-    """Bombs and big entries, with the Installed-Size they declare."""
+    """Bombs and big entries, with the Installed-Size they declare (made
+    on demand)."""
     m = lambda name, data, ctl: [("debian-binary", b"2.0\n"),
                                  ("control.tar", control_tar(ctl)),
                                  (name, data)]
-    gz = bomb_gz(1 << 30)
+    gz = lambda: bomb_gz(1 << 30)  # 1 MiB
     return {
-        "bomb": deb(members=m("data.tar.gz", gz, installed(8))),
-        "bomb-nosize": deb(members=m("data.tar.gz", gz, CONTROL)),
-        "huge": deb(members=m("data.tar", declared_8g(2 << 20),
-                              installed(4))),
-        "huge-nosize": deb(members=m("data.tar", declared_8g(2 << 20),
-                                     CONTROL)),
-        "fits": deb(members=m("data.tar", tar_bytes(
+        "bomb": lambda: deb(members=m("data.tar.gz", gz(), installed(8))),
+        "bomb-nosize": lambda: deb(members=m("data.tar.gz", gz(), CONTROL)),
+        "bomb-xz": lambda: deb(members=m("data.tar.xz", bomb_xz(1 << 30),
+                                         installed(8))),
+        "huge": lambda: deb(members=m("data.tar", declared_8g(2 << 20),
+                                      installed(4))),
+        "huge-nosize": lambda: deb(members=m("data.tar",
+                                             declared_8g(2 << 20), CONTROL)),
+        "fits": lambda: deb(members=m("data.tar", tar_bytes(
             [entry("./", tarfile.DIRTYPE, mode=0o755),
              entry("./two-mib", data=bytes(2 << 20))]), installed(2048))),
-        "pax-nul": deb(members=m("data.tar", pax_nul(), CONTROL)),
+        "pax-nul": lambda: deb(members=m("data.tar", pax_nul(), CONTROL)),
     }
 
 
