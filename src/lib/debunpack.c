@@ -406,7 +406,10 @@ static int extract_entry(struct extract *x, struct archive *in,
 	pathname = xstrdup(orig);
 	if (archive_entry_hardlink(ae))
 		type = S_IFREG;
-	rc = *name ? check_unique(x, pathname, name, type) : 0;
+	rc = *name ? check_unique(x, pathname, name, type) :
+		!S_ISDIR(type) ? refuse(x, pathname, "stands for the target "
+					"directory itself but is not a "
+					"directory") : 0;
 	if (!rc)
 		rc = check_under(x, pathname, name);
 	if (!rc) {

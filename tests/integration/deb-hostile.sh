@@ -45,6 +45,11 @@ hostile dup-file-file "entry '\./a' names a path given earlier in the archive \(
 hostile dup-spelled "entry '\.//usr/\./x' names a path given earlier in the archive \(first as a file, now as a symbolic link\)"
 # tar fails on it: "./a/b: Cannot open: Not a directory".
 hostile under-file "entry '\./a/b' lies under a path the archive gave as a file"
+# The target itself given as a file would replace the (empty) target
+# directory; as a symbolic link, lead outside. GNU tar fails on both.
+hostile root-file "entry '\.' stands for the target directory itself but is not a directory"
+hostile root-symlink "entry '\./' stands for the target directory itself but is not a directory"
+check "root-file: the target is still a directory" test -d "$WORK/t-root-file"
 hostile newline-name "entry '\./new\\\\nline' has a newline in its name"
 # tar fails on it too ("File name too long"); the name is abridged.
 hostile long-name "entry '\./d{98}\.\.\. \(4224 bytes\)' has a name longer than 4095 bytes"
