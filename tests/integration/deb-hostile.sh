@@ -187,3 +187,41 @@ done
 check_fails "a file that is not there" 4 "cannot open '.*/nothere.deb'" "$PADPACK" info "$WORK/nothere.deb"
 check_fails "a directory given as package" 3 "is not a regular file" "$PADPACK" info "$WORK"
 nothing_outside "all cases"
+
+# What dpkg-deb does with the same packages, as README's list of intended
+# differences says (if dpkg-deb changes, these say so).
+#
+# dpkg_does NAME CASE ok|fails [TEST...]: dpkg-deb -x of CASE succeeds or
+# fails, and then TEST holds.
+dpkg_does() {
+	local name=$1 c=$2 want=$3 rc; shift 3
+	rm -rf "$WORK/dx-$c"
+	dpkg-deb -x "$WORK/$c.deb" "$WORK/dx-$c" 2>/dev/null; rc=$?
+	if { [ "$want" = ok ] && [ $rc = 0 ]; } ||
+	   { [ "$want" = fails ] && [ $rc != 0 ]; }; then
+		if [ $# -eq 0 ] || "$@"; then ok "$name"; return; fi
+	fi
+	not_ok "$name" "dpkg-deb -x exited $rc (wanted: $want, then: $*)"
+}
+dpkg_does "dpkg-deb -x: a file then a symlink at one path leaves the link" \
+	dup-file-symlink ok test -L "$WORK/dx-dup-file-symlink/a"
+dpkg_does "dpkg-deb -x: a symlink then a directory fails half-way" \
+	dup-symlink-dir fails
+dpkg_does "dpkg-deb -x: a name with a newline is extracted" \
+	newline-name ok test -f "$WORK/dx-newline-name/new
+line"
+dpkg_does "dpkg-deb -x: 300 levels are extracted" deep ok
+dpkg_does "dpkg-deb -x: '..' is refused (by tar)" dotdot fails
+dpkg_does "dpkg-deb -x: an absolute name is stripped and extracted inside" \
+	absolute ok test -f "$WORK/dx-absolute$outside/absolute-evil"
+dpkg_does "dpkg-deb -x: a second data.tar is ignored" \
+	two-data ok test -f "$WORK/dx-two-data/file"
+if [ "$(id -u)" = 0 ]; then
+	mode_is() { test "$(stat -c %a "$1")" = "$2"; }
+	dpkg_does "dpkg-deb -x as root: set-id bits kept" setid ok \
+		mode_is "$WORK/dx-setid/usr/suid" 4755
+	dpkg_does "dpkg-deb -x as root: device nodes made" device ok \
+		test -c "$WORK/dx-device/dev-null"
+fi
+rm -rf "$WORK"/dx-*
+nothing_outside "dpkg-deb's extractions"
