@@ -151,6 +151,20 @@ static void write_deps(const struct pp_deps *deps, struct strbuf *out)
 	}
 }
 
+/* dpkg reads a lone '<' or '>' as '<=' or '>=' (pp_relop_parse does too)
+ * and warns that it is obsolete; so does this. */
+static void warn_obsolete_ops(const struct pp_field *f, struct pp_err *err)
+{
+	for (const char *p = strchr(f->value, '('); p; p = strchr(p + 1, '(')) {
+		const char *op = p + 1 + strspn(p + 1, " \t\n");
+
+		if ((*op == '<' || *op == '>') && !strchr("<>=", op[1]))
+			pp_warn(err, "padpack: warning: control:%u: '%s' field: "
+				"'%c' is obsolete, use '%c=' or '%c%c' instead",
+				f->line, f->name, *op, *op, *op, *op);
+	}
+}
+
 /* A relationship field on one line; one dpkg cannot read is shown as
  * written, with its lines joined, and a warning. */
 static void show_deps(const struct pp_field *f, enum pp_deps_kind kind,
@@ -161,6 +175,7 @@ static void show_deps(const struct pp_field *f, enum pp_deps_kind kind,
 
 	pp_err_init(&bad);
 	if (pp_deps_parse(f->value, kind, &deps, &bad) == 0) {
+		warn_obsolete_ops(f, err);
 		write_deps(&deps, out);
 		pp_deps_release(&deps);
 	} else {

@@ -111,6 +111,9 @@ for f in Version Depends Priority Multi-Arch Essential Protected \
 	 "Package Version Depends Conflicts Breaks Priority Multi-Arch Essential Protected Section Installed-Size Description"; do
 	same_stdout "odd-fields: field $f" -- dpkg-deb --field "$deb" $f -- "$PADPACK" field "$deb" $f
 done
+check_fails "odd-fields: the obsolete '<' is warned about, as dpkg does" 0 \
+	"'depends' field: '<' is obsolete, use '<=' or '<<' instead" \
+	"$PADPACK" field "$deb" Depends
 deb=$WORK/folded.deb
 check "folded: field Depends is one line" \
 	test "$("$PADPACK" field "$deb" Depends)" = "libc6 (>= 2.34), libfoo (>= 1.2) | libbar, libbaz:any, libqux (<< 3~)"
