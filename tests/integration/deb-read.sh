@@ -158,6 +158,16 @@ check_fails "malformed: field warns naming the line" 0 \
 	"control:3: not a 'Name: value' line; skipped: 'this line is no field'" \
 	"$PADPACK" field "$WORK/malformed.deb" Package
 
+# ar headers with blank owner fields and a mode of letters: dpkg-deb reads
+# only names, sizes and end magics; padpack warns once and reads on.
+craft lax-ar-header
+deb=$WORK/lax-ar-header.deb
+same_stdout "lax-ar-header: info" -- dpkg-deb --info "$deb" -- "$PADPACK" info "$deb"
+check_fails "lax-ar-header: one warning names the field" 0 \
+	"warning: '.*': ar member 'debian-binary' has a malformed owner field '      '; ignored, as dpkg does" \
+	"$PADPACK" contents "$deb"
+same_stdout "lax-ar-header: contents" -- dpkg-deb --contents "$deb" -- "$PADPACK" contents "$deb"
+
 # Extraction as dpkg-deb -x does it: a hard link to a hard link, a FIFO,
 # and files given to the caller whatever owners the archive names.
 # (Listings only: diff would open the FIFO.)
