@@ -157,6 +157,8 @@ broken bad-end-magic "ar member header at offset 8: bad end magic"
 broken bad-padding "member 'data\.tar\.xz' has a padding byte 0x58"
 broken unknown-compression "member 'data\.tar\.rar' uses a compression"
 broken bad-size-field "offset 8 \('debian-binary'\): bad size"
+# dpkg-deb skips the padding byte unread (see the end of this file).
+broken no-final-pad "member 'data\.tar\.gz' lacks its padding byte"
 # deb(5) says to ignore members after data.tar, and dpkg-deb reads the
 # first data.tar; a second one means two tools may see two packages.
 broken two-data "has a second 'data\.tar' member, 'data\.tar\.xz', after 'data\.tar'"
@@ -216,6 +218,10 @@ dpkg_does "dpkg-deb -x: an absolute name is stripped and extracted inside" \
 	absolute ok test -f "$WORK/dx-absolute$outside/absolute-evil"
 dpkg_does "dpkg-deb -x: a second data.tar is ignored" \
 	two-data ok test -f "$WORK/dx-two-data/file"
+dpkg_does "dpkg-deb -x: a padding byte that is not a newline is skipped" \
+	bad-padding ok test -f "$WORK/dx-bad-padding/file"
+dpkg_does "dpkg-deb -x: a last member without its padding byte is read" \
+	no-final-pad ok test -f "$WORK/dx-no-final-pad/file"
 if [ "$(id -u)" = 0 ]; then
 	mode_is() { test "$(stat -c %a "$1")" = "$2"; }
 	dpkg_does "dpkg-deb -x as root: set-id bits kept" setid ok \

@@ -189,6 +189,17 @@ def sized():
     }
 
 
+def odd_data_gz():
+    """A data.tar.gz of an odd number of bytes (xz streams are always a
+    multiple of four), so that it needs a padding byte."""
+    for n in range(1, 64):
+        z = gzip_member(tar_bytes([entry("./", tarfile.DIRTYPE, mode=0o755),
+                                   entry("./file", data=b"y" * n)]))
+        if len(z) % 2:
+            return z
+    raise ValueError("no odd size found")
+
+
 def old_format():
     """The format of dpkg before 0.93.76: a version line, the length of
     control.tar.gz on a line, then control.tar.gz and data.tar.gz."""
@@ -222,6 +233,9 @@ def broken():
         "bad-padding": b"!<arch>\n" + ar_member("debian-binary", b"2.0\n") +
         ar_member("control.tar", ctl) +
         ar_member("data.tar.xz", lzma.compress(good_data) + b"z", pad=b"X"),
+        "no-final-pad": (b"!<arch>\n" + ar_member("debian-binary", b"2.0\n") +
+                         ar_member("control.tar", ctl) +
+                         ar_member("data.tar.gz", odd_data_gz())[:-1]),
         "truncated-stream": deb(members=good[:2] + [
             ("data.tar.xz", lzma.compress(good_data)[:60])]),
         "bad-compression": deb(members=good[:2] + [("data.tar.xz", b"not xz at all\n")]),
