@@ -168,6 +168,17 @@ check_fails "lax-ar-header: one warning names the field" 0 \
 	"$PADPACK" contents "$deb"
 same_stdout "lax-ar-header: contents" -- dpkg-deb --contents "$deb" -- "$PADPACK" contents "$deb"
 
+# data.tar.bz2 and data.tar.lzma, which dpkg-deb reads but no longer
+# writes.
+for c in data-bz2 data-lzma; do
+	craft $c
+	same_output "$c: contents" -- dpkg-deb --contents "$WORK/$c.deb" -- "$PADPACK" contents "$WORK/$c.deb"
+	rm -rf "$WORK/xa" "$WORK/xb"
+	dpkg-deb --extract "$WORK/$c.deb" "$WORK/xa"
+	"$PADPACK" extract "$WORK/$c.deb" "$WORK/xb"
+	same_tree "$c: extract" "$WORK/xa" "$WORK/xb"
+done
+
 # Extraction as dpkg-deb -x does it: a hard link to a hard link, a FIFO,
 # and files given to the caller whatever owners the archive names.
 # (Listings only: diff would open the FIFO.)

@@ -6,6 +6,7 @@ usage: craft-deb.py CASE OUT.deb OUTSIDE-DIR
 OUTSIDE-DIR is a directory outside the extraction target that the hostile
 packages try to write into; the tests check it stays empty.
 """
+import bz2
 import gzip
 import io
 import lzma
@@ -323,6 +324,13 @@ def readers():
             [h[:28] + b" " * 12 + (b"rw-r--r-" if i else h[40:48]) + h[48:]
              for i, h in enumerate(
                  [ar_member(n, d) for n, d in ctl(CONTROL)])]),
+        # Compressions dpkg-deb still reads but no longer writes.
+        "data-bz2": deb(members=ctl(CONTROL)[:2] + [
+            ("data.tar.bz2", bz2.compress(tar_bytes(base + [
+                entry("./file", data=b"bzip2\n")])))]),
+        "data-lzma": deb(members=ctl(CONTROL)[:2] + [
+            ("data.tar.lzma", lzma.compress(tar_bytes(base + [
+                entry("./file", data=b"lzma\n")]), format=lzma.FORMAT_ALONE))]),
         "hardlink-chain": deb(base + [
             entry("./a", data=b"linked\n"),
             entry("./b", tarfile.LNKTYPE, link="./a"),
