@@ -222,6 +222,11 @@ dpkg_does "dpkg-deb -x: a padding byte that is not a newline is skipped" \
 	bad-padding ok test -f "$WORK/dx-bad-padding/file"
 dpkg_does "dpkg-deb -x: a last member without its padding byte is read" \
 	no-final-pad ok test -f "$WORK/dx-no-final-pad/file"
+check_fails "dpkg-deb -x under ulimit -f: its tar is killed by SIGXFSZ" 2 \
+	"tar subprocess was killed by signal \(File size limit exceeded\)" \
+	limited 1024 dpkg-deb -x "$WORK/fits.deb" "$WORK/dx-fits"
+check "dpkg-deb -f: of two 'control' files, the later is read" \
+	test "$(dpkg-deb -f "$WORK/control-twice.deb" Package)" = other
 if [ "$(id -u)" = 0 ]; then
 	mode_is() { test "$(stat -c %a "$1")" = "$2"; }
 	dpkg_does "dpkg-deb -x as root: set-id bits kept" setid ok \
