@@ -156,14 +156,19 @@ static int check_parents(struct extract *x, const char *orig,
 }
 
 /* Names no package needs and that tools downstream would misread. */
-static int check_name(struct extract *x, const char *orig, const char *rel)
+static int check_name(struct extract *x, struct archive_entry *ae,
+		      const char *orig, const char *rel)
 {
+	const char *target = archive_entry_symlink(ae);
 	size_t depth = 1;
 
 	if (strchr(orig, '\n'))
 		return refuse(x, orig, "has a newline in its name");
 	if (strlen(orig) > NAME_MAX_BYTES)
 		return refuse(x, orig, "has a name longer than 4095 bytes");
+	if (target && strlen(target) > NAME_MAX_BYTES)
+		return refuse(x, orig, "is a symbolic link to a name longer "
+			      "than 4095 bytes");
 	for (const char *p = rel; *p; p++)
 		depth += *p == '/' && p[1] && p[1] != '/';
 	if (depth > DEPTH_MAX)
@@ -295,7 +300,7 @@ static int check_entry(struct extract *x, struct archive_entry *ae,
 		return refuse(x, "", "has no name");
 	if (!rel)
 		return refuse(x, orig, why);
-	if (check_name(x, orig, rel) < 0 || check_type(x, ae, orig) < 0 ||
+	if (check_name(x, ae, orig, rel) < 0 || check_type(x, ae, orig) < 0 ||
 	    check_parents(x, orig, rel) < 0)
 		return -1;
 	if (S_ISREG(mode) && !archive_entry_hardlink(ae) &&

@@ -53,6 +53,7 @@ check "root-file: the target is still a directory" test -d "$WORK/t-root-file"
 hostile newline-name "entry '\./new\\\\nline' has a newline in its name"
 # tar fails on it too ("File name too long"); the name is abridged.
 hostile long-name "entry '\./d{98}\.\.\. \(4224 bytes\)' has a name longer than 4095 bytes"
+hostile long-target "entry '\./l' is a symbolic link to a name longer than 4095 bytes"
 # dpkg-deb -x extracts 300 levels; nothing needs them.
 hostile deep "entry '\./d/d/.*' is nested more than 256 directories deep"
 # A pax name "./a<NUL>b": libarchive, like GNU tar, reads it up to the NUL;

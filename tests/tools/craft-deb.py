@@ -103,6 +103,7 @@ def hostile(outside):
         "under-file": [entry("./a", data=b"x"), entry("./a/b", data=b"y")],
         "newline-name": [entry("./new\nline", data=b"x")],
         "long-name": [entry("./" + ("d" * 200 + "/") * 21 + "f", data=b"x")],
+        "long-target": [entry("./l", tarfile.SYMTYPE, link="t" * 5000)],
         "deep": [entry("./" + "d/" * 300 + "f", data=b"x")],
         "setid": [entry("./usr/", d, mode=0o755),
                   entry("./usr/suid", data=b"#!/bin/sh\n", mode=0o4755),
