@@ -168,6 +168,15 @@ check_fails "lax-ar-header: one warning names the field" 0 \
 	"$PADPACK" contents "$deb"
 same_stdout "lax-ar-header: contents" -- dpkg-deb --contents "$deb" -- "$PADPACK" contents "$deb"
 
+# Unusual listings: dates before 1970 and in 3000, owners by number,
+# long owner names widening the column, set-id and sticky modes, escapes.
+craft odd-listing
+for loc in C.UTF-8 C; do
+	same_output "odd-listing: contents ($loc)" -- \
+		env LC_ALL=$loc dpkg-deb --contents "$WORK/odd-listing.deb" -- \
+		env LC_ALL=$loc "$PADPACK" contents "$WORK/odd-listing.deb"
+done
+
 # data.tar.bz2 and data.tar.lzma, which dpkg-deb reads but no longer
 # writes.
 for c in data-bz2 data-lzma; do

@@ -268,6 +268,39 @@ X-Custom: a
 """
 
 
+def odd_listing():
+    """Entries whose tar -tv line is unusual: dates before 1970 and in
+    3000, owners by number and long names, set-id and sticky modes,
+    escapes in names."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        def add(name, kind=tarfile.REGTYPE, data=b"", mode=0o644, link="",
+                mtime=1700000000, owner=(0, 0, "root", "root")):
+            info = tarfile.TarInfo(name)
+            info.type, info.mode, info.linkname, info.mtime = (
+                kind, mode, link, mtime)
+            info.uid, info.gid, info.uname, info.gname = owner
+            info.size = len(data) if kind == tarfile.REGTYPE else 0
+            tar.addfile(info, io.BytesIO(data) if info.size else None)
+        add("./", tarfile.DIRTYPE, mode=0o755)
+        add("./before-1970", mtime=-100000)
+        add("./year-3000", mtime=32503680000)
+        add("./by-number", owner=(70000, 70001, "", ""))
+        add("./long-owner", data=b"x" * 123456,
+            owner=(1, 1, "averyveryverylongusername",
+                   "averyveryverylonggroupname"))
+        add("./sticky", tarfile.DIRTYPE, mode=0o1777)
+        add("./setuid", data=b"x", mode=0o4711)
+        add("./setgid-noexec", mode=0o2644)
+        add("./ln", tarfile.SYMTYPE, link="target with spaces")
+        add("./hl", tarfile.LNKTYPE, link="./setuid")
+        add("./utf8-\u00e9", data=b"x")
+        add("./tab\tname", data=b"x")
+        add("./back\\slash", data=b"x")
+        add("./chr", tarfile.CHRTYPE)
+    return buf.getvalue()
+
+
 ODD = b"""Package: odd
 version: 1:2.0
 Architecture: amd64
@@ -326,6 +359,8 @@ def readers():
              for i, h in enumerate(
                  [ar_member(n, d) for n, d in ctl(CONTROL)])]),
         # Compressions dpkg-deb still reads but no longer writes.
+        "odd-listing": deb(members=ctl(CONTROL)[:2] + [
+            ("data.tar", odd_listing())]),
         "data-bz2": deb(members=ctl(CONTROL)[:2] + [
             ("data.tar.bz2", bz2.compress(tar_bytes(base + [
                 entry("./file", data=b"bzip2\n")])))]),
