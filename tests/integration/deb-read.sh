@@ -168,6 +168,12 @@ check_fails "lax-ar-header: one warning names the field" 0 \
 	"$PADPACK" contents "$deb"
 same_stdout "lax-ar-header: contents" -- dpkg-deb --contents "$deb" -- "$PADPACK" contents "$deb"
 
+# Control files whose lines and interpreter dpkg-deb --info counts in its
+# own way: no final newline, empty, "#! " with a space, a binary, an
+# interpreter past 200 bytes; a control file without a final newline.
+craft odd-scripts
+same_output "odd-scripts: info" -- dpkg-deb --info "$WORK/odd-scripts.deb" -- "$PADPACK" info "$WORK/odd-scripts.deb"
+
 # Unusual listings: dates before 1970 and in 3000, owners by number,
 # long owner names widening the column, set-id and sticky modes, escapes.
 craft odd-listing

@@ -359,6 +359,17 @@ def readers():
              for i, h in enumerate(
                  [ar_member(n, d) for n, d in ctl(CONTROL)])]),
         # Compressions dpkg-deb still reads but no longer writes.
+        # Line counts and interpreters as dpkg-deb --info reckons them.
+        "odd-scripts": deb(members=ctl(CONTROL.rstrip(b"\n"), [
+            entry("./postinst", data=b"#!/bin/sh -e\necho hi\n", mode=0o755),
+            entry("./preinst", data=b"#! /usr/bin/perl -w\n1;\n", mode=0o755),
+            entry("./config", data=b"#!/bin/sh\nexit 0", mode=0o755),
+            entry("./triggers", data=b""),
+            entry("./templates", data=b"x"),
+            entry("./a-very-long-control-file-name-indeed", data=b"1\n2\n"),
+            entry("./prerm", data=b"\x7fELF binary", mode=0o755),
+            entry("./postrm", data=b"#!" + b"/x" * 200 + b"\n", mode=0o755),
+            entry("./shlibs", data=b"#\n")])),
         "odd-listing": deb(members=ctl(CONTROL)[:2] + [
             ("data.tar", odd_listing())]),
         "data-bz2": deb(members=ctl(CONTROL)[:2] + [
