@@ -30,9 +30,8 @@ static void print_fields(const struct pp_stanza *st, int argc, char **argv,
 				putchar('\n');
 			continue;
 		}
-		if (argc > 1)
-			printf("%s:%s%s\n", name, (value.buf[0] &&
-			       value.buf[0] != '\n') ? " " : "", value.buf);
+		if (argc > 1) /* ": " even before an empty first line */
+			printf("%s: %s\n", name, value.buf);
 		else
 			printf("%s\n", value.buf);
 	}

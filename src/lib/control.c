@@ -251,11 +251,11 @@ static void lenient_field(struct lenient *l, const char *s, size_t len)
 	free(name);
 	v = colon + 1;
 	vlen = len - nlen - 1;
-	while (vlen && (*v == ' ' || *v == '\t')) {
+	while (vlen && (*v == ' ' || *v == '\t' || *v == '\r')) {
 		v++;
 		vlen--;
 	}
-	add_field(l->st, s, nlen, v, rtrim_len(v, vlen), l->p.line);
+	add_field(l->st, s, nlen, v, vlen, l->p.line);
 }
 
 /* Returns 0 at the end of the stanza. *skipping: the lines continue one
@@ -274,7 +274,7 @@ static int lenient_line(struct lenient *l, const char *s, size_t len,
 				l->p.file, l->p.line);
 		else if (!*skipping)
 			append_continuation(&l->st->fields[l->st->nr - 1], s,
-					    rtrim_len(s, len));
+					    len);
 		return 1;
 	}
 	if (!l->st->nr)
@@ -306,6 +306,10 @@ void pp_control_parse_lenient(const char *buf, size_t len, const char *file,
 	if (!has_lf)
 		pp_warn(err, "padpack: warning: %s:%u: no newline at the end of "
 			"the file", file, l.p.line);
+	/* As dpkg: blanks inside a value are kept, those at its end go. */
+	for (size_t i = 0; i < st->nr; i++)
+		st->fields[i].value[rtrim_len(st->fields[i].value,
+					      strlen(st->fields[i].value))] = '\0';
 	while (s && (s = next_line(&l.p, &n, &has_lf)))
 		if (!is_blank(s, n)) {
 			pp_warn(err, "padpack: warning: %s:%u: text after the "

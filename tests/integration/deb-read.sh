@@ -114,6 +114,11 @@ done
 check_fails "odd-fields: the obsolete '<' is warned about, as dpkg does" 0 \
 	"'depends' field: '<' is obsolete, use '<=' or '<<' instead" \
 	"$PADPACK" field "$deb" Depends
+craft odd-lines
+deb=$WORK/odd-lines.deb
+for f in Description X-Tab Version "Package Description X-Tab Version"; do
+	same_stdout "odd-lines: field $f" -- dpkg-deb --field "$deb" $f -- "$PADPACK" field "$deb" $f
+done
 deb=$WORK/folded.deb
 check "folded: field Depends is one line" \
 	test "$("$PADPACK" field "$deb" Depends)" = "libc6 (>= 2.34), libfoo (>= 1.2) | libbar, libbaz:any, libqux (<< 3~)"

@@ -331,6 +331,12 @@ def readers():
     return {
         "folded": deb(members=ctl(FOLDED)),
         "odd-fields": deb(members=ctl(ODD)),
+        # CRLF line ends, blanks at line ends (dpkg keeps those inside a
+        # value), a value starting on its second line.
+        "odd-lines": deb(members=ctl(
+            CONTROL.replace(b"Description: hostile\n",
+                            b"Description:\n hostile text \t\n more \n")
+            .replace(b"\n", b"\r\n") + b"X-Tab:\t\tvalue\t \r\n")),
         "revision": deb(members=ctl(CONTROL.replace(b"Version: 1\n",
                                                     b"Version: 1.0-1\n") +
                                     b"Revision: 5\n")),
