@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/deb.h"
 #include "cmds.h"
@@ -83,6 +84,9 @@ int pp_extract_parse(int argc, char **argv, struct pp_extract_opts *o,
 			return pp_usage_error(err, "unknown option");
 		}
 	}
+	if (o->same_owner && geteuid() != 0)
+		pp_warn(err, "padpack: warning: --same-owner needs root; the "
+			"files will be yours");
 	/* A write past `ulimit -f` fails with EFBIG, said as an error,
 	 * instead of killing padpack without a word. */
 	signal(SIGXFSZ, SIG_IGN);
