@@ -81,6 +81,11 @@ for src in /var/cache/apt/archives/*.deb; do
 	n=$((n + 1))
 	same_output "$(basename "$deb"): contents" -- dpkg-deb --contents "$deb" -- "$PADPACK" contents "$deb"
 	same_output "$(basename "$deb"): info" -- dpkg-deb --info "$deb" -- "$PADPACK" info "$deb"
+	# Real packages pass the limits and checks extract adds.
+	rm -rf "$WORK/xa" "$WORK/xb"
+	dpkg-deb --extract "$deb" "$WORK/xa"
+	"$PADPACK" extract --preserve-special "$deb" "$WORK/xb"
+	same_tree "$(basename "$deb"): extract" "$WORK/xa" "$WORK/xb"
 done
 
 # Unusual packages dpkg-deb reads (made by tests/tools/craft-deb.py).
