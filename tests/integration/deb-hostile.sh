@@ -92,6 +92,10 @@ check_fails "8 GiB entry: refused at the Installed-Size" 3 \
 check_fails "--max-size lowers the limit" 3 \
 	"entry '\./two-mib' declares 2097152 bytes, which brings the files to 2097152 bytes, past the limit of 1048576 \(--max-size\)" \
 	"$PADPACK" extract --max-size=1M "$WORK/fits.deb" "$WORK/t-max"
+check_fails "--max-size takes a size or 'none'" 2 "--max-size '12Q' is not a size" \
+	"$PADPACK" extract --max-size=12Q "$WORK/fits.deb" "$WORK/t-bad"
+check "--max-size=3M lets the 2 MiB file through" \
+	"$PADPACK" extract --max-size=3M "$WORK/fits.deb" "$WORK/t-3m"
 check "a package within its Installed-Size extracts" \
 	"$PADPACK" extract "$WORK/fits.deb" "$WORK/t-fits"
 # Under ulimit -f: EFBIG is an error naming the entry (exit 4, not death
