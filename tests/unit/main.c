@@ -9,6 +9,7 @@ extern const struct t_case hindex_tests[];
 extern const struct t_case version_tests[];
 extern const struct t_case control_tests[];
 extern const struct t_case deps_tests[];
+extern const struct t_case lenient_tests[];
 extern const struct t_case zpieces_tests[];
 extern const struct t_case spec_tests[];
 extern const struct t_case shlibs_tests[];
@@ -26,6 +27,7 @@ static const struct t_case *const suites[] = {
 	version_tests,
 	control_tests,
 	deps_tests,
+	lenient_tests,
 	zpieces_tests,
 	spec_tests,
 	shlibs_tests,
