@@ -11,7 +11,7 @@ DATADIR := $(PREFIX)/share/padpack
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libarchive zlib liblzma libzstd openssl libconfig libelf
+PKGS := libarchive zlib liblzma libzstd openssl libconfig libelf jansson
 
 ifeq ($(SANITIZE),1)
 B := build-asan
