@@ -30,10 +30,10 @@ static const char usage[] =
 	"      MD5, is dated in the future, or its key cannot sign\n"
 	"  12  the signature was made by a key that is not in K\n\n"
 	"Options:\n"
-	"  --keyring K   trusted public keys (binary or armored); repeatable\n"
-	"  -o TEXT       cleartext only: write the signed text to TEXT\n"
-	"  --json        print one JSON object: file, status, exit, error,\n"
-	"                signer, signed_at, hash\n";
+	"  --keyring K        trusted public keys (binary or armored); repeatable\n"
+	"  -o, --output TEXT  cleartext only: write the signed text to TEXT\n"
+	"  --json             print one JSON object: file, status, exit, error,\n"
+	"                     signer, signed_at, signed_at_epoch, hash\n";
 
 struct vs_args {
 	const char *keyrings[PGPCMD_MAX_KEYRINGS];
