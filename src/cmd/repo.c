@@ -507,36 +507,50 @@ static int report_verify(const char *dir, const struct repo_opts *o,
 	return 0;
 }
 
-static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
+/* Verifies dir, the problems going to found (--json) or standard output;
+ * returns their number, or -1 when the repository cannot be read. */
+static int verify_repo(const char *dir, const struct repo_opts *o,
+		       struct pp_pgp_keyring *kr, json_t *found, size_t *files,
+		       struct pp_err *err)
 {
 	struct pp_repo_verify_opts vo = { 0 };
+	int problems;
+
+	vo.problem = o->json ? pp_json_repo_problem : print_problem;
+	vo.problem_ctx = found;
+	if (o->nr_keyrings) {
+		vo.check = check_inrelease;
+		vo.check_ctx = kr;
+	}
+	if (o->packages) {
+		vo.check_deb = check_deb;
+		vo.check_deb_ctx = kr;
+	}
+	problems = pp_repo_verify(dir, &vo, err);
+	*files = vo.files_checked;
+	return problems;
+}
+
+static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
+{
 	struct pp_pgp_keyring kr;
 	json_t *found;
+	size_t files = 0;
 	int problems, rc;
 
 	if (o->packages && !o->nr_keyrings)
 		return pp_usage_error(err, "--packages checks signatures: give "
 				      "--keyring");
 	pp_pgp_keyring_init(&kr);
-	if (o->nr_keyrings &&
-	    pgpcmd_load_keyrings(&kr, o->keyrings, o->nr_keyrings, err) < 0) {
-		pp_pgp_keyring_release(&kr);
-		return -1;
-	}
 	found = json_array();
-	vo.problem = o->json ? pp_json_repo_problem : print_problem;
-	vo.problem_ctx = found;
-	if (o->nr_keyrings) {
-		vo.check = check_inrelease;
-		vo.check_ctx = &kr;
-	}
-	if (o->packages) {
-		vo.check_deb = check_deb;
-		vo.check_deb_ctx = &kr;
-	}
-	problems = pp_repo_verify(dir, &vo, err);
+	/* a keyring that cannot be read is reported like the rest */
+	if (o->nr_keyrings &&
+	    pgpcmd_load_keyrings(&kr, o->keyrings, o->nr_keyrings, err) < 0)
+		problems = -1;
+	else
+		problems = verify_repo(dir, o, &kr, found, &files, err);
 	pp_pgp_keyring_release(&kr);
-	rc = report_verify(dir, o, problems, found, vo.files_checked, err);
+	rc = report_verify(dir, o, problems, found, files, err);
 	json_decref(found);
 	return rc;
 }

@@ -142,6 +142,9 @@ check_json "verify --json names the changed pool file and what is wrong (in both
 check_json "verify --json of what is not a repository: status error" \
 	'd["status"] == "error" and d["error"] and d["problems"] == []' \
 	"$PADPACK" repo verify "$WORK/nothere" --json
+check_json "verify --json with a keyring that cannot be read: status error, naming it" \
+	'd["status"] == "error" and "nokeyring.gpg" in d["error"] and d["signatures_checked"] is True' \
+	"$PADPACK" repo verify "$R" --keyring "$WORK/nokeyring.gpg" --json
 
 # ---- signed ------------------------------------------------------------
 K=$WORK/keys
