@@ -32,8 +32,9 @@ offers() {
 check "bash reads it without errors, and it registers a function" \
 	bash -c "source '$COMPLETION' && complete -p padpack | grep -q -- '-F _padpack padpack$'"
 check "bash -n: the script parses" bash -n "$COMPLETION"
+check "shellcheck finds nothing in it" shellcheck -s bash "$COMPLETION"
 
-cd "$WORK"
+cd "$WORK" || exit 1
 commands=$("$PADPACK" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 {print $1}' | sort | tr '\n' ' ' | sed 's/ $//')
 offers "every command of padpack --help" "$commands" "$PADPACK" ""
 offers "a command from its first letters" "verify verify-sig" "$PADPACK" veri
