@@ -8,10 +8,11 @@ BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man
 # padpack split's control-templates/ and scripts/
 DATADIR := $(PREFIX)/share/padpack
+COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libarchive zlib liblzma libzstd openssl libconfig libelf
+PKGS := libarchive zlib liblzma libzstd openssl libconfig libelf jansson
 
 ifeq ($(SANITIZE),1)
 B := build-asan
@@ -94,6 +95,8 @@ install: padpack
 	install -d $(DESTDIR)$(DATADIR)/control-templates $(DESTDIR)$(DATADIR)/scripts
 	install -m 0644 control-templates/*.control $(DESTDIR)$(DATADIR)/control-templates
 	install -m 0644 scripts/*.preinst scripts/*.postinst $(DESTDIR)$(DATADIR)/scripts
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 completion/padpack $(DESTDIR)$(COMPLETIONDIR)/padpack
 
 # libFuzzer over the OpenPGP packet, keyring, armor and cleartext parsers
 # (tests/fuzz/); make check runs it for a minute (tests/integration/

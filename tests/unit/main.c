@@ -20,6 +20,7 @@ extern const struct t_case docker_tests[];
 extern const struct t_case fsutil_tests[];
 extern const struct t_case sort_tests[];
 extern const struct t_case repokey_tests[];
+extern const struct t_case json_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -38,6 +39,7 @@ static const struct t_case *const suites[] = {
 	fsutil_tests,
 	sort_tests,
 	repokey_tests,
+	json_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
