@@ -278,6 +278,64 @@ static void variant_text(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_strlist_release(&sib);
 }
 
+/* Whether text starts with the word name, as lintian reads a synopsis. */
+static int starts_with_name(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncasecmp(text, name, n) && !isalnum((unsigned char)text[n]);
+}
+
+static int is_filler(const char *word, size_t n)
+{
+	static const char *const fillers[] = { "a", "an", "and", "for", "in",
+		"of", "or", "the", "to", "with", NULL };
+
+	for (const char *const *f = fillers; *f; f++)
+		if (strlen(*f) == n && !strncasecmp(word, *f, n))
+			return 1;
+	return 0;
+}
+
+char *pp_split_default_title(const char *summary, const char *package)
+{
+	size_t n = strcspn(summary, ",;:(");
+	char *out;
+
+	/* the summary up to its first clause, within 39 characters cut at
+	 * a word, without a dangling "and" or "for" */
+	if (n > 39) {
+		n = 39;
+		while (n && summary[n] != ' ')
+			n--;
+	}
+	while (n && summary[n - 1] == ' ')
+		n--;
+	for (;;) {
+		size_t w = n;
+
+		while (w && summary[w - 1] != ' ')
+			w--;
+		if (!w || !is_filler(summary + w, n - w))
+			break;
+		n = w;
+		while (n && summary[n - 1] == ' ')
+			n--;
+	}
+	if (!n)
+		n = strlen(summary) < 40 ? strlen(summary) : 39;
+	out = xstrndup(summary, n);
+	/* lintian: a synopsis does not start with the package's name */
+	if (starts_with_name(out, package)) {
+		char *t = xmalloc(n + 5);
+
+		sprintf(t, "the %s", out);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
 static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 		      const char *depends, struct pp_vars *v)
 {
@@ -285,6 +343,8 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	struct strbuf note = STRBUF_INIT, sonames = STRBUF_INIT,
 		      vtext = STRBUF_INIT;
 	char *desc = description_lines(spec->description);
+	char *title = spec->title ? xstrdup(spec->title) :
+		      pp_split_default_title(spec->summary, p->name);
 
 	if (p->common)
 		strbuf_addstr(&note, " (common files)");
@@ -296,7 +356,7 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_vars_add(v, "package", p->name);
 	pp_vars_add(v, "version", s->version);
 	pp_vars_add(v, "upstream", s->upstream);
-	pp_vars_add(v, "title", spec->title ? spec->title : spec->name);
+	pp_vars_add(v, "title", title);
 	pp_vars_add(v, "summary", spec->summary);
 	pp_vars_add(v, "description", desc);
 	pp_vars_add(v, "homepage", spec->homepage);
@@ -311,6 +371,7 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_vars_add(v, "multi_arch", multi_arch_of(s, p));
 	pp_vars_add(v, "depends", depends);
 	free(desc);
+	free(title);
 	strbuf_release(&note);
 	strbuf_release(&sonames);
 	strbuf_release(&vtext);
@@ -465,8 +526,7 @@ static int check_synopsis(const struct pp_split_pkg *p, const char *tmpl,
 		return pp_err_set(err, PP_EXIT_INPUT, "%s: package %s has no "
 				  "Description; give the template one",
 				  tmpl, p->name);
-	if (!strncasecmp(d, p->name, strlen(p->name)) &&
-	    !isalnum((unsigned char)d[strlen(p->name)]))
+	if (starts_with_name(d, p->name))
 		return pp_err_set(err, PP_EXIT_INPUT, "%s: the synopsis of %s "
 				  "starts with the package's name (\"%.*s\"), "
 				  "which Debian rejects: set packages.title in "

@@ -313,20 +313,6 @@ static int names_variant(const struct pp_spec *spec, const char *tmpl)
 	return 0;
 }
 
-/* The package of programs, from packages.name (default: the spec's). */
-static char *tools_name(const struct pp_split *s, const struct pp_variant *v,
-			struct pp_err *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (expand(s, v, s->spec->package ? s->spec->package : "@name@", &sb,
-		   err) < 0) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 static char *with_suffix(const char *base, const char *suffix)
 {
 	char *out = xmalloc(strlen(base) + strlen(suffix) + 2);
@@ -335,40 +321,101 @@ static char *with_suffix(const char *base, const char *suffix)
 	return out;
 }
 
-/* The -dev package of the project: that of its one public library, else
- * lib<tools-name>-dev. */
-static char *project_dev(const struct pp_split *s,
-			 const struct pp_split_stage *st, const char *tools)
-{
-	char *found = NULL;
+/* The packages a stage's default rules name, worked out once. */
+struct names {
+	char *source;   /* packages.name (expanded), else the spec's name */
+	char *tools;    /* the programs' package */
+	char *tools_why;
+	char *dev;      /* the one -dev package of the source */
+	char *group;    /* packages.runtime = "one": the runtime package */
+	char *doc;      /* the -doc package of a manual */
+	int has_library; /* a public shared library is staged */
+	unsigned long long doc_bytes; /* documentation but manual pages */
+	const struct choice *doc_home; /* where a few documents go, or NULL */
+};
 
+static void release_names(struct names *n)
+{
+	free(n->source);
+	free(n->tools);
+	free(n->tools_why);
+	free(n->dev);
+	free(n->group);
+	free(n->doc);
+}
+
+static int in_bindir(const char *path)
+{
+	static const char *const bindirs[] = {
+		"usr/bin/", "usr/sbin/", "bin/", "sbin/", "usr/games/", NULL,
+	};
+
+	for (const char *const *d = bindirs; *d; d++)
+		if (!strncmp(path, *d, strlen(*d)) &&
+		    !strchr(path + strlen(*d), '/'))
+			return 1;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The programs of a stage (not the *-config scripts, which go to -dev),
+ * the SONAMEs of its public libraries and the size of its documentation. */
+static void stage_facts(const struct pp_split_stage *st,
+			struct pp_strlist *programs, struct pp_strlist *sonames,
+			unsigned long long *doc_bytes)
+{
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct pp_split_file *f = &st->files[i];
-		char *dir, *dev;
+		char *dir;
 
-		if (f->c.cls != PP_CLASS_SHLIB)
+		if (in_bindir(f->path) && !S_ISDIR(f->st.st_mode) &&
+		    !pp_split_is_dev_path(f->path))
+			pp_strlist_push(programs, strrchr(f->path, '/') + 1);
+		if (f->c.cls == PP_CLASS_DOC && S_ISREG(f->st.st_mode))
+			*doc_bytes += (unsigned long long)f->st.st_size;
+		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
 			continue;
 		dir = pp_dirname(f->path);
-		dev = pp_is_public_libdir(dir) ?
-		      pp_soname_dev_package(f->c.soname) : NULL;
+		if (pp_is_public_libdir(dir) &&
+		    pp_strlist_find(sonames, f->c.soname) < 0)
+			pp_strlist_push(sonames, f->c.soname);
 		free(dir);
-		if (!dev)
-			continue;
-		if (found && strcmp(found, dev)) {
-			free(found);
-			free(dev);
-			found = NULL;
-			break; /* several libraries: the project's name */
-		}
-		free(found);
-		found = dev;
 	}
-	(void)s;
-	if (found)
-		return found;
-	found = xmalloc(strlen(tools) + 8);
-	sprintf(found, "%s%s-dev", strncmp(tools, "lib", 3) ? "lib" : "", tools);
-	return found;
+	qsort(sonames->items, sonames->nr, sizeof(*sonames->items), cmp_str);
+}
+
+static int stage_names(const struct pp_split *s, const struct pp_split_stage *st,
+		       struct names *n, struct pp_err *err)
+{
+	struct pp_strlist programs = PP_STRLIST_INIT, sonames = PP_STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	int rc = 0;
+
+	memset(n, 0, sizeof(*n));
+	stage_facts(st, &programs, &sonames, &n->doc_bytes);
+	if (s->spec->package) {
+		rc = expand(s, st->variant, s->spec->package, &sb, err);
+		n->tools = strbuf_detach(&sb, NULL);
+		n->source = xstrdup(n->tools);
+		n->tools_why = xstrdup("programs -> packages.name");
+	} else {
+		n->source = xstrdup(s->spec->name);
+		n->tools = pp_split_tools_package(n->source, &programs, &why);
+		n->tools_why = strbuf_detach(&why, NULL);
+	}
+	n->dev = pp_split_dev_package(n->source, &sonames);
+	n->has_library = sonames.nr > 0;
+	n->doc = pp_split_doc_package(n->source, sonames.nr ? n->dev : NULL);
+	if (s->spec->runtime_one)
+		n->group = pp_split_runtime_group(n->source, &sonames);
+	pp_strlist_release(&programs);
+	pp_strlist_release(&sonames);
+	strbuf_release(&why);
+	return rc;
 }
 
 static void choose(struct choice *c, char *base, enum pp_role role,
@@ -388,30 +435,6 @@ static void choose(struct choice *c, char *base, enum pp_role role,
 	c->why = strbuf_detach(&sb, NULL);
 }
 
-/* The -dev package of a static library libfoo.a: that of libfoo.so.N
- * when the stage has it, else libfoo-dev. */
-static char *static_dev(const struct pp_split_stage *st, const char *path)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-	char *out;
-
-	base = base ? base + 1 : path;
-	n = strcspn(base, ".");
-	for (size_t i = 0; i < st->nr; i++) {
-		const char *so = st->files[i].c.soname;
-
-		if (st->files[i].c.cls == PP_CLASS_SHLIB && so &&
-		    !strncmp(so, base, n) && so[n] == '.')
-			return pp_soname_dev_package(so);
-	}
-	out = xmalloc(n + 5);
-	sprintf(out, "%.*s-dev", (int)n, base);
-	for (char *p = out; *p; p++)
-		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
-	return out;
-}
-
 static char *python_name(const char *path)
 {
 	char *top = pp_python_top_module(path);
@@ -425,40 +448,56 @@ static char *python_name(const char *path)
 }
 
 /* A shared library (or a link to one) in a public directory goes to the
- * runtime package named from its SONAME; elsewhere it is private. */
-static int library_rule(const struct pp_split_file *f, const char *tools,
-			struct choice *c)
+ * runtime package named from its SONAME (or the one runtime package of
+ * packages.runtime = "one"); elsewhere it is private. */
+static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
+			const struct names *n, struct choice *c)
 {
-	char *dir = pp_dirname(f->path);
 	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
 	char *libdir = lib ? pp_dirname(lib) : NULL;
 	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
 	int pub = libdir && pp_is_public_libdir(libdir);
+	const char *what = f->c.cls == PP_CLASS_SHLIB ?
+			   "shared library with SONAME" : "link to the library";
 
-	if (pkg && pub)
+	if (pkg && pub && n->group) {
+		free(pkg);
+		choose(c, xstrdup(n->group), PP_ROLE_RUNTIME, "%s: "
+		       "packages.runtime = \"one\": %s %s -> the one runtime "
+		       "package, named from the library named like the source "
+		       "(as libxslt1.1 holds libxslt and libexslt)",
+		       s->spec->path, what, f->c.soname);
+	} else if (pkg && pub) {
 		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
 		       "library directory -> runtime package named from the "
-		       "SONAME (policy 8.1)", f->c.cls == PP_CLASS_SHLIB ?
-		       "shared library with SONAME" : "link to the library",
-		       f->c.soname);
-	else {
+		       "SONAME (policy 8.1; as Debian splits nettle, libevent, "
+		       "pcre2, libwebp; packages.runtime = \"one\" groups "
+		       "them)", what, f->c.soname);
+	} else {
 		free(pkg);
-		choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: private "
+		choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: private "
 		       "shared library (outside the linker's path) -> the "
 		       "program package");
 	}
-	free(dir);
 	free(libdir);
 	return 0;
 }
 
-/* padpack's defaults, by class; man pages and other links come later,
- * once the files they document or point to are placed. */
-static int default_rule(const struct pp_split *s,
-			const struct pp_split_stage *st,
-			const struct pp_split_file *f, const char *tools,
-			struct choice *c)
+/* padpack's defaults, by class; man pages, documentation and other links
+ * come later, once what they document or point to is placed. */
+static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
+			const struct names *n, struct choice *c)
 {
+	static const char one_dev[] = "one -dev package per source, as "
+		"Debian's nearly always is (libevent-dev, libpcre2-dev, "
+		"nettle-dev: headers, .so links, .a, .pc, CMake files, "
+		"*-config)";
+
+	if (pp_split_is_dev_path(f->path) && f->c.cls != PP_CLASS_DIR) {
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: a file for "
+		       "building (*-config, aclocal, gir, vapi) -> %s", one_dev);
+		return 0;
+	}
 	switch (f->c.cls) {
 	case PP_CLASS_LIBTOOL:
 		choose(c, NULL, PP_ROLE_DEV, "default: libtool archive; "
@@ -466,45 +505,47 @@ static int default_rule(const struct pp_split *s,
 		return 0;
 	case PP_CLASS_SHLIB:
 	case PP_CLASS_SHLIB_LINK:
-		return library_rule(f, tools, c);
+		return library_rule(s, f, n, c);
 	case PP_CLASS_DEV_LINK:
-		choose(c, pp_soname_dev_package(f->c.soname), PP_ROLE_DEV,
-		       "default: link for linking with %s -> its -dev package",
-		       f->c.soname);
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: link for "
+		       "linking with %s -> %s", f->c.soname, one_dev);
 		return 0;
 	case PP_CLASS_STATIC:
-		choose(c, static_dev(st, f->path), PP_ROLE_DEV,
-		       "default: static library -> the -dev package");
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: static "
+		       "library -> the -dev package of the headers (%s; never "
+		       "a *-static-dev)", one_dev);
 		return 0;
 	case PP_CLASS_HEADER:
 	case PP_CLASS_PKGCONFIG:
 	case PP_CLASS_CMAKE:
-		choose(c, project_dev(s, st, tools), PP_ROLE_DEV, "default: %s "
-		       "-> the -dev package", pp_class_name(f->c.cls));
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: %s -> %s",
+		       pp_class_name(f->c.cls), one_dev);
 		return 0;
 	case PP_CLASS_PYTHON:
 		choose(c, python_name(f->path), PP_ROLE_PYTHON, "default: "
 		       "Python module -> python3-<module> (Python policy)");
 		return 0;
-	case PP_CLASS_DOC: {
-		char *doc = with_suffix(tools, "doc");
-
-		choose(c, doc, PP_ROLE_DOC, "default: documentation -> the "
-		       "-doc package");
-		return 0;
-	}
 	case PP_CLASS_DATA:
 		if (!strncmp(f->path, "usr/share/", 10)) {
-			choose(c, with_suffix(tools, "data"), PP_ROLE_DATA,
+			choose(c, with_suffix(n->source, "data"), PP_ROLE_DATA,
 			       "default: architecture-independent data "
 			       "(usr/share) -> the -data package");
+			return 0;
+		}
+		break;
+	case PP_CLASS_EXEC:
+	case PP_CLASS_SCRIPT:
+		if (in_bindir(f->path)) {
+			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
+			       "%s -> %s", pp_class_name(f->c.cls),
+			       n->tools_why);
 			return 0;
 		}
 		break;
 	default:
 		break;
 	}
-	choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: %s -> the program "
+	choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: %s -> the program "
 	       "package", pp_class_name(f->c.cls));
 	return 0;
 }
@@ -601,28 +642,115 @@ struct assignment {
 	struct choice *c; /* per file of the stage */
 };
 
-/* Man pages and links go where what they describe or reach goes. */
-static int follow_rule(const struct pp_split_stage *st,
+static int is_follower(const struct pp_split_file *f)
+{
+	return f->c.cls == PP_CLASS_MAN || f->c.cls == PP_CLASS_SYMLINK ||
+	       f->c.cls == PP_CLASS_DOC;
+}
+
+/* Where a handful of documentation files go: the -dev package, else the
+ * programs', else the (first) runtime package. */
+static const struct choice *doc_home(const struct pp_split_stage *st,
+				     const struct choice *all)
+{
+	static const enum pp_role order[] = { PP_ROLE_DEV, PP_ROLE_TOOLS,
+					      PP_ROLE_RUNTIME };
+
+	for (size_t r = 0; r < sizeof(order) / sizeof(*order); r++)
+		for (size_t i = 0; i < st->nr; i++)
+			if (all[i].base && all[i].role == order[r] &&
+			    !is_follower(&st->files[i]))
+				return &all[i];
+	return NULL;
+}
+
+static int doc_rule(const struct names *n, struct choice *c)
+{
+	const struct choice *home = n->doc_home;
+	unsigned long long kib = (n->doc_bytes + 1023) / 1024;
+
+	if (pp_split_wants_doc_package(n->doc_bytes) || !home) {
+		choose(c, xstrdup(n->doc), PP_ROLE_DOC, "default: "
+		       "documentation, %llu KiB in all (a manual: %llu KiB or "
+		       "more, or nothing else to hold it) -> the -doc package, "
+		       "named as the -dev package (libjansson-doc, "
+		       "libjson-c-doc) or else the source (sqlite3-doc)",
+		       kib, PP_SPLIT_DOC_PACKAGE_BYTES / 1024);
+		return 0;
+	}
+	choose(c, xstrdup(home->base), home->role, "default: documentation, "
+	       "%llu KiB in all (under %llu KiB: a README and a few pages, "
+	       "which Debian keeps in -dev or the programs' package; no -doc "
+	       "package) -> the %s package", kib,
+	       PP_SPLIT_DOC_PACKAGE_BYTES / 1024, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+	return 0;
+}
+
+/* Whether a link that leaves the stage reaches a file of this system. */
+static int on_system(const struct pp_split_file *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	char *dir = pp_dirname(f->path);
+	int ok;
+
+	if (f->link[0] == '/')
+		strbuf_addstr(&sb, f->link);
+	else
+		strbuf_addf(&sb, "/%s/%s", strcmp(dir, ".") ? dir : "", f->link);
+	ok = stat(sb.buf, &st) == 0;
+	free(dir);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/* Man pages, documentation and links go where what they describe or
+ * reach goes; a link that reaches nothing is an error. */
+static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st,
 		       const struct pp_split_file *f, const struct choice *all,
-		       const char *tools, const char *dev, struct choice *c)
+		       const struct names *n, struct choice *c, struct pp_err *err)
 {
 	const struct pp_split_file *to;
 	const char *what;
 
+	if (f->c.cls == PP_CLASS_DOC)
+		return doc_rule(n, c);
 	if (f->c.cls == PP_CLASS_MAN) {
 		const char *sec = strstr(f->path, "/man");
 
+		/* usr/share/man/man3/x.3: the directory manN names it */
+		while (sec && !isdigit((unsigned char)sec[4]))
+			sec = strstr(sec + 1, "/man");
 		if (sec && sec[4] == '3') {
-			choose(c, xstrdup(dev), PP_ROLE_DEV, "default: manual "
+			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
 			       "page of section 3 (library calls) -> the -dev "
 			       "package");
 			return 0;
 		}
 		to = program_of_man(st, f->path);
 		what = "manual page -> the package of its program";
+		if (!to && n->has_library) {
+			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
+			       "page of no program of a library source (file "
+			       "formats, overviews) -> the -dev package, as "
+			       "libarchive-dev holds tar.5");
+			return 0;
+		}
 	} else {
 		to = find_file(st, f->c.target);
 		what = "link -> the package of what it points to";
+		if ((!to && !on_system(f)) || (to && !all[to - st->files].base))
+			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
+					  "link to '%s', which %s; ship its "
+					  "target, or give the link a rule in "
+					  "%s: packages.files = ( { path = "
+					  "\"%s\"; drop = \"why\"; } ) (or "
+					  "package = \"NAME\")", st->dir,
+					  f->path, f->link, to ? "a files rule "
+					  "drops" : "is in no package of this "
+					  "run and not on this system",
+					  s->spec->path, f->path);
 	}
 	if (to && all[to - st->files].base) {
 		const struct choice *t = &all[to - st->files];
@@ -632,26 +760,23 @@ static int follow_rule(const struct pp_split_stage *st,
 		c->explicit_variant = t->explicit_variant;
 		return 0;
 	}
-	choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: %s -> the program "
+	choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: %s -> the program "
 	       "package", pp_class_name(f->c.cls));
 	return 0;
-}
-
-static int is_follower(const struct pp_split_file *f)
-{
-	return f->c.cls == PP_CLASS_MAN || f->c.cls == PP_CLASS_SYMLINK;
 }
 
 static int assign_stage(const struct pp_split *s, const struct pp_split_stage *st,
 			struct choice *all, struct pp_err *err)
 {
-	char *tools = tools_name(s, st->variant, err), *dev;
-	int rc = 0, hit;
+	struct names n;
+	int rc = stage_names(s, st, &n, err), hit;
 
-	if (!tools)
-		return -1;
-	dev = project_dev(s, st, tools);
-	for (int pass = 0; pass < 2 && !rc; pass++)
+	/* pass 0: the spec's rules, then the defaults by class; 1: manual
+	 * pages and documents, which follow what they document; 2: links,
+	 * which follow what they reach (never a link: those are resolved) */
+	for (int pass = 0; pass < 3 && !rc; pass++) {
+		if (pass == 1)
+			n.doc_home = doc_home(st, all);
 		for (size_t i = 0; i < st->nr && !rc; i++) {
 			const struct pp_split_file *f = &st->files[i];
 
@@ -660,12 +785,13 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 			if (rc || all[i].why)
 				continue;
 			if (pass == 0 && !is_follower(f))
-				rc = default_rule(s, st, f, tools, &all[i]);
-			else if (pass == 1)
-				rc = follow_rule(st, f, all, tools, dev, &all[i]);
+				rc = default_rule(s, f, &n, &all[i]);
+			else if (pass > 0 && (pass == 2) ==
+				 (f->c.cls == PP_CLASS_SYMLINK))
+				rc = follow_rule(s, st, f, all, &n, &all[i], err);
 		}
-	free(tools);
-	free(dev);
+	}
+	release_names(&n);
 	return rc;
 }
 

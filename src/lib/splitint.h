@@ -22,6 +22,31 @@ struct pp_split_file *pp_split_find(const struct pp_split_stage *st,
  * that it sorts before 0.11.0), then "-" and the revision. */
 char *pp_split_debian_version(const char *upstream, const char *revision);
 
+/* ---- the rules learned from Debian's packages (split-rules.c) ---- */
+
+/* The package of a lib* source's programs: the one program's name, else
+ * lib*-tools (a dotted version dropped: libpng1.6 -> libpng-tools); other
+ * sources: their name. Says why in why. */
+char *pp_split_tools_package(const char *source, const struct pp_strlist *programs,
+			     struct strbuf *why);
+/* The one -dev package of a source: that of its one public library
+ * (libjansson.so.4 -> libjansson-dev), else lib<source>-dev. */
+char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames);
+/* The one runtime package of packages.runtime = "one": named from the
+ * library named like the source, else the first SONAME. */
+char *pp_split_runtime_group(const char *source, const struct pp_strlist *sonames);
+/* Files for building that no class says are: *-config scripts, autoconf
+ * macros, GObject introspection and Vala files, share/pkgconfig. */
+int pp_split_is_dev_path(const char *path);
+/* A -doc package holds the documentation only from this size on (manual
+ * pages not counted); below it the files stay in -dev or the programs'
+ * package, as Debian keeps a README and a few pages. */
+/* The -doc package: named as the -dev package of a library
+ * (libjansson-dev -> libjansson-doc), else after the source. */
+char *pp_split_doc_package(const char *source, const char *dev);
+#define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
+int pp_split_wants_doc_package(unsigned long long doc_bytes);
+
 /* ---- the ISA proof (split-isa.c) ---- */
 
 /* Scans every ELF file and static library of the stages (x86-64 only). */
@@ -76,6 +101,10 @@ int pp_vars_expand(const struct pp_vars *v, const char *text, const char *file,
  * Depends value. Writes DEBIAN/control under root. */
 int pp_split_control(const struct pp_split *s, size_t pkg,
 		     const char *depends, const char *root, struct pp_err *err);
+/* The title synopses start with when packages.title is not given: the
+ * summary's first clause, under 40 characters cut at a word, never
+ * starting with the package's name (lintian). */
+char *pp_split_default_title(const char *summary, const char *package);
 /* Wraps the paragraphs of an extended description at 79 columns. */
 void pp_wrap_description(const char *value, struct strbuf *out);
 
