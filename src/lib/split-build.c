@@ -374,14 +374,8 @@ static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 		strbuf_release(&rel);
 		return rc;
 	}
-	if (!s->spec->copyright) {
-		strbuf_release(&rel);
-		return pp_err_set(err, PP_EXIT_INPUT, "%s: packages.copyright is "
-				  "not set; every package ships "
-				  "/usr/share/doc/PACKAGE/copyright: give a "
-				  "DEP-5 copyright file", s->spec->path);
-	}
-	rc = pp_read_file(s->spec->copyright, &text, err);
+	rc = 0;
+	strbuf_addstr(&text, s->copyright);
 	strbuf_addf(&rel, "usr/share/doc/%s/copyright", p->name);
 	if (rc == 0)
 		rc = write_at(root, rel.buf, text.buf, text.len, 0644,

@@ -209,8 +209,19 @@ static int load_stages(struct pp_split *s, struct pp_err *err)
 
 		if (s->opts.selected && !s->opts.selected[i])
 			continue;
-		strbuf_addf(&dir, "%s/%s/stage", s->opts.build_dir,
-			    spec->variants[i].name);
+		if (s->opts.stage_dir && s->nr_stages) {
+			pp_strlist_release(&missing);
+			return pp_err_set(err, PP_EXIT_INPUT, "%s has %zu "
+					  "variants; one staged tree (--stage) "
+					  "is one of them: choose it with "
+					  "--variant", spec->path,
+					  spec->nr_variants);
+		}
+		if (s->opts.stage_dir)
+			strbuf_addstr(&dir, s->opts.stage_dir);
+		else
+			strbuf_addf(&dir, "%s/%s/stage", s->opts.build_dir,
+				    spec->variants[i].name);
 		if (!is_dir(dir.buf)) {
 			pp_strlist_push(&missing, dir.buf);
 			strbuf_release(&dir);
@@ -1098,11 +1109,6 @@ static int check_spec_files(const struct pp_spec *spec, struct pp_err *err)
 		"preinst", "postinst", "prerm", "postrm",
 	};
 
-	if (!spec->copyright)
-		return pp_err_set(err, PP_EXIT_INPUT, "%s: setting "
-				  "'packages.copyright' is missing; every "
-				  "package ships /usr/share/doc/PACKAGE/copyright:"
-				  " give a DEP-5 copyright file", spec->path);
 	if (spec_file(spec, "packages.copyright", spec->copyright, 0, err) ||
 	    spec_file(spec, "packages.changelog", spec->changelog, 0, err) ||
 	    spec_file(spec, "packages.templates", spec->templates, 1, err))
@@ -1118,6 +1124,44 @@ static int check_spec_files(const struct pp_spec *spec, struct pp_err *err)
 				return -1;
 		}
 	return 0;
+}
+
+/* The copyright file: the spec's, else one made from the license file
+ * the stage ships, else an error saying what to give. */
+static int find_copyright(struct pp_split *s, struct pp_err *err)
+{
+	const struct pp_split_stage *st = &s->stages[0];
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT, path = STRBUF_INIT;
+
+	if (s->spec->copyright) {
+		if (pp_read_file(s->spec->copyright, &text, err) < 0)
+			return -1;
+		s->copyright = strbuf_detach(&text, NULL);
+		return 0;
+	}
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct pp_split_file *f = &st->files[st->by_path[i]];
+
+		if (!S_ISREG(f->st.st_mode) || !pp_split_is_license_path(f->path))
+			continue;
+		strbuf_addf(&path, "%s/%s", st->dir, f->path);
+		if (pp_read_file(path.buf, &text, err) < 0) {
+			strbuf_release(&path);
+			return -1;
+		}
+		pp_split_dep5(s->spec->name, s->spec->homepage, f->path,
+			      text.buf, &out);
+		strbuf_release(&path);
+		strbuf_release(&text);
+		s->copyright = strbuf_detach(&out, NULL);
+		return 0;
+	}
+	return pp_err_set(err, PP_EXIT_INPUT, "%s: no copyright file: every "
+			  "package ships /usr/share/doc/PACKAGE/copyright, and "
+			  "the staged tree has no license file "
+			  "(usr/share/doc/*/COPYING, LICENSE ...) to make one "
+			  "from; give a DEP-5 file as packages.copyright (or "
+			  "--copyright FILE)", s->spec->path);
 }
 
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
@@ -1136,6 +1180,8 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 	s->version = pp_split_debian_version(s->upstream,
 					     spec->revision ? spec->revision : "1");
 	rc = load_stages(s, err);
+	if (!rc)
+		rc = find_copyright(s, err);
 	if (!rc)
 		rc = find_arch(s, err);
 	if (!rc)
@@ -1182,6 +1228,7 @@ void pp_split_release(struct pp_split *s)
 	}
 	free(s->pkgs);
 	pp_strlist_release(&s->written);
+	free(s->copyright);
 	free(s->upstream);
 	free(s->version);
 	free(s->arch);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "shlibs.h"
 #include "splitint.h"
@@ -138,4 +139,97 @@ char *pp_split_doc_package(const char *source, const char *dev)
 int pp_split_wants_doc_package(unsigned long long doc_bytes)
 {
 	return doc_bytes >= PP_SPLIT_DOC_PACKAGE_BYTES;
+}
+
+/* The license a full license text is, when Debian ships it in
+ * /usr/share/common-licenses (lintian: a copyright file does not copy
+ * those), else NULL. */
+const char *pp_split_common_license(const char *text)
+{
+	static const struct { const char *title, *version, *name; } known[] = {
+		{ "Apache License", "Version 2.0", "Apache-2.0" },
+		{ "GNU LESSER GENERAL PUBLIC LICENSE", "Version 3", "LGPL-3" },
+		{ "GNU LESSER GENERAL PUBLIC LICENSE", "Version 2.1", "LGPL-2.1" },
+		{ "GNU LIBRARY GENERAL PUBLIC LICENSE", "Version 2", "LGPL-2" },
+		{ "GNU GENERAL PUBLIC LICENSE", "Version 3", "GPL-3" },
+		{ "GNU GENERAL PUBLIC LICENSE", "Version 2", "GPL-2" },
+		{ "Mozilla Public License Version 2.0", "", "MPL-2.0" },
+	};
+
+	if (strlen(text) < 5000) /* a notice, not the license itself */
+		return NULL;
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++) {
+		const char *t = strstr(text, known[i].title);
+
+		if (t && t - text < 2000 && strstr(t, known[i].version))
+			return known[i].name;
+	}
+	return NULL;
+}
+
+/* The copyright notices of a license file: its lines that say
+ * "Copyright (C) 2009 ..." (a year after the word). */
+static void notices(const char *text, struct strbuf *out)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n"), lead = strspn(p, " \t");
+		const char *c = p + lead;
+
+		if (n - lead > 12 && n - lead < 200 &&
+		    !strncasecmp(c, "copyright", 9) &&
+		    strpbrk(c, "0123456789") && strpbrk(c, "0123456789") < p + n)
+			strbuf_addf(out, "%s%.*s", out->len ? "\n " : "",
+				    (int)(n - lead), c);
+		p += n + (p[n] == '\n');
+	}
+}
+
+void pp_split_dep5(const char *name, const char *homepage, const char *from,
+		   const char *license, struct strbuf *out)
+{
+	const char *common = pp_split_common_license(license), *p = license;
+	struct strbuf who = STRBUF_INIT;
+
+	notices(license, &who);
+	strbuf_addf(out, "Format: https://www.debian.org/doc/packaging-manuals/"
+		    "copyright-format/1.0/\nUpstream-Name: %s\n", name);
+	if (homepage)
+		strbuf_addf(out, "Source: %s\n", homepage);
+	strbuf_addf(out, "Comment: made by padpack split from %s, the license "
+		    "the upstream\n installation ships; give packages.copyright "
+		    "for a reviewed one\n\nFiles: *\nCopyright: %s\n", from,
+		    who.len ? who.buf : "the authors named in the license text");
+	strbuf_release(&who);
+	if (common) {
+		strbuf_addf(out, "License: %s\n On Debian systems, the complete "
+			    "text of the license is in\n "
+			    "/usr/share/common-licenses/%s.\n", common, common);
+		return;
+	}
+	strbuf_addf(out, "License: %s-license\n\nLicense: %s-license\n", name,
+		    name);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		size_t blank = strspn(p, " \t\r");
+
+		if (blank >= n)
+			strbuf_addstr(out, " .\n");
+		else
+			strbuf_addf(out, " %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+int pp_split_is_license_path(const char *path)
+{
+	static const char *const globs[] = {
+		"usr/share/doc/*/COPYING*", "usr/share/doc/*/LICENSE*",
+		"usr/share/doc/*/LICENCE*", "usr/share/doc/*/COPYRIGHT*",
+		"usr/share/licenses/*/*", NULL,
+	};
+
+	for (const char *const *g = globs; *g; g++)
+		if (!fnmatch(*g, path, FNM_PATHNAME | FNM_CASEFOLD))
+			return 1;
+	return 0;
 }

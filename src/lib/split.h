@@ -28,6 +28,7 @@
 
 struct pp_split_opts {
 	const char *build_dir;    /* BUILD_DIR/VARIANT/stage are the inputs */
+	const char *stage_dir;    /* or this one tree, of a one-variant spec */
 	const char *out_dir;      /* where the packages go */
 	const char *work_dir;     /* package trees; emptied first */
 	const char *datadir;      /* padpack's control-templates/, scripts/ */
@@ -105,6 +106,7 @@ struct pp_split {
 	struct pp_split_pkg *pkgs;
 	size_t nr_pkgs, alloc_pkgs;
 	struct pp_strlist written; /* every file of the run, in out_dir */
+	char *copyright;          /* the copyright file every package ships */
 };
 
 /* Plans the split of the selected variants' stage trees. */

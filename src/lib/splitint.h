@@ -44,6 +44,15 @@ int pp_split_is_dev_path(const char *path);
 /* The -doc package: named as the -dev package of a library
  * (libjansson-dev -> libjansson-doc), else after the source. */
 char *pp_split_doc_package(const char *source, const char *dev);
+/* The DEP-5 copyright file made from the license a staged tree ships
+ * (from: its path), when the spec gives none. */
+void pp_split_dep5(const char *name, const char *homepage, const char *from,
+		   const char *license, struct strbuf *out);
+/* "GPL-2", "Apache-2.0" ...: a full license text Debian ships in
+ * /usr/share/common-licenses, or NULL. */
+const char *pp_split_common_license(const char *text);
+/* A license file upstream installs: usr/share/doc/X/COPYING, LICENSE... */
+int pp_split_is_license_path(const char *path);
 #define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
 int pp_split_wants_doc_package(unsigned long long doc_bytes);
 
