@@ -832,13 +832,17 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 
 /* ---- relations between the packages of the run ----------------------- */
 
-static void add_rel(struct pp_strlist *rel, const char *name, const char *ver)
+static void add_rel(struct pp_strlist *rel, struct pp_strlist *why,
+		    const char *name, const char *ver, const char *reason)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "%s (= %s)", name, ver);
-	if (pp_strlist_find(rel, sb.buf) < 0)
+	if (pp_strlist_find(rel, sb.buf) < 0) {
 		pp_strlist_push(rel, sb.buf);
+		if (why)
+			pp_strlist_push(why, reason);
+	}
 	strbuf_release(&sb);
 }
 
@@ -885,16 +889,23 @@ static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
 	return !any;
 }
 
-/* Depends between the run's packages: a variant's package on the shared
- * part of its role, -dev on the runtime library it links to, -dbgsym on
- * its package, all at exactly this version. */
-static void run_relations(const struct pp_split *s, size_t pkg,
-			  struct pp_strlist *rel)
+static const char why_dbgsym[] = "exact: debug files match one build's "
+	"binaries (${binary:Version}, as debhelper's -dbgsym)";
+static const char why_common[] = "exact: a variant set's -common part "
+	"holds files split out of the same build as the variant's own, so "
+	"the two must be one build";
+static const char why_dev[] = "exact: the -dev package's headers and .so "
+	"link are for this build of the library (${binary:Version}, as "
+	"Debian's -dev packages)";
+
+void pp_split_run_relations(const struct pp_split *s, size_t pkg,
+			    struct pp_strlist *rel, struct pp_strlist *why)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
 
 	if (p->role == PP_ROLE_DBGSYM) {
-		add_rel(rel, s->pkgs[p->parent].name, s->version);
+		add_rel(rel, why, s->pkgs[p->parent].name, s->version,
+			why_dbgsym);
 		return;
 	}
 	for (size_t i = 0; i < s->nr_pkgs; i++) {
@@ -904,15 +915,13 @@ static void run_relations(const struct pp_split *s, size_t pkg,
 			continue;
 		if (q->common && !p->common && p->variant &&
 		    !strcmp(q->base, p->base))
-			add_rel(rel, q->name, s->version);
+			add_rel(rel, why, q->name, s->version, why_common);
 		if (p->role == PP_ROLE_DEV && q->role == PP_ROLE_RUNTIME &&
 		    !q->common && (!q->variant || q->variant == p->variant ||
 				   !p->variant) && links_to(s, p, q))
-			add_rel(rel, q->variant && !p->variant ? q->base :
-				q->name, s->version);
+			add_rel(rel, why, q->variant && !p->variant ? q->base :
+				q->name, s->version, why_dev);
 	}
-	if (p->role == PP_ROLE_PYTHON)
-		python_deps(s, p, rel);
 }
 
 static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
@@ -927,7 +936,9 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 	rc = pp_shlibdeps_package(ctx, s, pkg, &deps, err);
 	if (rc == 0) {
 		pp_shlibdeps_format(&deps, &depends);
-		run_relations(s, pkg, &rel);
+		pp_split_run_relations(s, pkg, &rel, NULL);
+		if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
+			python_deps(s, &s->pkgs[pkg], &rel);
 		joined = pp_strlist_join(&rel, ", ");
 		if (*joined)
 			strbuf_addf(&depends, "%s%s", depends.len ? ", " : "",

@@ -725,6 +725,12 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 	const struct pp_split_file *to;
 	const char *what;
 
+	if (f->c.cls == PP_CLASS_DOC && pp_split_is_license_path(f->path)) {
+		choose(c, NULL, PP_ROLE_DOC, "default: a license file: its text "
+		       "is in each package's copyright, and Debian ships no "
+		       "other copy (lintian: extra-license-file)");
+		return 0;
+	}
 	if (f->c.cls == PP_CLASS_DOC)
 		return doc_rule(n, c);
 	if (f->c.cls == PP_CLASS_MAN) {
@@ -1252,6 +1258,61 @@ static void explain_file(const struct pp_split *s, size_t k,
 	pp_split_isa_explain(f, out);
 }
 
+/* The packages of the run a package's ELF files need, as dpkg-shlibdeps
+ * finds them: the package shipping a public library of that SONAME. */
+static void explain_needed(const struct pp_split *s, size_t pkg,
+			   struct pp_strlist *seen, struct strbuf *out)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		const struct pp_split_stage *st = &s->stages[p->files[i].stage];
+
+		for (size_t k = 0; f->c.elf && k < f->c.elf->needed.nr; k++)
+			for (size_t j = 0; j < st->nr; j++) {
+				const struct pp_split_file *g = &st->files[j];
+				const struct pp_split_pkg *q;
+
+				if (g->c.cls != PP_CLASS_SHLIB || g->pkg < 0 ||
+				    (size_t)g->pkg == pkg || !g->c.soname ||
+				    strcmp(g->c.soname, f->c.elf->needed.items[k]))
+					continue;
+				q = &s->pkgs[g->pkg];
+				if (pp_strlist_find(seen, q->name) >= 0)
+					continue;
+				pp_strlist_push(seen, q->name);
+				strbuf_addf(out, "  %s -> %s (>= %.*s): NEEDED %s; "
+					    "what %s's shlibs gives, as "
+					    "dpkg-shlibdeps copies it (a program "
+					    "works with a newer build of its "
+					    "library)\n", p->name, q->variant &&
+					    !p->variant ? q->base : q->name,
+					    (int)(strrchr(s->version, '-') -
+						  s->version), s->version,
+					    g->c.soname, q->name);
+			}
+	}
+}
+
+static void explain_relations(const struct pp_split *s, struct strbuf *out)
+{
+	strbuf_addstr(out, "relations between them:\n");
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		struct pp_strlist rel = PP_STRLIST_INIT, why = PP_STRLIST_INIT,
+				  seen = PP_STRLIST_INIT;
+
+		explain_needed(s, i, &seen, out);
+		pp_split_run_relations(s, i, &rel, &why);
+		for (size_t k = 0; k < rel.nr; k++)
+			strbuf_addf(out, "  %s -> %s: %s\n", s->pkgs[i].name,
+				    rel.items[k], why.items[k]);
+		pp_strlist_release(&rel);
+		pp_strlist_release(&why);
+		pp_strlist_release(&seen);
+	}
+}
+
 void pp_split_explain(const struct pp_split *s, struct strbuf *out)
 {
 	size_t files = 0;
@@ -1275,4 +1336,5 @@ void pp_split_explain(const struct pp_split *s, struct strbuf *out)
 			    p->common ? "files the same in every variant" :
 			    p->variant ? p->variant->name : "every variant");
 	}
+	explain_relations(s, out);
 }

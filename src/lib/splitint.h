@@ -122,6 +122,14 @@ void pp_wrap_description(const char *value, struct strbuf *out);
 int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
 		       struct pp_err *err);
 
+/* The exact Depends between the run's packages (split-build.c): -dbgsym
+ * on its package, a variant's package on its -common part, -dev on the
+ * runtime packages it links to: "NAME (= VERSION)" in rel, and why in
+ * why (may be NULL). Programs on libraries are not here: their
+ * "(>= upstream)" comes from the library's shlibs (shlibdeps.c). */
+void pp_split_run_relations(const struct pp_split *s, size_t pkg,
+			    struct pp_strlist *rel, struct pp_strlist *why);
+
 /* ---- .changes, .buildinfo, SHA256SUMS (changes.c) ---- */
 
 int pp_split_write_changes(struct pp_split *s, struct pp_err *err);

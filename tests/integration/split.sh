@@ -357,8 +357,8 @@ check_errors() {
 		'cpu-avx/stage is missing \(the variant was not built here\)' \
 		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out"
 	sed 's|^\tcopyright = .*||' "$TOP/pkg/paddle.cfg" >"$spec"
-	check_fails "no copyright file: names the setting" 3 \
-		"setting 'packages.copyright' is missing" \
+	check_fails "no copyright file nor license in the tree: names the setting" 3 \
+		"no copyright file: .*no license file .*packages\.copyright" \
 		"$PADPACK" split -c "$spec" -B "$B" -o "$WORK/bad-out" --variant cpu-noavx
 	sed 's|^\ttitle = .*|\ttitle = "paddle and friends";|' "$TOP/pkg/paddle.cfg" >"$spec"
 	sed -i "s|copyright = \"paddle.copyright\"|copyright = \"$TOP/pkg/paddle.copyright\"|" "$spec"
@@ -394,6 +394,101 @@ check_conffiles() {
 		dpkg-deb -I '$pkg' md5sums | grep -q ."
 }
 
+# A project no one described: a staged tree of two libraries of one
+# version, their static archives, a *-config script, one program and a
+# handful of documents, split with nothing but a name and a version.
+make_minimal_stage() { # DIR
+	local S=$1 L=usr/lib/x86_64-linux-gnu c=$WORK/mini-src
+	mkdir -p "$c" "$S/$L/pkgconfig" "$S/usr/include" "$S/usr/bin" \
+		"$S/usr/share/man/man1" "$S/usr/share/man/man3" "$S/usr/share/doc/libdemo"
+	printf '#include <string.h>\nint demo(const char *s) { return (int)strlen(s); }\n' >"$c/a.c"
+	printf '#include <string.h>\nint demox(const char *s) { return (int)strlen(s) + 1; }\n' >"$c/b.c"
+	printf 'int demo(const char *);\nint main(int c, char **v) { return demo(v[0]) > c ? 0 : 1; }\n' >"$c/m.c"
+	local f=(-g -O2 -fPIC -D_FORTIFY_SOURCE=2 -fstack-protector-strong)
+	cc "${f[@]}" -shared -Wl,-z,relro,-z,now -Wl,-soname,libdemo.so.1 -o "$S/$L/libdemo.so.1.0.0" "$c/a.c" &&
+	cc "${f[@]}" -shared -Wl,-z,relro,-z,now -Wl,-soname,libdemox.so.2 -o "$S/$L/libdemox.so.2.0.0" "$c/b.c" &&
+	cc "${f[@]}" -c -o "$c/a.o" "$c/a.c" && cc "${f[@]}" -c -o "$c/b.o" "$c/b.c" &&
+	ar rcs "$S/$L/libdemo.a" "$c/a.o" && ar rcs "$S/$L/libdemox.a" "$c/b.o" &&
+	ln -s libdemo.so.1.0.0 "$S/$L/libdemo.so.1" && ln -s libdemo.so.1 "$S/$L/libdemo.so" &&
+	ln -s libdemox.so.2.0.0 "$S/$L/libdemox.so.2" && ln -s libdemox.so.2 "$S/$L/libdemox.so" &&
+	cc "${f[@]}" -fPIE -pie -Wl,-z,relro,-z,now -o "$S/usr/bin/demotool" "$c/m.c" \
+		-L"$S/$L" -ldemo || return 1
+	echo 'int demo(const char *s);' >"$S/usr/include/demo.h"
+	printf 'prefix=/usr\nName: demo\nDescription: demo\nVersion: 1.0\nLibs: -ldemo\n' \
+		>"$S/$L/pkgconfig/demo.pc"
+	printf '#!/bin/sh\necho -ldemo\n' >"$S/usr/bin/demo-config"
+	chmod 755 "$S/usr/bin/demo-config"
+	printf '.TH DEMOTOOL 1\n.SH NAME\ndemotool \\- counts\n' >"$S/usr/share/man/man1/demotool.1"
+	printf '.TH DEMO-CONFIG 1\n.SH NAME\ndemo-config \\- flags\n' >"$S/usr/share/man/man1/demo-config.1"
+	printf '.TH DEMO 3\n.SH NAME\ndemo \\- counts\n' >"$S/usr/share/man/man3/demo.3"
+	echo 'libdemo counts characters.' >"$S/usr/share/doc/libdemo/README"
+	printf 'Copyright (c) 2024 Jane Upstream\n\nPermission is hereby granted, free of charge, to use it.\n' \
+		>"$S/usr/share/doc/libdemo/COPYING"
+}
+
+check_minimal() {
+	local S=$WORK/mini/stage out=$WORK/mini/debs pkgs L=usr/lib/x86_64-linux-gnu
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	if ! make_minimal_stage "$S"; then
+		not_ok "minimal: a staged tree built with cc"
+		return
+	fi
+	check "minimal: padpack split --stage DIR --name N --version V, nothing else" \
+		"$PADPACK" split --stage "$S" --name libdemo --version 1.0 -o "$out" -q
+	pkgs=$(cd "$out" && ls ./*.deb | sed 's|^\./||; s/_.*//' | LC_ALL=C sort | tr '\n' ' ')
+	check_fails "minimal: a runtime package per SONAME, one -dev, the program's own, -dbgsym" 0 \
+		'^demotool demotool-dbgsym libdemo-dev libdemo1 libdemo1-dbgsym libdemox2 libdemox2-dbgsym $' \
+		echo "$pkgs"
+	check "minimal: both static archives, .so links, *-config and its page, section 3, README in the one -dev" bash -c "
+		dpkg-deb -c '$out/libdemo-dev_1.0-1_amd64.deb' | sed 's|.* \./||; s| -> .*||' >'$WORK/mini/dev.list' &&
+		for f in $L/libdemo.a $L/libdemox.a $L/libdemo.so $L/libdemox.so usr/include/demo.h \
+			$L/pkgconfig/demo.pc usr/bin/demo-config usr/share/man/man1/demo-config.1.gz \
+			usr/share/man/man3/demo.3.gz usr/share/doc/libdemo/README; do
+			grep -qx \"\$f\" '$WORK/mini/dev.list' || { echo \"missing \$f\"; exit 1; }
+		done"
+	check_fails "minimal: the program depends on its library (>= upstream), as dpkg-shlibdeps from shlibs" 0 \
+		'^libc6 \(>= 2\.[0-9]+\), libdemo1 \(>= 1\.0\)$' \
+		dpkg-deb -f "$out/demotool_1.0-1_amd64.deb" Depends
+	check_fails "minimal: -dev depends on each runtime package exactly" 0 \
+		'^libdemo1 \(= 1\.0-1\), libdemox2 \(= 1\.0-1\)$' \
+		dpkg-deb -f "$out/libdemo-dev_1.0-1_amd64.deb" Depends
+	check_fails "minimal: maintainer from DEBFULLNAME/DEBEMAIL, a default synopsis" 0 \
+		'^Jane Doe <jane@example.org> software of the libdemo project - programs$' \
+		bash -c "{ dpkg-deb -f '$out/demotool_1.0-1_amd64.deb' Maintainer; dpkg-deb -f '$out/demotool_1.0-1_amd64.deb' Description | head -n 1; } | tr '\n' ' ' | sed 's/ $//'"
+	check_fails "minimal: a DEP-5 copyright made from the tree's license" 0 \
+		'Copyright: Copyright \(c\) 2024 Jane Upstream.*Permission is hereby granted' \
+		bash -c "dpkg-deb --fsys-tarfile '$out/libdemo1_1.0-1_amd64.deb' |
+			tar -xO ./usr/share/doc/libdemo1/copyright | tr '\n' ' '"
+	check "minimal: lintian, no error" bash -c "cd '$out' && lintian --fail-on error \
+		libdemo_1.0-1_amd64.changes >'$WORK/mini/lintian.log' 2>&1 || { cat '$WORK/mini/lintian.log'; exit 1; }"
+	check_fails "minimal: --explain names each rule" 0 \
+		'usr/bin/demotool +ELF program -> demotool +rule: default: ELF program -> the one program of a lib\* source.*libdemox\.a +static library -> libdemo-dev +rule: default: static library -> the -dev package of the headers.*COPYING +documentation -> \(dropped\) +rule: default: a license file' \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain | tr '\n' ' '"
+	check_fails "minimal: --explain says why each relation is exact or not" 0 \
+		'demotool -> libdemo1 \(>= 1\.0\): .*shlibs.*libdemo-dev -> libdemo1 \(= 1\.0-1\): ' \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain | tr '\n' ' '"
+	printf 'name = "libdemo";\nversion = "1.0";\npackages = { runtime = "one"; };\n' >"$WORK/mini/one.cfg"
+	check_fails "minimal: packages.runtime = \"one\": both libraries in one runtime package" 0 \
+		'libdemo\.so\.2?.*shared library -> libdemo1 .*libdemox\.so\.2\.0\.0 +shared library -> libdemo1 ' \
+		bash -c "'$PADPACK' split -c '$WORK/mini/one.cfg' --stage '$S' --explain | tr '\n' ' '"
+	check_fails "minimal: no maintainer anywhere: says what to set" 3 \
+		"setting 'maintainer' is missing; .*DEBEMAIL" \
+		env -u DEBEMAIL -u DEBFULLNAME "$PADPACK" split --stage "$S" --name libdemo --version 1.0 --explain
+	ln -s ../../lib/nowhere/libplug.so "$S/$L/libdemo-plugin.so"
+	check_fails "minimal: a dangling symbolic link: exit 3, the link and its target" 3 \
+		"stage/$L/libdemo-plugin\.so: symbolic link to '\.\./\.\./lib/nowhere/libplug\.so', which is in no package of this run and not on this system" \
+		"$PADPACK" split --stage "$S" --name libdemo --version 1.0 -o "$WORK/mini/bad"
+	printf 'name = "libdemo";\nversion = "1.0";\npackages = { files = ( { path = "%s"; drop = "a plugin built elsewhere"; } ); };\n' \
+		"$L/libdemo-plugin.so" >"$WORK/mini/drop.cfg"
+	check_fails "minimal: ... or follows a files rule" 0 'libdemo-plugin\.so +symbolic link -> \(dropped\)' \
+		bash -c "'$PADPACK' split -c '$WORK/mini/drop.cfg' --stage '$S' --explain | tr '\n' ' '"
+	rm "$S/usr/share/doc/libdemo/COPYING"
+	check_fails "minimal: no license in the tree and no --copyright: what to give" 3 \
+		'no copyright file: .*--copyright FILE' \
+		"$PADPACK" split --stage "$S" --name libdemo --version 1.0 --explain
+}
+
+check_minimal
 build_all
 # Files are shared only when every variant of the spec is there; without
 # nvcc the GPU variants are not, and each CPU variant keeps all its files.
