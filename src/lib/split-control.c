@@ -286,26 +286,14 @@ static int starts_with_name(const char *text, const char *name)
 	return !strncasecmp(text, name, n) && !isalnum((unsigned char)text[n]);
 }
 
-static int is_filler(const char *word, size_t n)
-{
-	static const char *const fillers[] = { "a", "an", "and", "for", "in",
-		"of", "or", "the", "to", "with", NULL };
+static int is_filler(const char *word, size_t n);
 
-	for (const char *const *f = fillers; *f; f++)
-		if (strlen(*f) == n && !strncasecmp(word, *f, n))
-			return 1;
-	return 0;
-}
-
-char *pp_split_default_title(const char *summary, const char *package)
+static size_t cut_clause(const char *summary, size_t limit)
 {
 	size_t n = strcspn(summary, ",;:(");
-	char *out;
 
-	/* the summary up to its first clause, within 39 characters cut at
-	 * a word, without a dangling "and" or "for" */
-	if (n > 39) {
-		n = 39;
+	if (n > limit) {
+		n = limit;
 		while (n && summary[n] != ' ')
 			n--;
 	}
@@ -322,8 +310,30 @@ char *pp_split_default_title(const char *summary, const char *package)
 		while (n && summary[n - 1] == ' ')
 			n--;
 	}
-	if (!n)
-		n = strlen(summary) < 40 ? strlen(summary) : 39;
+	return n ? n : limit;
+}
+
+static int is_filler(const char *word, size_t n)
+{
+	static const char *const fillers[] = { "a", "an", "and", "for", "in",
+		"of", "or", "the", "to", "with", NULL };
+
+	for (const char *const *f = fillers; *f; f++)
+		if (strlen(*f) == n && !strncasecmp(word, *f, n))
+			return 1;
+	return 0;
+}
+
+char *pp_split_default_title(const char *summary, const char *package,
+			     size_t max)
+{
+	size_t n = strlen(summary), limit = max < 39 ? max : 39;
+	char *out;
+
+	/* the summary when it fits, else up to its first clause, within 39
+	 * characters cut at a word, without a dangling "and" or "for" */
+	if (n > max)
+		n = cut_clause(summary, limit);
 	out = xstrndup(summary, n);
 	/* lintian: a synopsis does not start with the package's name */
 	if (starts_with_name(out, package)) {
@@ -343,8 +353,7 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	struct strbuf note = STRBUF_INIT, sonames = STRBUF_INIT,
 		      vtext = STRBUF_INIT;
 	char *desc = description_lines(spec->description);
-	char *title = spec->title ? xstrdup(spec->title) :
-		      pp_split_default_title(spec->summary, p->name);
+	char *title;
 
 	if (p->common)
 		strbuf_addstr(&note, " (common files)");
@@ -352,6 +361,9 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 		strbuf_addf(&note, " (%s)", p->variant->name);
 	list_sonames(s, p, &sonames);
 	variant_text(s, p, &vtext);
+	/* room for " - development files", the longest role's words */
+	title = spec->title ? xstrdup(spec->title) :
+		pp_split_default_title(spec->summary, p->name, 59 - note.len);
 	pp_vars_add(v, "name", spec->name);
 	pp_vars_add(v, "package", p->name);
 	pp_vars_add(v, "version", s->version);

@@ -263,7 +263,9 @@ static int find_arch(struct pp_split *s, struct pp_err *err)
 			const struct pp_split_file *f = &s->stages[i].files[j];
 			const char *a;
 
-			if (!f->c.elf || f->c.cls == PP_CLASS_OBJECT)
+			/* machine 0: not code of a machine (Guile's .go) */
+			if (!f->c.elf || f->c.cls == PP_CLASS_OBJECT ||
+			    !f->c.elf->machine)
 				continue;
 			a = pp_elf_debian_arch(f->c.elf);
 			if (!a)
@@ -343,6 +345,8 @@ struct names {
 	int has_library; /* a public shared library is staged */
 	unsigned long long doc_bytes; /* documentation but manual pages */
 	const struct choice *doc_home; /* where a few documents go, or NULL */
+	unsigned long long data_bytes; /* usr/share, but documentation */
+	const struct choice *data_home; /* where a little data goes */
 };
 
 static void release_names(struct names *n)
@@ -368,6 +372,11 @@ static int in_bindir(const char *path)
 	return 0;
 }
 
+static int is_shared_data(const struct pp_split_file *f)
+{
+	return f->c.cls == PP_CLASS_DATA && !strncmp(f->path, "usr/share/", 10);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -377,7 +386,8 @@ static int cmp_str(const void *a, const void *b)
  * the SONAMEs of its public libraries and the size of its documentation. */
 static void stage_facts(const struct pp_split_stage *st,
 			struct pp_strlist *programs, struct pp_strlist *sonames,
-			unsigned long long *doc_bytes)
+			unsigned long long *doc_bytes,
+			unsigned long long *data_bytes)
 {
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct pp_split_file *f = &st->files[i];
@@ -388,6 +398,8 @@ static void stage_facts(const struct pp_split_stage *st,
 			pp_strlist_push(programs, strrchr(f->path, '/') + 1);
 		if (f->c.cls == PP_CLASS_DOC && S_ISREG(f->st.st_mode))
 			*doc_bytes += (unsigned long long)f->st.st_size;
+		if (is_shared_data(f) && S_ISREG(f->st.st_mode))
+			*data_bytes += (unsigned long long)f->st.st_size;
 		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
 			continue;
 		dir = pp_dirname(f->path);
@@ -407,7 +419,7 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 	int rc = 0;
 
 	memset(n, 0, sizeof(*n));
-	stage_facts(st, &programs, &sonames, &n->doc_bytes);
+	stage_facts(st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
 	if (s->spec->package) {
 		rc = expand(s, st->variant, s->spec->package, &sb, err);
 		n->tools = strbuf_detach(&sb, NULL);
@@ -451,7 +463,8 @@ static char *python_name(const char *path)
 	char *top = pp_python_top_module(path);
 	char *out = xmalloc(strlen(top) + 9);
 
-	sprintf(out, "python3-%s", top);
+	/* _tdb_text.py is module tdb_text's: python3-tdb-text */
+	sprintf(out, "python3-%s", top + strspn(top, "_"));
 	for (char *p = out; *p; p++)
 		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
 	free(top);
@@ -536,14 +549,6 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 		choose(c, python_name(f->path), PP_ROLE_PYTHON, "default: "
 		       "Python module -> python3-<module> (Python policy)");
 		return 0;
-	case PP_CLASS_DATA:
-		if (!strncmp(f->path, "usr/share/", 10)) {
-			choose(c, with_suffix(n->source, "data"), PP_ROLE_DATA,
-			       "default: architecture-independent data "
-			       "(usr/share) -> the -data package");
-			return 0;
-		}
-		break;
 	case PP_CLASS_EXEC:
 	case PP_CLASS_SCRIPT:
 		if (in_bindir(f->path)) {
@@ -656,23 +661,47 @@ struct assignment {
 static int is_follower(const struct pp_split_file *f)
 {
 	return f->c.cls == PP_CLASS_MAN || f->c.cls == PP_CLASS_SYMLINK ||
-	       f->c.cls == PP_CLASS_DOC;
+	       f->c.cls == PP_CLASS_DOC || is_shared_data(f);
 }
 
-/* Where a handful of documentation files go: the -dev package, else the
- * programs', else the (first) runtime package. */
-static const struct choice *doc_home(const struct pp_split_stage *st,
-				     const struct choice *all)
+/* Where a few files of a role with no package of its own go: the first
+ * package of these roles that holds files placed by class. */
+static const struct choice *home_of(const struct pp_split_stage *st,
+				    const struct choice *all,
+				    const enum pp_role order[3])
 {
-	static const enum pp_role order[] = { PP_ROLE_DEV, PP_ROLE_TOOLS,
-					      PP_ROLE_RUNTIME };
-
-	for (size_t r = 0; r < sizeof(order) / sizeof(*order); r++)
+	for (size_t r = 0; r < 3; r++)
 		for (size_t i = 0; i < st->nr; i++)
 			if (all[i].base && all[i].role == order[r] &&
 			    !is_follower(&st->files[i]))
 				return &all[i];
 	return NULL;
+}
+
+/* Architecture-independent data under usr/share (locales, data files):
+ * with the programs, else the library, else -dev (a lib* source: the
+ * library first), as Debian keeps it (popt's locales in libpopt0, acl's
+ * in acl); a -data package only from PP_SPLIT_DATA_PACKAGE_BYTES. */
+static int data_rule(const struct names *n, struct choice *c)
+{
+	const struct choice *home = n->data_home;
+	unsigned long long kib = (n->data_bytes + 1023) / 1024;
+
+	if (n->data_bytes >= PP_SPLIT_DATA_PACKAGE_BYTES || !home) {
+		choose(c, with_suffix(n->source, "data"), PP_ROLE_DATA,
+		       "default: architecture-independent data (usr/share), "
+		       "%llu KiB in all (%llu KiB or more, or nothing else to "
+		       "hold it) -> the -data package", kib,
+		       PP_SPLIT_DATA_PACKAGE_BYTES / 1024);
+		return 0;
+	}
+	choose(c, xstrdup(home->base), home->role, "default: architecture-"
+	       "independent data (usr/share), %llu KiB in all (under %llu KiB: "
+	       "no -data package, as Debian keeps locales and small data with "
+	       "the programs or the library) -> the %s package", kib,
+	       PP_SPLIT_DATA_PACKAGE_BYTES / 1024, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+	return 0;
 }
 
 static int doc_rule(const struct names *n, struct choice *c)
@@ -696,6 +725,32 @@ static int doc_rule(const struct names *n, struct choice *c)
 	       PP_SPLIT_DOC_PACKAGE_BYTES / 1024, pp_role_name(home->role));
 	c->explicit_variant = home->explicit_variant;
 	return 0;
+}
+
+/* A link to a directory of the stage goes where the first file under it
+ * goes (the directory is no entry of its own). */
+static const struct pp_split_file *first_under(const struct pp_split_stage *st,
+					       const char *dir)
+{
+	size_t n = strlen(dir), lo = 0, hi = st->nr;
+
+	while (lo < hi) { /* the first path after "dir/" */
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = st->files[st->by_path[mid]].path;
+		int c = strncmp(p, dir, n);
+
+		if (c < 0 || (c == 0 && p[n] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < st->nr) {
+		const struct pp_split_file *f = &st->files[st->by_path[lo]];
+
+		if (!strncmp(f->path, dir, n) && f->path[n] == '/')
+			return f;
+	}
+	return NULL;
 }
 
 /* Whether a link that leaves the stage reaches a file of this system. */
@@ -733,6 +788,8 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 	}
 	if (f->c.cls == PP_CLASS_DOC)
 		return doc_rule(n, c);
+	if (is_shared_data(f))
+		return data_rule(n, c);
 	if (f->c.cls == PP_CLASS_MAN) {
 		const char *sec = strstr(f->path, "/man");
 
@@ -756,6 +813,8 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		}
 	} else {
 		to = find_file(st, f->c.target);
+		if (!to && f->c.target)
+			to = first_under(st, f->c.target);
 		what = "link -> the package of what it points to";
 		if ((!to && !on_system(f)) || (to && !all[to - st->files].base))
 			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
@@ -792,8 +851,20 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 	 * pages and documents, which follow what they document; 2: links,
 	 * which follow what they reach (never a link: those are resolved) */
 	for (int pass = 0; pass < 3 && !rc; pass++) {
-		if (pass == 1)
-			n.doc_home = doc_home(st, all);
+		if (pass == 1) {
+			static const enum pp_role doc[3] = { PP_ROLE_DEV,
+				PP_ROLE_TOOLS, PP_ROLE_RUNTIME };
+			/* a library's messages are the library's (libidn2-0,
+			 * libpopt0); else the programs' (acl, xz-utils) */
+			static const enum pp_role lib_data[3] = {
+				PP_ROLE_RUNTIME, PP_ROLE_TOOLS, PP_ROLE_DEV };
+			static const enum pp_role data[3] = { PP_ROLE_TOOLS,
+				PP_ROLE_RUNTIME, PP_ROLE_DEV };
+
+			n.doc_home = home_of(st, all, doc);
+			n.data_home = home_of(st, all, strncmp(n.source, "lib", 3)
+					      ? data : lib_data);
+		}
 		for (size_t i = 0; i < st->nr && !rc; i++) {
 			const struct pp_split_file *f = &st->files[i];
 

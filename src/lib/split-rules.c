@@ -12,17 +12,19 @@
 #include "splitint.h"
 #include "xalloc.h"
 
-/* "libpng1.6" -> "libpng", "libfoo-2.1" -> "libfoo": a version with a dot
- * at the end of a name; "libxml2" and "libcap2" keep their digit, as
- * Debian's libxml2-utils and libcap2-bin do. */
-static char *strip_dotted_version(const char *name)
+/* "libpng1.6" -> "libpng", "libfoo-2.1" -> "libfoo", "libtasn1-6" ->
+ * "libtasn1": a version with a dot, or after a '-', at the end of a name;
+ * "libxml2" and "libcap2" keep their digit, as Debian's libxml2-utils and
+ * libcap2-bin do. */
+static char *strip_version(const char *name)
 {
 	size_t n = strlen(name), k = n;
 
 	while (k && (isdigit((unsigned char)name[k - 1]) || name[k - 1] == '.'))
 		k--;
-	if (k < n && memchr(name + k, '.', n - k) && k > 3) {
-		if (name[k - 1] == '-')
+	if (k < n && k > 3 && (memchr(name + k, '.', n - k) ||
+			       name[k - 1] == '-')) {
+		while (k > 3 && (name[k - 1] == '-' || name[k - 1] == '.'))
 			k--;
 		return xstrndup(name, k);
 	}
@@ -58,7 +60,7 @@ char *pp_split_tools_package(const char *source, const struct pp_strlist *progra
 			      "idn2, zipcmp)");
 		return xstrdup(programs->items[0]);
 	}
-	stem = strip_dotted_version(source);
+	stem = strip_version(source);
 	out = xmalloc(strlen(stem) + 7);
 	sprintf(out, "%s-tools", stem);
 	free(stem);

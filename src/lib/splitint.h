@@ -55,6 +55,9 @@ const char *pp_split_common_license(const char *text);
 int pp_split_is_license_path(const char *path);
 #define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
 int pp_split_wants_doc_package(unsigned long long doc_bytes);
+/* A -data package holds usr/share's other files only from this size on;
+ * below it they go with the programs, else the library, else -dev. */
+#define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
 
 /* ---- the ISA proof (split-isa.c) ---- */
 
@@ -111,9 +114,11 @@ int pp_vars_expand(const struct pp_vars *v, const char *text, const char *file,
 int pp_split_control(const struct pp_split *s, size_t pkg,
 		     const char *depends, const char *root, struct pp_err *err);
 /* The title synopses start with when packages.title is not given: the
- * summary's first clause, under 40 characters cut at a word, never
- * starting with the package's name (lintian). */
-char *pp_split_default_title(const char *summary, const char *package);
+ * summary when it has at most max characters, else its first clause,
+ * under 40 characters cut at a word; never starting with the package's
+ * name (lintian). */
+char *pp_split_default_title(const char *summary, const char *package,
+			     size_t max);
 /* Wraps the paragraphs of an extended description at 79 columns. */
 void pp_wrap_description(const char *value, struct strbuf *out);
 

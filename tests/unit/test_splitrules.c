@@ -100,13 +100,17 @@ static void synopsis(struct t_ctx *t)
 {
 	CHECK_OWNED(pp_split_default_title("C library for encoding, decoding "
 					   "and manipulating JSON data",
-					   "libjansson4"), "C library for encoding");
+					   "libjansson4", 59), "C library for "
+		    "encoding, decoding and manipulating JSON data");
+	CHECK_OWNED(pp_split_default_title("C library for encoding, decoding "
+					   "and manipulating JSON data",
+					   "libjansson4", 48), "C library for encoding");
 	CHECK_OWNED(pp_split_default_title("a very long summary that goes on "
-					   "and on for many words", "x"),
-		    "a very long summary that goes on and on");
-	CHECK_OWNED(pp_split_default_title("jansson JSON library", "jansson"),
+					   "and on for many words", "x", 20),
+		    "a very long summary");
+	CHECK_OWNED(pp_split_default_title("jansson JSON library", "jansson", 59),
 		    "the jansson JSON library");
-	CHECK_OWNED(pp_split_default_title("JSON library", "json"),
+	CHECK_OWNED(pp_split_default_title("JSON library", "json", 59),
 		    "the JSON library");
 }
 
