@@ -177,6 +177,11 @@ static int write_spec(const struct split_cli *cli, const char *tmp,
 	char *copyright = NULL;
 	int rc;
 
+	if (!cli->maintainer && (!getenv("DEBEMAIL") || !*getenv("DEBEMAIL")))
+		return pp_err_set(err, PP_EXIT_INPUT, "padpack split --name: "
+				  "setting 'maintainer' is missing; give "
+				  "--maintainer \"Name <email>\", or set "
+				  "DEBFULLNAME and DEBEMAIL (as for dch)");
 	if (cli->copyright && !(copyright = realpath(cli->copyright, NULL)))
 		return pp_err_errno(err, PP_EXIT_INPUT, "--copyright '%s'",
 				    cli->copyright);

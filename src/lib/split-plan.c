@@ -1353,8 +1353,9 @@ static void explain_needed(const struct pp_split *s, size_t pkg,
 				if (pp_strlist_find(seen, q->name) >= 0)
 					continue;
 				pp_strlist_push(seen, q->name);
-				strbuf_addf(out, "  %s -> %s (>= %.*s): NEEDED %s; "
-					    "what %s's shlibs gives, as "
+				strbuf_addf(out, "  %s -> %s (>= %.*s): NEEDED %s, "
+					    "shipped by %s; the upstream version, "
+					    "as its shlibs says and "
 					    "dpkg-shlibdeps copies it (a program "
 					    "works with a newer build of its "
 					    "library)\n", p->name, q->variant &&
