@@ -343,6 +343,10 @@ struct names {
 	char *group;    /* packages.runtime = "one": the runtime package */
 	char *doc;      /* the -doc package of a manual */
 	int has_library; /* a public shared library is staged */
+	char *library;  /* the package of the library named like the source
+			   (else the first): the library's, for what goes
+			   with it */
+	int has_programs;
 	unsigned long long doc_bytes; /* documentation but manual pages */
 	const struct choice *doc_home; /* where a few documents go, or NULL */
 	unsigned long long data_bytes; /* usr/share, but documentation */
@@ -357,6 +361,7 @@ static void release_names(struct names *n)
 	free(n->dev);
 	free(n->group);
 	free(n->doc);
+	free(n->library);
 }
 
 static int in_bindir(const char *path)
@@ -374,7 +379,8 @@ static int in_bindir(const char *path)
 
 static int is_shared_data(const struct pp_split_file *f)
 {
-	return f->c.cls == PP_CLASS_DATA && !strncmp(f->path, "usr/share/", 10);
+	return f->c.cls == PP_CLASS_DATA && !strncmp(f->path, "usr/share/", 10) &&
+	       !pp_split_is_dev_path(f->path);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -432,6 +438,10 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 	}
 	n->dev = pp_split_dev_package(n->source, &sonames);
 	n->has_library = sonames.nr > 0;
+	if (sonames.nr)
+		n->library = n->group ? xstrdup(n->group) :
+			     pp_split_runtime_group(n->source, &sonames);
+	n->has_programs = programs.nr > 0;
 	n->doc = pp_split_doc_package(n->source, sonames.nr ? n->dev : NULL);
 	if (s->spec->runtime_one)
 		n->group = pp_split_runtime_group(n->source, &sonames);
@@ -456,6 +466,22 @@ static void choose(struct choice *c, char *base, enum pp_role role,
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	c->why = strbuf_detach(&sb, NULL);
+}
+
+/* What no other rule takes (modules, helpers, private libraries, files
+ * outside usr/share): the programs' package, or, in a source without
+ * programs, its library's, as Debian keeps a library's helpers, plugins
+ * and configuration with it. */
+static void choose_rest(struct choice *c, const struct names *n,
+			const char *what)
+{
+	if (n->library && !n->has_programs)
+		choose(c, xstrdup(n->library), PP_ROLE_RUNTIME, "default: %s "
+		       "of a source without programs -> its library's package",
+		       what);
+	else
+		choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: %s -> "
+		       "the program package", what);
 }
 
 static char *python_name(const char *path)
@@ -499,9 +525,8 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 		       "them)", what, f->c.soname);
 	} else {
 		free(pkg);
-		choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: private "
-		       "shared library (outside the linker's path) -> the "
-		       "program package");
+		choose_rest(c, n, "private shared library (outside the "
+			    "linker's path)");
 	}
 	free(libdir);
 	return 0;
@@ -561,8 +586,7 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 	default:
 		break;
 	}
-	choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: %s -> the program "
-	       "package", pp_class_name(f->c.cls));
+	choose_rest(c, n, pp_class_name(f->c.cls));
 	return 0;
 }
 
@@ -678,6 +702,14 @@ static const struct choice *home_of(const struct pp_split_stage *st,
 	return NULL;
 }
 
+/* A runtime home is the library named like the source, not whichever
+ * library came first. */
+static const char *home_name(const struct names *n, const struct choice *home)
+{
+	return home->role == PP_ROLE_RUNTIME && n->library && !home->explicit_variant
+	       ? n->library : home->base;
+}
+
 /* Architecture-independent data under usr/share (locales, data files):
  * with the programs, else the library, else -dev (a lib* source: the
  * library first), as Debian keeps it (popt's locales in libpopt0, acl's
@@ -695,7 +727,7 @@ static int data_rule(const struct names *n, struct choice *c)
 		       PP_SPLIT_DATA_PACKAGE_BYTES / 1024);
 		return 0;
 	}
-	choose(c, xstrdup(home->base), home->role, "default: architecture-"
+	choose(c, xstrdup(home_name(n, home)), home->role, "default: architecture-"
 	       "independent data (usr/share), %llu KiB in all (under %llu KiB: "
 	       "no -data package, as Debian keeps locales and small data with "
 	       "the programs or the library) -> the %s package", kib,
@@ -718,7 +750,7 @@ static int doc_rule(const struct names *n, struct choice *c)
 		       kib, PP_SPLIT_DOC_PACKAGE_BYTES / 1024);
 		return 0;
 	}
-	choose(c, xstrdup(home->base), home->role, "default: documentation, "
+	choose(c, xstrdup(home_name(n, home)), home->role, "default: documentation, "
 	       "%llu KiB in all (under %llu KiB: a README and a few pages, "
 	       "which Debian keeps in -dev or the programs' package; no -doc "
 	       "package) -> the %s package", kib,
@@ -836,8 +868,7 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		c->explicit_variant = t->explicit_variant;
 		return 0;
 	}
-	choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: %s -> the program "
-	       "package", pp_class_name(f->c.cls));
+	choose_rest(c, n, pp_class_name(f->c.cls));
 	return 0;
 }
 

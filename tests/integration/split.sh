@@ -397,7 +397,7 @@ check_conffiles() {
 # A project no one described: a staged tree of two libraries of one
 # version, their static archives, a *-config script, one program and a
 # handful of documents, split with nothing but a name and a version.
-make_minimal_stage() { # DIR
+make_minimal_stage() { # DIR (also README.md's example)
 	local S=$1 L=usr/lib/x86_64-linux-gnu c=$WORK/mini-src
 	mkdir -p "$c" "$S/$L/pkgconfig" "$S/usr/include" "$S/usr/bin" \
 		"$S/usr/share/man/man1" "$S/usr/share/man/man3" "$S/usr/share/doc/libdemo"
@@ -422,6 +422,9 @@ make_minimal_stage() { # DIR
 	printf '.TH DEMO-CONFIG 1\n.SH NAME\ndemo-config \\- flags\n' >"$S/usr/share/man/man1/demo-config.1"
 	printf '.TH DEMO 3\n.SH NAME\ndemo \\- counts\n' >"$S/usr/share/man/man3/demo.3"
 	echo 'libdemo counts characters.' >"$S/usr/share/doc/libdemo/README"
+	mkdir -p "$S/usr/share/aclocal" "$S/usr/share/locale/de/LC_MESSAGES"
+	echo 'AC_DEFUN([DEMO_CHECK], [])' >"$S/usr/share/aclocal/demo.m4"
+	printf 'not really a catalog\n' >"$S/usr/share/locale/de/LC_MESSAGES/libdemo.mo"
 	printf 'Copyright (c) 2024 Jane Upstream\n\nPermission is hereby granted, free of charge, to use it.\n' \
 		>"$S/usr/share/doc/libdemo/COPYING"
 }
@@ -443,9 +446,12 @@ check_minimal() {
 		dpkg-deb -c '$out/libdemo-dev_1.0-1_amd64.deb' | sed 's|.* \./||; s| -> .*||' >'$WORK/mini/dev.list' &&
 		for f in $L/libdemo.a $L/libdemox.a $L/libdemo.so $L/libdemox.so usr/include/demo.h \
 			$L/pkgconfig/demo.pc usr/bin/demo-config usr/share/man/man1/demo-config.1.gz \
-			usr/share/man/man3/demo.3.gz usr/share/doc/libdemo/README; do
+			usr/share/man/man3/demo.3.gz usr/share/doc/libdemo/README \
+			usr/share/aclocal/demo.m4; do
 			grep -qx \"\$f\" '$WORK/mini/dev.list' || { echo \"missing \$f\"; exit 1; }
 		done"
+	check "minimal: a locale of a lib* source goes with its library, as libidn2-0's and libpopt0's" bash -c "
+		dpkg-deb -c '$out/libdemo1_1.0-1_amd64.deb' | grep -q 'usr/share/locale/de/LC_MESSAGES/libdemo.mo'"
 	check_fails "minimal: the program depends on its library (>= upstream), as dpkg-shlibdeps from shlibs" 0 \
 		'^libc6 \(>= 2\.[0-9]+\), libdemo1 \(>= 1\.0\)$' \
 		dpkg-deb -f "$out/demotool_1.0-1_amd64.deb" Depends
