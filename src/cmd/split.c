@@ -21,7 +21,8 @@ static const char usage[] =
 	"                     [--admindir DIR] [-q]\n"
 	"   or: padpack split --stage DIR --name NAME --version VERSION\n"
 	"                     [--maintainer 'NAME <EMAIL>'] [--summary TEXT]\n"
-	"                     [--copyright FILE] [-o DIR] [--explain] ...\n\n"
+	"                     [--copyright FILE] [-o DIR] [--explain]\n"
+	"                     [--scaffold FILE] ...\n\n"
 	"Turns the stage trees that 'padpack build' left (BUILD_DIR/VARIANT/stage)\n"
 	"into Debian packages: a runtime package per shared library (named from\n"
 	"its SONAME), -dev, programs, Python, documentation and -dbgsym\n"
@@ -52,7 +53,11 @@ static const char usage[] =
 	"      --summary=TEXT    (default: software of the NAME project)\n"
 	"      --copyright=FILE  a DEP-5 file (default: one made from the\n"
 	"                        license file the tree ships)\n"
-	"                        packages go to -o DIR (default debs)\n\n"
+	"                        packages go to -o DIR (default debs)\n"
+	"      --scaffold=FILE   with --stage: write a spec of every setting's\n"
+	"                        value and the packages it makes to FILE, and\n"
+	"                        the copyright file beside it, as dh_make does;\n"
+	"                        no package is made\n\n"
 	"Environment:\n"
 	"  SOURCE_DATE_EPOCH     the time of every file, the changelog and the\n"
 	"                        .changes: the same stage trees give the same\n"
@@ -64,6 +69,7 @@ static const char usage[] =
 struct split_cli {
 	const char *spec, *build_dir, *out_dir, *admindir;
 	const char *stage, *name, *version, *maintainer, *summary, *copyright;
+	const char *scaffold;
 	struct pp_strlist variants;
 	struct pp_compress_opts comp;
 	int explain, quiet;
@@ -71,7 +77,7 @@ struct split_cli {
 };
 
 enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR, OPT_STAGE, OPT_NAME,
-       OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT };
+       OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -89,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "maintainer", required_argument, NULL, OPT_MAINTAINER },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "copyright", required_argument, NULL, OPT_COPYRIGHT },
+	{ "scaffold", required_argument, NULL, OPT_SCAFFOLD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -110,6 +117,7 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 	case OPT_MAINTAINER: cli->maintainer = optarg; break;
 	case OPT_SUMMARY: cli->summary = optarg; break;
 	case OPT_COPYRIGHT: cli->copyright = optarg; break;
+	case OPT_SCAFFOLD: cli->scaffold = optarg; break;
 	case 'Z':
 		if (pp_compressor_parse(optarg, &cli->comp.type) < 0)
 			return pp_usage_error(err, "unknown compression '%s'; "
@@ -152,6 +160,9 @@ static int parse(int argc, char **argv, struct split_cli *cli,
 			   cli->copyright))
 		return pp_usage_error(err, "--version, --maintainer, --summary "
 				      "and --copyright go with --name");
+	if (cli->scaffold && !cli->stage)
+		return pp_usage_error(err, "--scaffold writes a spec from a "
+				      "staged tree: give --stage DIR");
 	if (!cli->name && !cli->spec)
 		cli->spec = "pkg/paddle.cfg";
 	return pp_compress_opts_check(&cli->comp, err);
@@ -196,6 +207,38 @@ static int write_spec(const struct split_cli *cli, const char *tmp,
 	rc = pp_write_file(path->buf, text.buf, text.len, 0644, err);
 	free(copyright);
 	strbuf_release(&text);
+	return rc;
+}
+
+/* --scaffold: FILE and NAME.copyright beside it, neither overwritten. */
+static int scaffold(const struct split_cli *cli, const struct pp_split *s,
+		    struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, cpath = STRBUF_INIT, cname = STRBUF_INIT;
+	char *dir = pp_dirname(cli->scaffold);
+	struct stat st;
+	int rc = 0;
+
+	strbuf_addf(&cname, "%s.copyright", s->spec->name);
+	strbuf_addf(&cpath, "%s/%s", dir, cname.buf);
+	if (lstat(cli->scaffold, &st) == 0 || lstat(cpath.buf, &st) == 0)
+		rc = pp_err_set(err, PP_EXIT_INPUT, "--scaffold: '%s' is there "
+				"already; padpack overwrites no spec (remove it, "
+				"or write elsewhere)", lstat(cli->scaffold, &st)
+				== 0 ? cli->scaffold : cpath.buf);
+	if (rc == 0)
+		rc = pp_write_file(cpath.buf, s->copyright, strlen(s->copyright),
+				   0644, err);
+	pp_split_scaffold(s, cli->stage, cname.buf, &text);
+	if (rc == 0)
+		rc = pp_write_file(cli->scaffold, text.buf, text.len, 0644, err);
+	if (rc == 0)
+		printf("padpack split: wrote %s and %s (%zu packages)\n",
+		       cli->scaffold, cpath.buf, s->nr_pkgs);
+	free(dir);
+	strbuf_release(&text);
+	strbuf_release(&cpath);
+	strbuf_release(&cname);
 	return rc;
 }
 
@@ -306,7 +349,9 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 	o.timestamp = (time_t)ts;
 	o.comp = cli->comp;
 	rc = pp_split_plan(&s, spec, &o, err);
-	if (rc == 0 && cli->explain) {
+	if (rc == 0 && cli->scaffold) {
+		rc = scaffold(cli, &s, err);
+	} else if (rc == 0 && cli->explain) {
 		pp_split_explain(&s, &text);
 		fputs(text.buf, stdout);
 	} else if (rc == 0) {

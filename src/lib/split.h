@@ -119,6 +119,12 @@ void pp_split_release(struct pp_split *s);
  * the rule that chose it. */
 void pp_split_explain(const struct pp_split *s, struct strbuf *out);
 
+/* padpack split --scaffold: a spec of the plan's settings (each with the
+ * value used), copyright naming the copyright file written beside it,
+ * and the packages the plan makes as comments. */
+void pp_split_scaffold(const struct pp_split *s, const char *stage,
+		       const char *copyright, struct strbuf *out);
+
 /* Builds and packs every package, then SHA256SUMS, .buildinfo and
  * .changes. Files a previous run listed in OUT/SHA256SUMS are removed
  * first; every file is written under a temporary name and renamed. */

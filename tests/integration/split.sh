@@ -473,6 +473,15 @@ check_minimal() {
 	check_fails "minimal: --explain says why each relation is exact or not" 0 \
 		'demotool -> libdemo1 \(>= 1\.0\): .*shlibs.*libdemo-dev -> libdemo1 \(= 1\.0-1\): ' \
 		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain | tr '\n' ' '"
+	check_fails "minimal: --scaffold writes the spec and copyright, dh_make-style" 0 \
+		"wrote $WORK/mini/spec/libdemo.cfg and $WORK/mini/spec/libdemo.copyright \\(7 packages\\)" \
+		bash -c "mkdir -p '$WORK/mini/spec' && '$PADPACK' split --stage '$S' --name libdemo --version 1.0 --scaffold '$WORK/mini/spec/libdemo.cfg'"
+	check_fails "minimal: the scaffolded spec gives the same packages" 0 \
+		'^demotool demotool-dbgsym libdemo-dev libdemo1 libdemo1-dbgsym libdemox2 libdemox2-dbgsym $' \
+		bash -c "env -u DEBEMAIL '$PADPACK' split -c '$WORK/mini/spec/libdemo.cfg' --stage '$S' -o '$WORK/mini/again' -q &&
+			cd '$WORK/mini/again' && ls ./*.deb | sed 's|^\./||; s/_.*//' | LC_ALL=C sort | tr '\n' ' '"
+	check_fails "minimal: --scaffold overwrites no spec" 3 "is there already" \
+		"$PADPACK" split --stage "$S" --name libdemo --version 1.0 --scaffold "$WORK/mini/spec/libdemo.cfg"
 	printf 'name = "libdemo";\nversion = "1.0";\npackages = { runtime = "one"; };\n' >"$WORK/mini/one.cfg"
 	check_fails "minimal: packages.runtime = \"one\": both libraries in one runtime package" 0 \
 		'libdemo\.so\.2?.*shared library -> libdemo1 .*libdemox\.so\.2\.0\.0 +shared library -> libdemo1 ' \
