@@ -689,7 +689,7 @@ static int snippets(const struct pp_split *s, size_t pkg,
 	struct strbuf file = STRBUF_INIT;
 	int rc = 0;
 
-	if (p->isa_flags) {
+	if (p->isa_flags && pp_split_isa_asked(s->spec)) {
 		strbuf_addf(&file, "%s/scripts/isa-check.preinst",
 			    s->opts.datadir);
 		rc = expand_script(v, file.buf, &out[PP_PREINST], err);

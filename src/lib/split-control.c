@@ -464,6 +464,18 @@ static int read_template(const struct pp_split *s, const struct pp_split_pkg *p,
 	return pp_read_file(*file, text, err);
 }
 
+int pp_split_isa_asked(const struct pp_spec *spec)
+{
+	for (size_t a = 0; a < spec->nr_axes; a++)
+		for (size_t v = 0; v < spec->axes[a].nr_values; v++) {
+			const struct pp_axis_value *val = &spec->axes[a].values[v];
+
+			if (val->isa || val->forbid_isa.nr || val->isa_require.nr)
+				return 1;
+		}
+	return spec->nr_isa_dispatch > 0;
+}
+
 static void set_computed(const struct pp_split *s, const struct pp_split_pkg *p,
 			 struct pp_stanza *st)
 {
@@ -478,7 +490,9 @@ static void set_computed(const struct pp_split *s, const struct pp_split_pkg *p,
 		pp_stanza_set(st, "Build-Ids", ids);
 		free(ids);
 	}
-	if (p->isa)
+	/* the field of the ISA proof, where the spec asks for one (a field
+	 * Debian does not know: lintian's unknown-field) */
+	if (p->isa && pp_split_isa_asked(s->spec))
 		pp_stanza_set(st, "Isa-Level", p->isa);
 }
 

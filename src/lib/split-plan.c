@@ -1234,12 +1234,49 @@ static int check_spec_files(const struct pp_spec *spec, struct pp_err *err)
 	return 0;
 }
 
+static int has_notice(const struct pp_split_stage *st,
+		      const struct pp_split_file *f)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct pp_err ignored;
+	int found = 0;
+
+	pp_err_init(&ignored);
+	strbuf_addf(&path, "%s/%s", st->dir, f->path);
+	if (pp_read_file(path.buf, &text, &ignored) == 0)
+		found = pp_split_has_copyright_notice(text.buf);
+	pp_err_release(&ignored);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return found;
+}
+
+/* The license file of the stage: the first with a copyright notice
+ * (pcre2's COPYING only points to LICENCE), else the first; or NULL. */
+static const struct pp_split_file *license_file(const struct pp_split_stage *st)
+{
+	const struct pp_split_file *first = NULL;
+
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct pp_split_file *f = &st->files[st->by_path[i]];
+
+		if (!S_ISREG(f->st.st_mode) || !pp_split_is_license_path(f->path))
+			continue;
+		if (has_notice(st, f))
+			return f;
+		if (!first)
+			first = f;
+	}
+	return first;
+}
+
 /* The copyright file: the spec's, else one made from the license file
  * the stage ships, else an error saying what to give. */
 static int find_copyright(struct pp_split *s, struct pp_err *err)
 {
 	const struct pp_split_stage *st = &s->stages[0];
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT, path = STRBUF_INIT;
+	const struct pp_split_file *f;
 
 	if (s->spec->copyright) {
 		if (pp_read_file(s->spec->copyright, &text, err) < 0)
@@ -1247,29 +1284,25 @@ static int find_copyright(struct pp_split *s, struct pp_err *err)
 		s->copyright = strbuf_detach(&text, NULL);
 		return 0;
 	}
-	for (size_t i = 0; i < st->nr; i++) {
-		const struct pp_split_file *f = &st->files[st->by_path[i]];
-
-		if (!S_ISREG(f->st.st_mode) || !pp_split_is_license_path(f->path))
-			continue;
-		strbuf_addf(&path, "%s/%s", st->dir, f->path);
-		if (pp_read_file(path.buf, &text, err) < 0) {
-			strbuf_release(&path);
-			return -1;
-		}
-		pp_split_dep5(s->spec->name, s->spec->homepage, f->path,
-			      text.buf, &out);
+	f = license_file(st);
+	if (!f)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s: no copyright file: "
+				  "every package ships /usr/share/doc/PACKAGE/"
+				  "copyright, and the staged tree has no license "
+				  "file (usr/share/doc/*/COPYING, LICENSE ...) to "
+				  "make one from; give a DEP-5 file as "
+				  "packages.copyright (or --copyright FILE)",
+				  s->spec->path);
+	strbuf_addf(&path, "%s/%s", st->dir, f->path);
+	if (pp_read_file(path.buf, &text, err) < 0) {
 		strbuf_release(&path);
-		strbuf_release(&text);
-		s->copyright = strbuf_detach(&out, NULL);
-		return 0;
+		return -1;
 	}
-	return pp_err_set(err, PP_EXIT_INPUT, "%s: no copyright file: every "
-			  "package ships /usr/share/doc/PACKAGE/copyright, and "
-			  "the staged tree has no license file "
-			  "(usr/share/doc/*/COPYING, LICENSE ...) to make one "
-			  "from; give a DEP-5 file as packages.copyright (or "
-			  "--copyright FILE)", s->spec->path);
+	pp_split_dep5(s->spec->name, s->spec->homepage, f->path, text.buf, &out);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	s->copyright = strbuf_detach(&out, NULL);
+	return 0;
 }
 
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,

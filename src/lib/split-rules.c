@@ -186,6 +186,17 @@ static void notices(const char *text, struct strbuf *out)
 	}
 }
 
+int pp_split_has_copyright_notice(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found;
+
+	notices(text, &sb);
+	found = sb.len > 0;
+	strbuf_release(&sb);
+	return found;
+}
+
 void pp_split_dep5(const char *name, const char *homepage, const char *from,
 		   const char *license, struct strbuf *out)
 {

@@ -51,6 +51,8 @@ void pp_split_dep5(const char *name, const char *homepage, const char *from,
 /* "GPL-2", "Apache-2.0" ...: a full license text Debian ships in
  * /usr/share/common-licenses, or NULL. */
 const char *pp_split_common_license(const char *text);
+/* Whether a license text has a "Copyright (C) 2009 ..." line. */
+int pp_split_has_copyright_notice(const char *text);
 /* A license file upstream installs: usr/share/doc/X/COPYING, LICENSE... */
 int pp_split_is_license_path(const char *path);
 #define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
@@ -67,6 +69,12 @@ int pp_split_isa_scan(struct pp_split *s, struct pp_err *err);
  * 1 naming file, extension, symbol and offset), then fills each package's
  * ISA level and the CPU flags its preinst checks. */
 int pp_split_isa_check(struct pp_split *s, struct pp_err *err);
+/* Whether the spec asks for the ISA proof's fields and checks: an axis
+ * value's isa, forbid_isa or isa_require, or an isa_dispatch rule. A spec
+ * that says nothing of ISA gets no Isa-Level and no CPU check in preinst:
+ * code behind runtime dispatch (pcre2's JIT uses LZCNT) is common and
+ * cannot be told from the binary. (split-control.c) */
+int pp_split_isa_asked(const struct pp_spec *spec);
 /* "isa: x86-64-v3 AVX AVX2 FMA" for --explain. */
 void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out);
 
