@@ -465,6 +465,9 @@ check_minimal() {
 		'Copyright: Copyright \(c\) 2024 Jane Upstream.*Permission is hereby granted' \
 		bash -c "dpkg-deb --fsys-tarfile '$out/libdemo1_1.0-1_amd64.deb' |
 			tar -xO ./usr/share/doc/libdemo1/copyright | tr '\n' ' '"
+	check "minimal: a spec that says nothing of ISA: no Isa-Level field, no CPU check" bash -c "
+		[ -z \"\$(dpkg-deb -f '$out/libdemo1_1.0-1_amd64.deb' Isa-Level)\" ] &&
+		! dpkg-deb -I '$out/libdemo1_1.0-1_amd64.deb' preinst >/dev/null 2>&1"
 	check "minimal: lintian, no error" bash -c "cd '$out' && lintian --fail-on error \
 		libdemo_1.0-1_amd64.changes >'$WORK/mini/lintian.log' 2>&1 || { cat '$WORK/mini/lintian.log'; exit 1; }"
 	check_fails "minimal: --explain names each rule" 0 \

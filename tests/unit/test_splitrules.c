@@ -133,6 +133,8 @@ static void copyright(struct t_ctx *t)
 	pp_split_dep5("demo", NULL, "COPYING", gpl.buf, &out);
 	CHECK(strstr(out.buf, "/usr/share/common-licenses/GPL-2") != NULL);
 	CHECK(!strstr(out.buf, "terms and conditions"));
+	CHECK(pp_split_has_copyright_notice("x\n  Copyright (C) 2009 A B\n"));
+	CHECK(!pp_split_has_copyright_notice("Please see the file LICENCE.\n"));
 	CHECK(pp_split_is_license_path("usr/share/doc/demo/COPYING"));
 	CHECK(pp_split_is_license_path("usr/share/doc/demo/license.txt"));
 	CHECK(!pp_split_is_license_path("usr/share/doc/demo/README"));
