@@ -3,6 +3,7 @@
 #include "split.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -1270,13 +1271,56 @@ static const struct pp_split_file *license_file(const struct pp_split_stage *st)
 	return first;
 }
 
+/* A license file in the working directory, the source tree a staged tree
+ * is usually split from (COPYING, LICENSE ...): the first with a
+ * copyright notice, else the first, in name order; NULL if none. */
+static char *license_in_cwd(void)
+{
+	DIR *d = opendir(".");
+	struct pp_strlist names = PP_STRLIST_INIT;
+	struct dirent *e;
+	char *found = NULL;
+
+	while (d && (e = readdir(d))) {
+		struct strbuf path = STRBUF_INIT;
+		struct stat st;
+
+		strbuf_addf(&path, "usr/share/doc/x/%s", e->d_name);
+		if (pp_split_is_license_path(path.buf) &&
+		    stat(e->d_name, &st) == 0 && S_ISREG(st.st_mode))
+			pp_strlist_push(&names, e->d_name);
+		strbuf_release(&path);
+	}
+	if (d)
+		closedir(d);
+	qsort(names.items, names.nr, sizeof(*names.items), cmp_str);
+	for (int pass = 0; pass < 2 && !found; pass++)
+		for (size_t i = 0; i < names.nr && !found; i++) {
+			struct strbuf text = STRBUF_INIT;
+			struct pp_err ignored;
+
+			pp_err_init(&ignored);
+			if (pp_read_file(names.items[i], &text, &ignored) == 0 &&
+			    (pass || pp_split_has_copyright_notice(text.buf)))
+				found = xstrdup(names.items[i]);
+			pp_err_release(&ignored);
+			strbuf_release(&text);
+		}
+	pp_strlist_release(&names);
+	return found;
+}
+
 /* The copyright file: the spec's, else one made from the license file
- * the stage ships, else an error saying what to give. */
+ * the stage ships, else from one in the working directory, else one that
+ * says the license is not known (with a warning): a default is never an
+ * error. */
 static int find_copyright(struct pp_split *s, struct pp_err *err)
 {
 	const struct pp_split_stage *st = &s->stages[0];
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT, path = STRBUF_INIT;
 	const struct pp_split_file *f;
+	char *cwd_file = NULL;
+	int rc = 0;
 
 	if (s->spec->copyright) {
 		if (pp_read_file(s->spec->copyright, &text, err) < 0)
@@ -1285,24 +1329,29 @@ static int find_copyright(struct pp_split *s, struct pp_err *err)
 		return 0;
 	}
 	f = license_file(st);
-	if (!f)
-		return pp_err_set(err, PP_EXIT_INPUT, "%s: no copyright file: "
-				  "every package ships /usr/share/doc/PACKAGE/"
-				  "copyright, and the staged tree has no license "
-				  "file (usr/share/doc/*/COPYING, LICENSE ...) to "
-				  "make one from; give a DEP-5 file as "
-				  "packages.copyright (or --copyright FILE)",
-				  s->spec->path);
-	strbuf_addf(&path, "%s/%s", st->dir, f->path);
-	if (pp_read_file(path.buf, &text, err) < 0) {
-		strbuf_release(&path);
-		return -1;
+	if (f)
+		strbuf_addf(&path, "%s/%s", st->dir, f->path);
+	else if ((cwd_file = license_in_cwd()))
+		strbuf_addstr(&path, cwd_file);
+	if (path.len) {
+		rc = pp_read_file(path.buf, &text, err);
+		if (rc == 0)
+			pp_split_dep5(s->spec->name, s->spec->homepage,
+				      f ? f->path : cwd_file, text.buf, &out);
+	} else {
+		pp_warn(err, "padpack split: no license file in the staged tree "
+			"(usr/share/doc/*/COPYING, LICENSE ...) nor here: each "
+			"package's copyright says the license is not known; give "
+			"a DEP-5 file as packages.copyright (or --copyright FILE)");
+		pp_split_dep5_unknown(s->spec->name, s->spec->homepage, &out);
 	}
-	pp_split_dep5(s->spec->name, s->spec->homepage, f->path, text.buf, &out);
+	if (rc == 0)
+		s->copyright = strbuf_detach(&out, NULL);
+	free(cwd_file);
 	strbuf_release(&path);
 	strbuf_release(&text);
-	s->copyright = strbuf_detach(&out, NULL);
-	return 0;
+	strbuf_release(&out);
+	return rc;
 }
 
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,

@@ -233,6 +233,20 @@ void pp_split_dep5(const char *name, const char *homepage, const char *from,
 	}
 }
 
+void pp_split_dep5_unknown(const char *name, const char *homepage,
+			   struct strbuf *out)
+{
+	strbuf_addf(out, "Format: https://www.debian.org/doc/packaging-manuals/"
+		    "copyright-format/1.0/\nUpstream-Name: %s\n", name);
+	if (homepage)
+		strbuf_addf(out, "Source: %s\n", homepage);
+	strbuf_addf(out, "Comment: made by padpack split, which found no "
+		    "license file in the staged\n tree nor in the directory it "
+		    "ran in; give packages.copyright\n\nFiles: *\nCopyright: "
+		    "the %s authors\nLicense: not-known\n The license of %s "
+		    "was not given to padpack split.\n", name, name);
+}
+
 int pp_split_is_license_path(const char *path)
 {
 	static const char *const globs[] = {

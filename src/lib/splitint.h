@@ -51,6 +51,9 @@ void pp_split_dep5(const char *name, const char *homepage, const char *from,
 /* "GPL-2", "Apache-2.0" ...: a full license text Debian ships in
  * /usr/share/common-licenses, or NULL. */
 const char *pp_split_common_license(const char *text);
+/* The DEP-5 file of a tree with no license file anywhere: one saying so. */
+void pp_split_dep5_unknown(const char *name, const char *homepage,
+			   struct strbuf *out);
 /* Whether a license text has a "Copyright (C) 2009 ..." line. */
 int pp_split_has_copyright_notice(const char *text);
 /* A license file upstream installs: usr/share/doc/X/COPYING, LICENSE... */

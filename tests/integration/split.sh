@@ -357,9 +357,9 @@ check_errors() {
 		'cpu-avx/stage is missing \(the variant was not built here\)' \
 		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out"
 	sed 's|^\tcopyright = .*||' "$TOP/pkg/paddle.cfg" >"$spec"
-	check_fails "no copyright file nor license in the tree: names the setting" 3 \
-		"no copyright file: .*no license file .*packages\.copyright" \
-		"$PADPACK" split -c "$spec" -B "$B" -o "$WORK/bad-out" --variant cpu-noavx
+	check_fails "no copyright file nor license anywhere: a warning naming the setting" 0 \
+		"no license file in the staged tree .*packages\.copyright" \
+		bash -c "cd '$WORK' && '$PADPACK' split -c '$spec' -B '$B' --variant cpu-noavx --explain 2>&1 >/dev/null"
 	sed 's|^\ttitle = .*|\ttitle = "paddle and friends";|' "$TOP/pkg/paddle.cfg" >"$spec"
 	sed -i "s|copyright = \"paddle.copyright\"|copyright = \"$TOP/pkg/paddle.copyright\"|" "$spec"
 	check_fails "a synopsis lintian would reject: names template and package" 3 \
@@ -500,10 +500,21 @@ check_minimal() {
 		"$L/libdemo-plugin.so" >"$WORK/mini/drop.cfg"
 	check_fails "minimal: ... or follows a files rule" 0 'libdemo-plugin\.so +symbolic link -> \(dropped\)' \
 		bash -c "'$PADPACK' split -c '$WORK/mini/drop.cfg' --stage '$S' --explain | tr '\n' ' '"
-	rm "$S/usr/share/doc/libdemo/COPYING"
-	check_fails "minimal: no license in the tree and no --copyright: what to give" 3 \
-		'no copyright file: .*--copyright FILE' \
-		"$PADPACK" split --stage "$S" --name libdemo --version 1.0 --explain
+	rm "$S/usr/share/doc/libdemo/COPYING" "$S/$L/libdemo-plugin.so"
+	mkdir -p "$WORK/mini/src"
+	printf 'Copyright 2024 Jane Upstream\n\nUse it freely.\n' >"$WORK/mini/src/LICENSE"
+	check_fails "minimal: no license in the tree: the one of the directory split runs in (the source tree)" 0 \
+		'Comment: made by padpack split from LICENSE.*Copyright: Copyright 2024 Jane Upstream' \
+		bash -c "cd '$WORK/mini/src' && '$PADPACK' split --stage '$S' --name libdemo --version 1.0 -o '$WORK/mini/cwd' -q &&
+			dpkg-deb --fsys-tarfile '$WORK/mini/cwd/libdemo1_1.0-1_amd64.deb' |
+			tar -xO ./usr/share/doc/libdemo1/copyright | tr '\n' ' '"
+	check_fails "minimal: no license anywhere: a copyright saying so, and a warning what to give" 0 \
+		'no license file in the staged tree .*--copyright FILE.*License: not-known' \
+		bash -c "cd '$WORK/mini' && { '$PADPACK' split --stage '$S' --name libdemo --version 1.0 -o '$WORK/mini/nolic' -q 2>&1 &&
+			dpkg-deb --fsys-tarfile '$WORK/mini/nolic/libdemo1_1.0-1_amd64.deb' |
+			tar -xO ./usr/share/doc/libdemo1/copyright; } | tr '\n' ' '"
+	check "minimal: ... which lintian finds no error in" bash -c "cd '$WORK/mini/nolic' && lintian --fail-on error \
+		libdemo_1.0-1_amd64.changes >'$WORK/mini/lintian2.log' 2>&1 || { cat '$WORK/mini/lintian2.log'; exit 1; }"
 }
 
 check_minimal
