@@ -415,7 +415,9 @@ static void stage_facts(const struct pp_split_stage *st,
 			pp_strlist_push(sonames, f->c.soname);
 		free(dir);
 	}
-	qsort(sonames->items, sonames->nr, sizeof(*sonames->items), cmp_str);
+	if (sonames->nr > 1)
+		qsort(sonames->items, sonames->nr, sizeof(*sonames->items),
+		      cmp_str);
 }
 
 static int stage_names(const struct pp_split *s, const struct pp_split_stage *st,
@@ -1293,7 +1295,8 @@ static char *license_in_cwd(void)
 	}
 	if (d)
 		closedir(d);
-	qsort(names.items, names.nr, sizeof(*names.items), cmp_str);
+	if (names.nr > 1)
+		qsort(names.items, names.nr, sizeof(*names.items), cmp_str);
 	for (int pass = 0; pass < 2 && !found; pass++)
 		for (size_t i = 0; i < names.nr && !found; i++) {
 			struct strbuf text = STRBUF_INIT;
