@@ -815,6 +815,13 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 	const struct pp_split_file *to;
 	const char *what;
 
+	if (f->c.cls == PP_CLASS_DOC && (!strcmp(f->path, "usr/share/info/dir") ||
+					 !strcmp(f->path, "usr/share/info/dir.old"))) {
+		choose(c, NULL, PP_ROLE_DOC, "default: the info directory, "
+		       "which install-info keeps on each system (Debian ships "
+		       "none; lintian: package-contains-info-dir-file)");
+		return 0;
+	}
 	if (f->c.cls == PP_CLASS_DOC && pp_split_is_license_path(f->path)) {
 		choose(c, NULL, PP_ROLE_DOC, "default: a license file: its text "
 		       "is in each package's copyright, and Debian ships no "

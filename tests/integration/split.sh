@@ -422,7 +422,8 @@ make_minimal_stage() { # DIR (also README.md's example)
 	printf '.TH DEMO-CONFIG 1\n.SH NAME\ndemo-config \\- flags\n' >"$S/usr/share/man/man1/demo-config.1"
 	printf '.TH DEMO 3\n.SH NAME\ndemo \\- counts\n' >"$S/usr/share/man/man3/demo.3"
 	echo 'libdemo counts characters.' >"$S/usr/share/doc/libdemo/README"
-	mkdir -p "$S/usr/share/aclocal" "$S/usr/share/locale/de/LC_MESSAGES"
+	mkdir -p "$S/usr/share/aclocal" "$S/usr/share/locale/de/LC_MESSAGES" "$S/usr/share/info"
+	printf 'This is the info directory.\n' >"$S/usr/share/info/dir"
 	echo 'AC_DEFUN([DEMO_CHECK], [])' >"$S/usr/share/aclocal/demo.m4"
 	printf 'not really a catalog\n' >"$S/usr/share/locale/de/LC_MESSAGES/libdemo.mo"
 	printf 'Copyright (c) 2024 Jane Upstream\n\nPermission is hereby granted, free of charge, to use it.\n' \
@@ -471,7 +472,7 @@ check_minimal() {
 	check "minimal: lintian, no error" bash -c "cd '$out' && lintian --fail-on error \
 		libdemo_1.0-1_amd64.changes >'$WORK/mini/lintian.log' 2>&1 || { cat '$WORK/mini/lintian.log'; exit 1; }"
 	check_fails "minimal: --explain names each rule" 0 \
-		'usr/bin/demotool +ELF program -> demotool +rule: default: ELF program -> the one program of a lib\* source.*libdemox\.a +static library -> libdemo-dev +rule: default: static library -> the -dev package of the headers.*COPYING +documentation -> \(dropped\) +rule: default: a license file' \
+		'usr/bin/demotool +ELF program -> demotool +rule: default: ELF program -> the one program of a lib\* source.*libdemox\.a +static library -> libdemo-dev +rule: default: static library -> the -dev package of the headers.*COPYING +documentation -> \(dropped\) +rule: default: a license file.*usr/share/info/dir +documentation -> \(dropped\) +rule: default: the info directory' \
 		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain | tr '\n' ' '"
 	check_fails "minimal: --explain says why each relation is exact or not" 0 \
 		'demotool -> libdemo1 \(>= 1\.0\): .*shlibs.*libdemo-dev -> libdemo1 \(= 1\.0-1\): ' \
