@@ -16,14 +16,14 @@
  * "libtasn1": a version with a dot, or after a '-', at the end of a name;
  * "libxml2" and "libcap2" keep their digit, as Debian's libxml2-utils and
  * libcap2-bin do. */
-static char *strip_version(const char *name)
+static char *strip_version(const char *name, int after_dash)
 {
 	size_t n = strlen(name), k = n;
 
 	while (k && (isdigit((unsigned char)name[k - 1]) || name[k - 1] == '.'))
 		k--;
 	if (k < n && k > 3 && (memchr(name + k, '.', n - k) ||
-			       name[k - 1] == '-')) {
+			       (after_dash && name[k - 1] == '-'))) {
 		while (k > 3 && (name[k - 1] == '-' || name[k - 1] == '.'))
 			k--;
 		return xstrndup(name, k);
@@ -60,7 +60,7 @@ char *pp_split_tools_package(const char *source, const struct pp_strlist *progra
 			      "idn2, zipcmp)");
 		return xstrdup(programs->items[0]);
 	}
-	stem = strip_version(source);
+	stem = strip_version(source, 1);
 	out = xmalloc(strlen(stem) + 7);
 	sprintf(out, "%s-tools", stem);
 	free(stem);
@@ -77,12 +77,45 @@ static const char *without_lib(const char *name)
 	return strncmp(name, "lib", 3) || !name[3] ? name : name + 3;
 }
 
+/* Whether a (its first n characters) and b have the same letters and
+ * digits, punctuation aside. */
+static int same_letters(const char *a, const char *b, size_t n)
+{
+	const char *end = a + n;
+
+	for (;;) {
+		while (a < end && !isalnum((unsigned char)*a))
+			a++;
+		while (*b && !isalnum((unsigned char)*b))
+			b++;
+		if (a == end || !*b)
+			return a == end && !*b;
+		if (tolower((unsigned char)*a++) != tolower((unsigned char)*b++))
+			return 0;
+	}
+}
+
 char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames)
 {
-	char *out, *dev;
+	char *out, *dev, *stem;
 
-	if (sonames->nr == 1 && (dev = pp_soname_dev_package(sonames->items[0])))
-		return dev;
+	/* a lib* source names its -dev (libuv1-dev, libyaml-dev,
+	 * libgcrypt20-dev, libtasn1-6-dev; libpng1.6: libpng-dev) */
+	if (!strncmp(source, "lib", 3) && source[3]) {
+		stem = strip_version(source, 0);
+		out = xmalloc(strlen(stem) + 5);
+		sprintf(out, "%s-dev", stem);
+		free(stem);
+		return out;
+	}
+	/* the library named as the source but for punctuation (libcares of
+	 * c-ares): the source's spelling, as libc-ares-dev */
+	if (sonames->nr == 1 && (dev = pp_soname_dev_package(sonames->items[0]))) {
+		if (strncmp(dev, "lib", 3) || strlen(dev) <= 7 ||
+		    !same_letters(dev + 3, source, strlen(dev) - 7))
+			return dev;
+		free(dev);
+	}
 	out = xmalloc(strlen(source) + 8);
 	sprintf(out, "lib%s-dev", without_lib(source));
 	return out;

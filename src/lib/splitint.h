@@ -29,8 +29,9 @@ char *pp_split_debian_version(const char *upstream, const char *revision);
  * sources: their name. Says why in why. */
 char *pp_split_tools_package(const char *source, const struct pp_strlist *programs,
 			     struct strbuf *why);
-/* The one -dev package of a source: that of its one public library
- * (libjansson.so.4 -> libjansson-dev), else lib<source>-dev. */
+/* The one -dev package of a source: a lib* source's name (a dotted
+ * version dropped: libpng1.6 -> libpng-dev); else that of its one public
+ * library (libjansson.so.4 -> libjansson-dev), else lib<source>-dev. */
 char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames);
 /* The one runtime package of packages.runtime = "one": named from the
  * library named like the source, else the first SONAME. */

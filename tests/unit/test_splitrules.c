@@ -71,6 +71,13 @@ static void dev_and_group(struct t_ctx *t)
 	CHECK_OWNED(dev("pcre2", "libpcre2-8.so.0", "libpcre2-16.so.0"),
 		    "libpcre2-dev");
 	CHECK_OWNED(dev("tool", NULL, NULL), "libtool-dev");
+	CHECK_OWNED(dev("libuv1", "libuv.so.1", NULL), "libuv1-dev");
+	CHECK_OWNED(dev("c-ares", "libcares.so.2", NULL), "libc-ares-dev");
+	CHECK_OWNED(dev("pixman", "libpixman-1.so.0", NULL), "libpixman-1-dev");
+	CHECK_OWNED(dev("libyaml", "libyaml-0.so.2", NULL), "libyaml-dev");
+	CHECK_OWNED(dev("libtasn1-6", "libtasn1.so.6", NULL), "libtasn1-6-dev");
+	CHECK_OWNED(dev("libpng1.6", "libpng16.so.16", NULL), "libpng-dev");
+	CHECK_OWNED(dev("libevent", "libevent-2.1.so.7", NULL), "libevent-dev");
 	pp_strlist_push(&l, "libexslt.so.0");
 	pp_strlist_push(&l, "libxslt.so.1");
 	CHECK_OWNED(pp_split_runtime_group("libxslt", &l), "libxslt1");
