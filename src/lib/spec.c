@@ -2,6 +2,7 @@
  * selection, placeholder expansion and the version to build. */
 #include "spec.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <libconfig.h>
 #include <stdio.h>
@@ -183,6 +184,91 @@ static int make_variants(struct pp_spec *spec, const config_setting_t *root,
 	return rc;
 }
 
+/* ---- defaults ---------------------------------------------------------- */
+
+static void add_string(config_setting_t *g, const char *name, const char *value)
+{
+	config_setting_set_string(config_setting_add(g, name, CONFIG_TYPE_STRING),
+				  value);
+}
+
+/* The maintainer as dch finds it: DEBFULLNAME and DEBEMAIL (or a DEBEMAIL
+ * of the form "Name <email>"), else NULL. */
+static char *maintainer_from_env(void)
+{
+	const char *name = getenv("DEBFULLNAME"), *mail = getenv("DEBEMAIL");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!mail || !*mail)
+		return NULL;
+	if (strchr(mail, '<'))
+		strbuf_addstr(&sb, mail);
+	else if (name && *name)
+		strbuf_addf(&sb, "%s <%s>", name, mail);
+	else
+		return NULL;
+	return strbuf_detach(&sb, NULL);
+}
+
+/* "C library for JSON" -> "C library for JSON." as a description. */
+static char *description_from(const char *summary)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = strlen(summary);
+
+	strbuf_addstr(&sb, summary);
+	if (n && islower((unsigned char)sb.buf[0]))
+		sb.buf[0] = (char)toupper((unsigned char)sb.buf[0]);
+	if (n && !strchr(".!?", summary[n - 1]))
+		strbuf_addch(&sb, '.');
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Every setting with a sensible default gets it before the schema is
+ * checked, so that a spec of a name and a version works: the maintainer
+ * from DEBFULLNAME/DEBEMAIL, a summary and a description, and one axis
+ * of one value (one build, no suffix). homepage is optional. */
+static void add_defaults(config_setting_t *root)
+{
+	const char *name = NULL, *summary = NULL;
+	char *maint;
+
+	config_setting_lookup_string(root, "name", &name);
+	if (!config_setting_get_member(root, "maintainer") &&
+	    (maint = maintainer_from_env())) {
+		add_string(root, "maintainer", maint);
+		free(maint);
+	}
+	if (name && !config_setting_get_member(root, "summary")) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "software of the %s project", name);
+		if (sb.len < 80)
+			add_string(root, "summary", sb.buf);
+		strbuf_release(&sb);
+	}
+	if (config_setting_lookup_string(root, "summary", &summary) &&
+	    !config_setting_get_member(root, "description")) {
+		char *d = description_from(summary);
+
+		add_string(root, "description", d);
+		free(d);
+	}
+	if (!config_setting_get_member(root, "axes")) {
+		config_setting_t *axes = config_setting_add(root, "axes",
+							    CONFIG_TYPE_LIST);
+		config_setting_t *axis = config_setting_add(axes, NULL,
+							    CONFIG_TYPE_GROUP);
+		config_setting_t *vals, *val;
+
+		add_string(axis, "name", "flavor");
+		vals = config_setting_add(axis, "values", CONFIG_TYPE_LIST);
+		val = config_setting_add(vals, NULL, CONFIG_TYPE_GROUP);
+		add_string(val, "name", "default");
+		add_string(val, "suffix", "");
+	}
+}
+
 /* The source tree is relative to the spec's directory. */
 static void resolve_source(struct pp_spec *spec)
 {
@@ -208,6 +294,8 @@ int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err)
 	spec->path = xstrdup(path);
 	config_init(&cfg);
 	rc = parse(&cfg, path, err);
+	if (!rc)
+		add_defaults(config_root_setting(&cfg));
 	if (!rc)
 		rc = pp_spec_check_schema(config_root_setting(&cfg), path, err);
 	if (!rc)

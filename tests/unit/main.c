@@ -21,6 +21,7 @@ extern const struct t_case fsutil_tests[];
 extern const struct t_case sort_tests[];
 extern const struct t_case repokey_tests[];
 extern const struct t_case json_tests[];
+extern const struct t_case splitrules_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -40,6 +41,7 @@ static const struct t_case *const suites[] = {
 	sort_tests,
 	repokey_tests,
 	json_tests,
+	splitrules_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
