@@ -19,7 +19,10 @@
 #   DEBS      the binary packages of Debian that make install's files go
 #             to (their -doc packages built by dh steps are left out)
 #   SUMMARY   the spec's summary
-#   TITLE     a packages.title, tried when the minimal spec fails
+#   TITLE     a packages.title and
+#   SPEC_VERSION  a version, where padpack refuses upstream's, for the
+#             spec tried when the minimal one fails (its packages are
+#             scored; the minimal spec's failure is reported)
 #   and defines corpus_build, run in a copy of the unpacked source with
 #   Debian's build flags exported and $STAGE the DESTDIR, using the
 #   helpers autotools_build and cmake_build below or its own commands.
@@ -50,7 +53,7 @@ corpus_names() { (cd "$CORPUS_DIR" && ls ./*.conf | sed 's|^\./||; s/\.conf$//')
 # corpus_load NAME: reads the recipe (SOURCE, DEBS, SUMMARY, corpus_build).
 corpus_load() {
 	unset -f corpus_build
-	SOURCE= DEBS= SUMMARY= TITLE=
+	SOURCE= DEBS= SUMMARY= TITLE= SPEC_VERSION=
 	# shellcheck source=/dev/null
 	source "$CORPUS_DIR/$1.conf" || return 1
 	[ -n "$SOURCE" ] && [ -n "$DEBS" ] && [ -n "$SUMMARY" ] &&
@@ -100,9 +103,10 @@ cmake_build() { # CMAKE-ARGS...
 corpus_key() { # NAME: what the staged tree of NAME depends on (the
 	# recipe, the helpers it calls, the compilers, the source version)
 	local h
-	{ cat "$CORPUS_DIR/$1.conf"
+	corpus_load "$1" || return 1
+	{ declare -f corpus_build
 	  for h in autotools_build cmake_build; do
-		grep -q "$h" "$CORPUS_DIR/$1.conf" && declare -f "$h"
+		declare -f corpus_build | grep -q "$h" && declare -f "$h"
 	  done
 	  cc --version; c++ --version; echo "$VERSION"; } | sha256sum | cut -c1-16
 }
@@ -121,15 +125,17 @@ corpus_build_cached() {
 	rm -rf "$work" && touch "$BUILD/complete"
 }
 
-# corpus_spec NAME FILE [TITLE]: the minimal spec (name, version,
+# corpus_spec NAME FILE [fallback]: the minimal spec (name, version,
 # maintainer, summary, revision, copyright file), and the homepage,
 # description and one-variant axes, which today's padpack requires
 # (issue 13, point 7: a default must not be an error); the description
 # is the summary, as a sentence; the maintainer and homepage are those of
-# the source's debian/control. TITLE adds packages.title.
+# the source's debian/control. "fallback" adds the recipe's TITLE as
+# packages.title and puts SPEC_VERSION for the version.
 corpus_spec() {
 	local name=$1 up=${VERSION#*:} src maint home
 	up=${up%-*}
+	[ -n "${3:-}" ] && up=${SPEC_VERSION:-$up}
 	src=$(corpus_srcdir)
 	maint=$(sed -n 's/^Maintainer: *//p' "$src/debian/control" | head -n 1)
 	home=$(sed -n 's/^Homepage: *//p' "$src/debian/control" | head -n 1)
@@ -144,7 +150,7 @@ corpus_spec() {
 	packages = {
 		revision = "${VERSION##*-}";
 		copyright = "${src}debian/copyright";${3:+
-		title = \"$3\";}
+		title = \"$TITLE\";}
 	};
 	EOC
 }
@@ -152,7 +158,7 @@ corpus_spec() {
 # corpus_one NAME OUT: fetch, build and split NAME into OUT/NAME/debs,
 # Debian's .debs linked as OUT/NAME/debian; prints one line, returns
 # 1 (fetch), 2 (build), 3 (split) on failure, and 4 when the minimal
-# spec failed but one with packages.title (the recipe's TITLE) split:
+# spec failed but the fallback one (TITLE, SPEC_VERSION) split:
 # the packages are then there, to be scored.
 corpus_one() {
 	local name=$1 out=$2/$1 rc=0
@@ -177,10 +183,10 @@ corpus_one() {
 		echo -n "$name $VERSION: padpack split failed with the minimal spec: $(head -c 300 "$out/split.log")"
 		rc=3
 		[ -n "$TITLE" ] || { echo; return $rc; }
-		corpus_spec "$name" "$out/spec-title.cfg" "$TITLE"
+		corpus_spec "$name" "$out/spec-title.cfg" fallback
 		"$CORPUS_PADPACK" split -c "$out/spec-title.cfg" -B "$BUILD" -o "$out/debs" \
 			>"$out/split-title.log" 2>&1 || { echo; rm -rf "$out/debs"; return $rc; }
-		echo -n " (split with packages.title: scored)"
+		echo -n " (split with packages.title${SPEC_VERSION:+ and version $SPEC_VERSION}: scored)"
 		echo
 		return 4
 	fi

@@ -48,8 +48,10 @@ directory); else "tools/doc". The same function for both sides.
     ("no" when absent), Architecture, shlibs (the file's lines, comments
     and udeb: lines dropped, sorted; absent equals absent), triggers
     (likewise), and external Depends (the Depends and Pre-Depends
-    entries naming a package of neither side's set, with operator and
-    version). The measure is the share of fields equal.
+    entries naming a package of neither side's set, by name and
+    operator: the versions follow the libraries of the machine that
+    built, and Debian built many of these packages against an older
+    libc6). The measure is the share of fields equal.
 names: the share of mapped Debian packages whose padpack package has
     the same name.
 Means are over the projects that split.
@@ -193,8 +195,8 @@ def lines(text):
 
 
 def external_depends(pkg, own):
-    return sorted((n, op, v) for f, n, op, v in relations(pkg)
-                  if f in ("Depends", "Pre-Depends") and n not in own)
+    return sorted(set((n, op) for f, n, op, v in relations(pkg)
+                      if f in ("Depends", "Pre-Depends") and n not in own))
 
 
 def control_values(pkg, own):
