@@ -6,6 +6,10 @@ usage: fidelity.py [--details] [--thresholds] DIR
   DIR/NAME/debs holds padpack's .debs of project NAME, DIR/NAME/debian
   Debian's, DIR/NAME/version Debian's version (tests/corpus/corpus.sh
   writes them). A project without DIR/NAME/debs is reported as not split.
+  DIR/NAME/fallback, when there, says why the minimal spec failed (the
+  packages are then those of the recipe's fallback spec: the row is
+  marked with a dagger and the project counts as failed for
+  --thresholds).
   Prints a Markdown table, a row per project and the mean; --details adds
   what differs, project by project. With --thresholds, exits 1 when a
   project did not split or a mean is under issue 13's bar (role >= 98%,
@@ -328,11 +332,16 @@ def main():
           "only Debian / only padpack | role | grouping | relations | "
           "control fields | names |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    fallback = []
     for name, r in results.items():
         with open(os.path.join(top, name, "version")) as f:
             ver = f.read().strip()
-        print("| %s | %s | %d / %d | %d / %d / %d | %s |" % (
-            name, ver, r["packages"][0], r["packages"][1], *r["files"],
+        mark = ""
+        if os.path.exists(os.path.join(top, name, "fallback")):
+            fallback.append(name)
+            mark = " \u2020"
+        print("| %s%s | %s | %d / %d | %d / %d / %d | %s |" % (
+            name, mark, ver, r["packages"][0], r["packages"][1], *r["files"],
             " | ".join("%.1f%%" % (100 * r[m]) for m in MEASURES)))
     for name in failed:
         print("| %s | | not split | | | | | | |" % name)
@@ -340,7 +349,15 @@ def main():
             if results else 0.0 for m in MEASURES}
     print("| **mean of %d** | | | | %s |" % (
         len(results), " | ".join("**%.1f%%**" % mean[m] for m in MEASURES)))
+    if fallback:
+        print("\n\u2020 the minimal spec failed; scored: the split of the "
+              "recipe's fallback spec (packages.title, a version padpack "
+              "accepts)")
     if details:
+        for name in fallback:
+            with open(os.path.join(top, name, "fallback")) as f:
+                results[name]["notes"].insert(
+                    0, "the minimal spec failed: " + f.read().strip())
         for name, r in results.items():
             print("\n### %s\n" % name)
             for n in r["notes"]:
@@ -351,6 +368,8 @@ def main():
         return 0
     short = ["%s %.1f%% < %g%%" % (m, mean[m], t)
              for m, t in THRESHOLDS.items() if mean[m] + 1e-9 < t]
+    if fallback:
+        short.insert(0, "not split with the minimal spec: " + ", ".join(fallback))
     if failed:
         short.insert(0, "not split: " + ", ".join(failed))
     if short:
