@@ -50,26 +50,33 @@ check_lintian() {
 }
 
 # Each project's packages (but -dbgsym) installed together with apt in
-# one clean root, then purged, one project after another.
+# one clean root, then purged, one project after another. A package the
+# root already has at the same version (libjansson4, libnettle8,
+# libpcre2-8-0: apt, gcc and grep need them) is replaced by padpack's
+# (apt calls that a downgrade) and kept at the purge.
 check_install() {
-	local name f script=$OUT/install.sh out
-	{
-		echo 'cd /debs'
-		for name in "${SPLIT[@]}"; do
-			printf 'if apt-get install -y -q --no-install-recommends'
-			for f in "$OUT/$name"/debs/*.deb; do
-				case $f in *-dbgsym_*) continue ;; esac
-				printf ' ./%s' "${f#"$OUT"/}"
-			done
-			printf ' >/tmp/apt.log 2>&1 && apt-get purge -y -q --autoremove'
-			for f in "$OUT/$name"/debs/*.deb; do
-				case $f in *-dbgsym_*) continue ;; esac
-				printf ' %s' "$(dpkg-deb -f "$f" Package)"
-			done
-			printf ' >>/tmp/apt.log 2>&1; then echo "%s: installed and purged"; else echo "%s: failed"; tail -n 8 /tmp/apt.log | sed "s/^/%s:   /"; fi\n' \
-				"$name" "$name" "$name"
-		done
-	} >"$script"
+	local name f out
+	for name in "${SPLIT[@]}"; do
+		for f in "$OUT/$name"/debs/*.deb; do
+			case $f in *-dbgsym_*) continue ;; esac
+			echo "/debs/${f#"$OUT"/} $(dpkg-deb -f "$f" Package)"
+		done >"$OUT/$name/install.list"
+	done
+	cat >"$OUT/install.sh" <<-'EOS'
+	for list in /debs/*/install.list; do
+		name=${list#/debs/}; name=${name%%/*}
+		new=$(while read -r f p; do
+			dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null |
+				grep -qx installed || echo "$p"; done <"$list")
+		if apt-get install -y -q --no-install-recommends --allow-downgrades \
+			$(cut -d' ' -f1 "$list") >/tmp/apt.log 2>&1 &&
+		   { [ -z "$new" ] || apt-get purge -y -q --autoremove $new >>/tmp/apt.log 2>&1; }; then
+			echo "$name: installed and purged"
+		else
+			echo "$name: failed"; tail -n 8 /tmp/apt.log | sed "s/^/$name:   /"
+		fi
+	done
+	EOS
 	out=$(debian_root_run "$OUT" "sh /debs/install.sh" 2>&1)
 	for name in "${SPLIT[@]}"; do
 		if printf '%s\n' "$out" | grep -qx "$name: installed and purged"; then
