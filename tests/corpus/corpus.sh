@@ -8,9 +8,12 @@
 # usage: tests/corpus/corpus.sh [-o DIR] [NAME...]
 #   Fetches, builds and splits each project (default: every
 #   tests/corpus/*.conf) into DIR/NAME/ (default: a temporary directory),
-#   prints a line per project, then the fidelity table; exits 0 when
+#   prints a line per project, then the fidelity table (and writes
+#   DIR/details.md, what differs); PADPACK names the padpack to run
+#   (default: this tree's ./padpack). Exits 0 when
 #   every project split and the corpus meets the thresholds of issue 13,
-#   1 when a project failed, 2 when only the thresholds are not met.
+#   1 when a project failed (to fetch, build, or split with the minimal
+#   spec), 2 when only the thresholds are not met.
 # Sourced (by tests/integration/split-corpus.sh), it defines the
 # corpus_* functions and runs nothing.
 #
@@ -53,7 +56,7 @@ corpus_names() { (cd "$CORPUS_DIR" && ls ./*.conf | sed 's|^\./||; s/\.conf$//')
 # corpus_load NAME: reads the recipe (SOURCE, DEBS, SUMMARY, corpus_build).
 corpus_load() {
 	unset -f corpus_build
-	SOURCE= DEBS= SUMMARY= TITLE= SPEC_VERSION=
+	SOURCE='' DEBS='' SUMMARY='' TITLE='' SPEC_VERSION=''
 	# shellcheck source=/dev/null
 	source "$CORPUS_DIR/$1.conf" || return 1
 	[ -n "$SOURCE" ] && [ -n "$DEBS" ] && [ -n "$SUMMARY" ] &&
