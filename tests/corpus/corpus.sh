@@ -120,7 +120,9 @@ corpus_build_cached() {
 	local name=$1 work
 	BUILD=$CORPUS_CACHE/build/$name-$(corpus_key "$name")
 	[ -f "$BUILD/complete" ] && return 0
-	rm -rf "$CORPUS_CACHE/build/$name"-* && mkdir -p "$BUILD"
+	# The builds of older keys (16 hex digits: no other project's name).
+	rm -rf "$CORPUS_CACHE/build/$name"-???????????????? \
+		"$CORPUS_CACHE/build/$name"-????????????????.log && mkdir -p "$BUILD"
 	work=$CORPUS_CACHE/work/$name
 	rm -rf "$work" && mkdir -p "$(dirname "$work")" && cp -a "$(corpus_srcdir)" "$work"
 	(cd "$work" && eval "$(dpkg-buildflags --export=sh)" &&
