@@ -22,7 +22,7 @@ test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
 # for the scripts it writes.
 test_pkgs="$test_pkgs docker.io shellcheck"
 # What the projects of padpack split's corpus (tests/corpus/) build with.
-test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev"
+test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"
