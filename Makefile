@@ -44,7 +44,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 # The binary of a sanitized build lives in build-asan/, the plain one here.
 PADPACK := $(if $(filter 1,$(SANITIZE)),$(B)/padpack,padpack)
 
-.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build
+.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build fidelity
 all: $(PADPACK) $(B)/unit-tests
 
 $(B)/%.o: %.c $(wildcard src/lib/*.h src/cmd/*.h tests/unit/*.h) Makefile
@@ -87,6 +87,12 @@ bench:
 	scripts/install-deps.sh bench
 	$(MAKE) all
 	tests/bench/run.sh $(PARTS)
+
+# padpack split on the real-world corpus (tests/corpus/), scored against
+# Debian's own packages; fails while issue 13's thresholds are not met.
+fidelity: deps
+	$(MAKE) all
+	tests/corpus/corpus.sh -o build/corpus
 
 install: padpack
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

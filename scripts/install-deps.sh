@@ -27,6 +27,8 @@ test_pkgs="$test_pkgs docker.io shellcheck"
 test_pkgs="$test_pkgs lighttpd"
 # repo-contents: apt-file searches the Contents indices.
 test_pkgs="$test_pkgs apt-file"
+# What the projects of padpack split's corpus (tests/corpus/) build with.
+test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"
