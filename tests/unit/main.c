@@ -19,6 +19,7 @@ extern const struct t_case docker_tests[];
 extern const struct t_case fsutil_tests[];
 extern const struct t_case sort_tests[];
 extern const struct t_case repokey_tests[];
+extern const struct t_case fuzzfound_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -36,6 +37,7 @@ static const struct t_case *const suites[] = {
 	fsutil_tests,
 	sort_tests,
 	repokey_tests,
+	fuzzfound_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)

@@ -1,0 +1,81 @@
+/* What the fuzz targets (tests/fuzz) found, one case each: the input
+ * that showed the bug, and what must happen with it now. The inputs are
+ * also in tests/fuzz/corpus-NAME, which every fuzz run replays. */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/lib/control.h"
+#include "../../src/lib/elfinfo.h"
+#include "../../src/lib/fsutil.h"
+#include "test.h"
+
+/* A stanza stream that fails after a field was read handed the half-read
+ * stanza back, which no caller freed (control: "NB:" after a field). */
+static void deb822_error_keeps_nothing(struct t_ctx *t)
+{
+	static const char text[] = "A: 1\nB\n";
+	struct pp_deb822 p;
+	struct pp_stanza st;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	pp_deb822_init(&p, text, sizeof(text) - 1, "f");
+	CHECK_INT(pp_deb822_next(&p, &st, &err), -1);
+	CHECK_INT(st.nr, 0);
+	CHECK(st.fields == NULL);
+	CHECK_STR(err.msg, "f:2: field name 'B' must be followed by a colon: "
+		  "write 'Name: value'");
+	/* the input the fuzzer found: one field, no value, no newline */
+	pp_deb822_init(&p, "NB:", 3, "f");
+	CHECK_INT(pp_deb822_next(&p, &st, &err), -1);
+	CHECK_INT(st.nr, 0);
+	pp_err_release(&err);
+}
+
+/* A program with two PT_INTERP headers: the first was read, then the
+ * second, and the first leaked (elf). This test program itself, with a
+ * second PT_INTERP made of another header, is such a file. */
+static void elf_second_interp(struct t_ctx *t)
+{
+	char path[] = "/tmp/padpack-unit-elf.XXXXXX";
+	struct strbuf exe = STRBUF_INIT;
+	struct pp_elf_info info;
+	const Elf64_Phdr *interp = NULL;
+	Elf64_Ehdr *eh;
+	Elf64_Phdr *ph;
+	struct pp_err err;
+	int fd = mkstemp(path), changed = 0;
+
+	pp_err_init(&err);
+	CHECK(fd >= 0 && pp_read_file("/proc/self/exe", &exe, &err) == 0);
+	eh = (Elf64_Ehdr *)exe.buf;
+	ph = (Elf64_Phdr *)(exe.buf + eh->e_phoff);
+	for (size_t i = 0; i < eh->e_phnum && !changed; i++) {
+		if (ph[i].p_type == PT_INTERP && !interp)
+			interp = &ph[i];
+		else if (interp && (ph[i].p_type == PT_NOTE ||
+				    ph[i].p_type == PT_GNU_STACK)) {
+			ph[i] = *interp;
+			ph[i].p_filesz = 4; /* "/lib" */
+			changed = 1;
+		}
+	}
+	CHECK(changed);
+	CHECK(pp_write_file(path, exe.buf, exe.len, 0600, &err) == 0);
+	CHECK_INT(pp_elf_read(path, &info, &err), 0);
+	CHECK(info.interp && strlen(info.interp) > 4); /* the first one */
+	pp_elf_release(&info);
+	close(fd);
+	unlink(path);
+	strbuf_release(&exe);
+	pp_err_release(&err);
+}
+
+T_SUITE(fuzzfound_tests) = {
+	{ "elf: a second PT_INTERP is ignored, not leaked", elf_second_interp },
+	{ "deb822: a stanza that fails is freed, not handed out",
+	  deb822_error_keeps_nothing },
+	T_END,
+};
