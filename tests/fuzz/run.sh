@@ -6,14 +6,14 @@
 #   NAME: N runs in S s (R/s), corpus C inputs
 # and exits non-zero on a crash, leak, timeout or sanitizer report, the
 # input that failed saved as build-fuzz/crash-NAME-* (its path printed).
-# The full log is build-fuzz/NAME.log.
+# The full log is build-fuzz/NAME.log (or FUZZ_LOG).
 #   tests/fuzz/run.sh NAME SECONDS [CORPUS]
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 name=$1 secs=$2
 corpus=${3:-$TOP/build-fuzz/corpus/$name}
 bin=$TOP/build-fuzz/fuzz-$name
-log=$TOP/build-fuzz/$name.log
+log=${FUZZ_LOG:-$TOP/build-fuzz/$name.log}
 
 case $name in
 	deb|tar|ar|elf|isa) max_len=65536 ;;

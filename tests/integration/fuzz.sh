@@ -21,7 +21,8 @@ ok "the seeds are made from the fixtures"
 
 for bin in "$TOP"/build-fuzz/fuzz-*; do
 	name=${bin##*/fuzz-}
-	if out=$("$TOP/tests/fuzz/run.sh" "$name" "$secs" "$WORK/corpus-$name"); then
+	if out=$(FUZZ_LOG=$WORK/$name.log "$TOP/tests/fuzz/run.sh" "$name" \
+		 "$secs" "$WORK/corpus-$name"); then
 		ok "$(printf '%s' "$out" | head -n 1), no crash, leak or sanitizer report"
 	else
 		not_ok "fuzz-$name for ${secs}s: no crash, leak or sanitizer report" \

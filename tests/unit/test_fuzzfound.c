@@ -9,6 +9,7 @@
 #include "../../src/lib/control.h"
 #include "../../src/lib/elfinfo.h"
 #include "../../src/lib/fsutil.h"
+#include "../../src/lib/spec.h"
 #include "test.h"
 
 /* A stanza stream that fails after a field was read handed the half-read
@@ -73,7 +74,35 @@ static void elf_second_interp(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* libconfig 1.5 ended the process ("input in flex scanner failed", exit
+ * 2) on an @include of a directory, such as "" or "." (spec). */
+static void spec_include_of_a_directory(struct t_ctx *t)
+{
+	static const char *const texts[] = {
+		"@include \"\"\n", "name = \"x\";\n  @include\t\".\"\n",
+	};
+	char dir[] = "/tmp/padpack-unit-spec.XXXXXX", path[64];
+	struct pp_spec spec;
+	struct pp_err err;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/s.cfg", dir);
+	for (size_t i = 0; i < 2; i++) {
+		pp_err_init(&err);
+		CHECK(pp_write_file(path, texts[i], strlen(texts[i]), 0644,
+				    &err) == 0);
+		CHECK_INT(pp_spec_load(path, &spec, &err), -1);
+		CHECK_INT(err.code, PP_EXIT_INPUT);
+		CHECK(strstr(err.msg, "is not a regular file") != NULL);
+		pp_err_release(&err);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 T_SUITE(fuzzfound_tests) = {
+	{ "spec: @include of a directory is an error, not an exit",
+	  spec_include_of_a_directory },
 	{ "elf: a second PT_INTERP is ignored, not leaked", elf_second_interp },
 	{ "deb822: a stanza that fails is freed, not handed out",
 	  deb822_error_keeps_nothing },
