@@ -4,11 +4,13 @@
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../src/lib/control.h"
 #include "../../src/lib/elfinfo.h"
 #include "../../src/lib/fsutil.h"
+#include "../../src/lib/repo-internal.h"
 #include "../../src/lib/spec.h"
 #include "test.h"
 
@@ -100,7 +102,47 @@ static void spec_include_of_a_directory(struct t_ctx *t)
 	rmdir(dir);
 }
 
+/* A db/cache whose last line is a stat line cut short before its key
+ * and newline: the key's length came out as -1 and was copied (repo-db,
+ * "X-Padpack-Stat: " alone). Such an entry is dropped (and rebuilt from
+ * its pool file at the next publish); the whole ones before it stay. */
+static void cache_stat_line_cut_short(struct t_ctx *t)
+{
+	static const char *const texts[] = {
+		"X-Padpack-Stat: ",
+		"Package: a\nFilename: pool/a.deb\nX-Padpack-Stat: 1 2 3\n\n"
+		"Package: b\nFilename: pool/b.deb\nX-Padpack-Stat",
+	};
+	char root[] = "/tmp/padpack-unit-cache.XXXXXX", path[64];
+	struct pp_repo_cache c;
+	struct pp_err err;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(path, sizeof(path), "%s/db", root);
+	CHECK(mkdir(path, 0755) == 0);
+	strcat(path, "/cache");
+	for (size_t i = 0; i < 2; i++) {
+		pp_err_init(&err);
+		CHECK(pp_write_file(path, texts[i], strlen(texts[i]), 0644,
+				    &err) == 0);
+		CHECK_INT(pp_repo_cache_load(root, &c, &err), 0);
+		CHECK_INT(c.nr, i);
+		if (i == 1) {
+			CHECK_STR(c.e[0].filename, "pool/a.deb");
+			CHECK_STR(c.e[0].stat_key, "1 2 3");
+		}
+		pp_repo_cache_release(&c);
+		pp_err_release(&err);
+	}
+	unlink(path);
+	path[strlen(path) - strlen("/cache")] = '\0';
+	rmdir(path);
+	rmdir(root);
+}
+
 T_SUITE(fuzzfound_tests) = {
+	{ "repo cache: a stat line cut short is dropped, not copied",
+	  cache_stat_line_cut_short },
 	{ "spec: @include of a directory is an error, not an exit",
 	  spec_include_of_a_directory },
 	{ "elf: a second PT_INTERP is ignored, not leaked", elf_second_interp },
