@@ -129,11 +129,11 @@ build-fuzz/fuzz-%: build-fuzz/tests/fuzz/fuzz-%.o build-fuzz/libpadpack-fuzz.a
 fuzz-build: $(FUZZ_ALL:%=build-fuzz/fuzz-%)
 
 fuzz: deps
-	$(MAKE) fuzz-build
+	$(MAKE) all fuzz-build
 	tests/fuzz/make-seeds.sh
-	@for t in $(FUZZ_TARGETS); do \
-		tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; \
-	done
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+		tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || rc=1; \
+	done; exit $$rc
 
 clean:
 	rm -rf build build-asan build-fuzz padpack

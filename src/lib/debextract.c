@@ -87,10 +87,11 @@ static int ctrl_entry(struct pp_deb *deb, struct archive *a,
 		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control archive "
 				  "entry '%s' is not a plain top-level file",
 				  deb->ar.path, archive_entry_pathname(ae));
-	if (archive_entry_size(ae) > CTRL_MAX)
+	if (archive_entry_size(ae) < 0 || archive_entry_size(ae) > CTRL_MAX)
 		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
-				  "is larger than %u MiB", deb->ar.path, name,
-				  CTRL_MAX >> 20);
+				  "declares %lld bytes; at most %u MiB is read",
+				  deb->ar.path, name,
+				  (long long)archive_entry_size(ae), CTRL_MAX >> 20);
 	ARRAY_GROW(out->m, out->alloc, out->nr + 1);
 	cm = &out->m[out->nr++];
 	cm->name = xstrdup(name);

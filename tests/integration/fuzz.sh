@@ -19,6 +19,23 @@ if ! PADPACK=$PADPACK "$TOP/tests/fuzz/make-seeds.sh" >"$WORK/seeds.log" 2>&1; t
 fi
 ok "the seeds are made from the fixtures"
 
+# What the fuzzers once failed on, through the commands: a clear error.
+# deb_around TAR OUT: a .deb with TAR as both control.tar and data.tar,
+# as fuzz-tar makes it.
+deb_around() {
+	mkdir -p "$WORK/around"
+	printf '2.0\n' > "$WORK/around/debian-binary"
+	cp "$1" "$WORK/around/control.tar"
+	cp "$1" "$WORK/around/data.tar"
+	(cd "$WORK/around" && rm -f "$2" && ar qc "$2" debian-binary control.tar data.tar)
+}
+deb_around "$TOP/tests/fuzz/corpus-tar/crash-negative-size" "$WORK/negative.deb"
+for cmd in info field; do
+	check_fails "$cmd: a control file declaring a negative size is refused" 3 \
+		"control file 'postrm' declares -9223372036854775808 bytes" \
+		"$PADPACK" $cmd "$WORK/negative.deb"
+done
+
 for bin in "$TOP"/build-fuzz/fuzz-*; do
 	name=${bin##*/fuzz-}
 	if out=$(FUZZ_LOG=$WORK/$name.log "$TOP/tests/fuzz/run.sh" "$name" \
