@@ -121,10 +121,10 @@ static int cmp_path(const void *a, const void *b)
 static struct file_sum *find(struct content *c, const char *path)
 {
 	struct file_sum key = { (char *)path, NULL, "", 0, 0 };
-	struct file_sum *f = bsearch(&key, c->f, c->nr, sizeof(*c->f),
-				     cmp_path);
 
-	return f;
+	if (!c->nr) /* c->f is NULL: bsearch must not be given it */
+		return NULL;
+	return bsearch(&key, c->f, c->nr, sizeof(*c->f), cmp_path);
 }
 
 /* Sorts by path, keeps the last entry of each, and gives hard links the
@@ -133,7 +133,8 @@ static void settle(struct content *c)
 {
 	size_t keep = 0;
 
-	qsort(c->f, c->nr, sizeof(*c->f), cmp_path);
+	if (c->nr) /* no files: c->f is NULL, which qsort must not get */
+		qsort(c->f, c->nr, sizeof(*c->f), cmp_path);
 	for (size_t i = 0; i < c->nr; i++) {
 		if (i + 1 < c->nr && !strcmp(c->f[i].path, c->f[i + 1].path)) {
 			free(c->f[i].path);

@@ -18,6 +18,14 @@ static void ar_member(FILE *f, const char *name, const void *data,
 		fputc('\n', f);
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_deb_init();
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[128];

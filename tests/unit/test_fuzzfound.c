@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "../../src/lib/control.h"
+#include "../../src/lib/deb.h"
+#include "../../src/lib/debsig.h"
 #include "../../src/lib/elfinfo.h"
 #include "../../src/lib/fsutil.h"
 #include "../../src/lib/repo-internal.h"
@@ -140,7 +142,45 @@ static void cache_stat_line_cut_short(struct t_ctx *t)
 	rmdir(root);
 }
 
+/* Verifying a signed package whose data holds no file sorted and
+ * searched a NULL array (qsort and bsearch with a NULL base: undefined
+ * behaviour, which UBSan reports; deb, the empty fixture signed). */
+static void verify_package_without_files(struct t_ctx *t)
+{
+	static const char control[] = "Package: empty\nVersion: 1\n"
+		"Architecture: all\nMaintainer: A <a@example.org>\n"
+		"Description: nothing\n";
+	const struct pp_pack_opts po = { { PP_COMP_NONE, -1, 1 }, 1700000000 };
+	char dir[] = "/tmp/padpack-unit-verify.XXXXXX", p[128], deb[128];
+	struct pp_debsig_report rep;
+	struct pp_pgp_signer signer;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(p, sizeof(p), "%s/tree/DEBIAN", dir);
+	CHECK(pp_mkdir_p(p, 0755, &err) == 0);
+	strcat(p, "/control");
+	CHECK(pp_write_file(p, control, strlen(control), 0644, &err) == 0);
+	snprintf(p, sizeof(p), "%s/tree", dir);
+	snprintf(deb, sizeof(deb), "%s/empty.deb", dir);
+	CHECK(pp_deb_pack(p, deb, &po, NULL, &err) == 0);
+	snprintf(p, sizeof(p), "%s/key", dir);
+	CHECK(pp_pgp_key_generate(p, "T <t@example.org>", "ed25519", NULL,
+				  1700000000, &err) == 0);
+	CHECK(pp_pgp_signer_load(&signer, p, NULL, &err) == 0);
+	CHECK(pp_debsig_sign(deb, deb, &signer, NULL, &err) == 0);
+	CHECK_INT(pp_debsig_verify(deb, &signer.cert, 1800000000, &rep, &err), 0);
+	CHECK_INT(rep.files, 0);
+	pp_debsig_report_release(&rep);
+	pp_pgp_signer_release(&signer);
+	pp_err_release(&err);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	CHECK(system(p) == 0);
+}
+
 T_SUITE(fuzzfound_tests) = {
+	{ "verify: a signed package without files", verify_package_without_files },
 	{ "repo cache: a stat line cut short is dropped, not copied",
 	  cache_stat_line_cut_short },
 	{ "spec: @include of a directory is an error, not an exit",
