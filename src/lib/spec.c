@@ -68,7 +68,8 @@ static int check_includes(const char *path, const char *dir, int depth,
 	rc = check_readable(path, depth ? "included file" : "spec", err);
 	if (!rc)
 		rc = pp_read_file(path, &text, err);
-	for (l = text.buf; !rc && depth < MAX_INCLUDE_DEPTH && l && *l; ) {
+	for (l = text.buf; !rc && depth < MAX_INCLUDE_DEPTH && l &&
+	     l < text.buf + text.len; ) {
 		end = memchr(l, '\n', text.len - (size_t)(l - text.buf));
 		end = end ? end : text.buf + text.len;
 		line++;

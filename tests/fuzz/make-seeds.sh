@@ -36,8 +36,14 @@ for fx in $FIXTURES; do
 	tar -b 1 -C "$WORK/$fx/DEBIAN" -cf "$OUT/tar/$fx-control.tar" .
 	cp "$WORK/$fx/DEBIAN/control" "$OUT/control/$fx"
 done
+# padpack's own packages: with md5sums, which verify compares with the data
 if [ -x "$PADPACK" ]; then
-	"$PADPACK" pack -q "$WORK/full" "$OUT/deb/full-padpack.deb" 2>/dev/null || true
+	for fx in $FIXTURES; do
+		for z in none xz; do
+			"$PADPACK" pack -q -Z $z "$WORK/$fx" \
+				"$OUT/deb/$fx-padpack-$z.deb" 2>/dev/null || true
+		done
+	done
 fi
 # an ar archive that is not a .deb: a static library
 printf 'int f(void) { return 1; }\n' > "$WORK/f.c"
@@ -69,7 +75,7 @@ if [ -x "$PADPACK" ]; then
 	R=$WORK/repo
 	"$PADPACK" repo init "$R" --origin Fuzz --label Fuzz \
 		--architectures amd64,arm64 --valid-for 7 >/dev/null
-	"$PADPACK" repo add "$R" "$OUT"/deb/*-xz.deb >/dev/null
+	"$PADPACK" repo add "$R" $(for fx in $FIXTURES; do echo "$OUT/deb/$fx-xz.deb"; done) >/dev/null
 	"$PADPACK" repo publish "$R" --unsigned >/dev/null
 	for d in "$R"/dists/*/; do
 		s=$(basename "$d")

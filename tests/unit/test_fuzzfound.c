@@ -82,8 +82,13 @@ static void elf_second_interp(struct t_ctx *t)
  * 2) on an @include of a directory, such as "" or "." (spec). */
 static void spec_include_of_a_directory(struct t_ctx *t)
 {
-	static const char *const texts[] = {
-		"@include \"\"\n", "name = \"x\";\n  @include\t\".\"\n",
+	static const struct { const char *s; size_t len; } texts[] = {
+#define TEXT(s) { s, sizeof(s) - 1 }
+		TEXT("@include \"\"\n"),
+		TEXT("name = \"x\";\n  @include\t\".\"\n"),
+		/* a line starting with NUL before it (the fuzzer's) */
+		TEXT("name = \"x\n\0\";\n@include \"\"\n"),
+#undef TEXT
 	};
 	char dir[] = "/tmp/padpack-unit-spec.XXXXXX", path[64];
 	struct pp_spec spec;
@@ -91,9 +96,9 @@ static void spec_include_of_a_directory(struct t_ctx *t)
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/s.cfg", dir);
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		pp_err_init(&err);
-		CHECK(pp_write_file(path, texts[i], strlen(texts[i]), 0644,
+		CHECK(pp_write_file(path, texts[i].s, texts[i].len, 0644,
 				    &err) == 0);
 		CHECK_INT(pp_spec_load(path, &spec, &err), -1);
 		CHECK_INT(err.code, PP_EXIT_INPUT);
