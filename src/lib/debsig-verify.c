@@ -435,6 +435,7 @@ static void sig_consume(void *ctx, int tag, const unsigned char *buf,
 /* The MD5s the lane made, by file index, given to the files at the end. */
 struct md5_lane {
 	struct pp_hash md5;
+	int hashing; /* a file begun and not ended: md5 holds a context */
 	struct lane_sum {
 		size_t file;
 		char hex[33];
@@ -449,17 +450,24 @@ static void md5_consume(void *ctx, int tag, const unsigned char *buf,
 
 	if (tag == PIPE_BEGIN) {
 		pp_hash_init(&l->md5, PP_MD5);
+		l->hashing = 1;
 	} else if (tag == PIPE_DATA) {
 		pp_hash_update(&l->md5, buf, len);
 	} else {
 		ARRAY_GROW(l->sums, l->alloc, l->nr + 1);
 		l->sums[l->nr].file = len;
 		pp_hash_final_hex(&l->md5, l->sums[l->nr++].hex);
+		l->hashing = 0;
 	}
 }
 
 static void md5_lane_settle(struct md5_lane *l, struct content *c)
 {
+	if (l->hashing) { /* the data ended inside a file: free its context */
+		unsigned char scratch[PP_HASH_MAX];
+
+		pp_hash_final(&l->md5, scratch);
+	}
 	for (size_t i = 0; i < l->nr; i++)
 		if (l->sums[i].file < c->nr)
 			memcpy(c->f[l->sums[i].file].hex, l->sums[i].hex, 33);

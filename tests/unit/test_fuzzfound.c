@@ -184,7 +184,39 @@ static void verify_package_without_files(struct t_ctx *t)
 	CHECK(system(p) == 0);
 }
 
+/* Verifying a signed package whose data ends inside a file the MD5
+ * thread was hashing left that hash's context unfreed (deb: a package of
+ * the links fixture cut short, then signed). Read from the fuzz corpus:
+ * the unit tests run from the top of the tree. */
+static void verify_data_cut_inside_a_file(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-unit-cut.XXXXXX", key[64], deb[64];
+	struct pp_debsig_report rep;
+	struct pp_pgp_signer signer;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(key, sizeof(key), "%s/key", dir);
+	snprintf(deb, sizeof(deb), "%s/cut.deb", dir);
+	CHECK(pp_pgp_key_generate(key, "T <t@example.org>", "ed25519", NULL,
+				  1700000000, &err) == 0);
+	CHECK(pp_pgp_signer_load(&signer, key, NULL, &err) == 0);
+	CHECK(pp_debsig_sign("tests/fuzz/corpus-deb/leak-md5-lane", deb,
+			     &signer, NULL, &err) == 0);
+	CHECK_INT(pp_debsig_verify(deb, &signer.cert, 1800000000, &rep, &err),
+		  -1);
+	CHECK(strstr(err.msg, "Truncated input") != NULL);
+	pp_debsig_report_release(&rep);
+	pp_pgp_signer_release(&signer);
+	pp_err_release(&err);
+	snprintf(key, sizeof(key), "rm -rf '%s'", dir);
+	CHECK(system(key) == 0);
+}
+
 T_SUITE(fuzzfound_tests) = {
+	{ "verify: data cut inside a file hashed on the MD5 thread",
+	  verify_data_cut_inside_a_file },
 	{ "verify: a signed package without files", verify_package_without_files },
 	{ "repo cache: a stat line cut short is dropped, not copied",
 	  cache_stat_line_cut_short },
