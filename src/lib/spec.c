@@ -37,20 +37,23 @@ static int check_readable(const char *path, const char *what,
 	return 0;
 }
 
-/* The name of an "@include" line (s..end), or NULL with *len 0. */
-static const char *include_name(const char *s, const char *end, size_t *len)
+/* The name of an "@include" line (s..eol), or NULL with *len 0. The
+ * name runs to the next quote, which may be lines further (text_end). */
+static const char *include_name(const char *s, const char *eol,
+				const char *text_end, size_t *len)
 {
 	const char *q;
 
 	*len = 0;
-	while (s < end && (*s == ' ' || *s == '\t'))
+	while (s < eol && (*s == ' ' || *s == '\t'))
 		s++;
-	if (end - s < 9 || memcmp(s, "@include", 8) || (s[8] != ' ' &&
+	if (eol - s < 9 || memcmp(s, "@include", 8) || (s[8] != ' ' &&
 							  s[8] != '\t'))
 		return NULL;
-	for (s += 9; s < end && (*s == ' ' || *s == '\t'); s++)
+	for (s += 9; s < eol && (*s == ' ' || *s == '\t'); s++)
 		;
-	if (s == end || *s != '"' || !(q = memchr(s + 1, '"', (size_t)(end - s - 1))))
+	if (s == eol || *s != '"' ||
+	    !(q = memchr(s + 1, '"', (size_t)(text_end - s - 1))))
 		return NULL;
 	*len = (size_t)(q - s - 1);
 	return s + 1;
@@ -73,11 +76,13 @@ static int check_includes(const char *path, const char *dir, int depth,
 		end = memchr(l, '\n', text.len - (size_t)(l - text.buf));
 		end = end ? end : text.buf + text.len;
 		line++;
-		name = include_name(l, end, &len);
-		if (name && memchr(name, '\\', len))
+		name = include_name(l, end, text.buf + text.len, &len);
+		if (name && (memchr(name, '\\', len) || memchr(name, '\n', len) ||
+			     memchr(name, '\0', len)))
 			rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%u: @include of a "
-					"name with a backslash escape; write the "
-					"file name plainly", path, line);
+					"name with a backslash escape, a line "
+					"break or a NUL byte; write the file "
+					"name plainly", path, line);
 		if (name && !rc) {
 			strbuf_reset(&inc);
 			strbuf_addf(&inc, "%s/%.*s", dir, (int)len, name);

@@ -88,6 +88,8 @@ static void spec_include_of_a_directory(struct t_ctx *t)
 		TEXT("name = \"x\";\n  @include\t\".\"\n"),
 		/* a line starting with NUL before it (the fuzzer's) */
 		TEXT("name = \"x\n\0\";\n@include \"\"\n"),
+		/* a name that runs over lines, NUL first (the fuzzer's) */
+		TEXT("@include \"\0x;\n y\"\n"),
 #undef TEXT
 	};
 	char dir[] = "/tmp/padpack-unit-spec.XXXXXX", path[64];
@@ -96,13 +98,14 @@ static void spec_include_of_a_directory(struct t_ctx *t)
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/s.cfg", dir);
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		pp_err_init(&err);
 		CHECK(pp_write_file(path, texts[i].s, texts[i].len, 0644,
 				    &err) == 0);
 		CHECK_INT(pp_spec_load(path, &spec, &err), -1);
 		CHECK_INT(err.code, PP_EXIT_INPUT);
-		CHECK(strstr(err.msg, "is not a regular file") != NULL);
+		CHECK(strstr(err.msg, i < 3 ? "is not a regular file" :
+			     "a line break or a NUL byte") != NULL);
 		pp_err_release(&err);
 	}
 	unlink(path);
