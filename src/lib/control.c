@@ -138,8 +138,8 @@ static int check_empty_values(struct pp_deb822 *p, struct pp_stanza *st,
 	return 0;
 }
 
-int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
-		   struct pp_err *err)
+static int read_stanza(struct pp_deb822 *p, struct pp_stanza *st,
+		       struct pp_err *err)
 {
 	const char *s;
 	size_t len;
@@ -183,6 +183,16 @@ int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
 	if (check_empty_values(p, st, err) < 0)
 		return -1;
 	return st->nr ? 1 : 0;
+}
+
+int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
+		   struct pp_err *err)
+{
+	int r = read_stanza(p, st, err);
+
+	if (r < 0) /* what was read before the error is not handed out */
+		pp_stanza_release(st);
+	return r;
 }
 
 int pp_control_parse(const char *buf, size_t len, const char *file,

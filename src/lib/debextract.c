@@ -98,7 +98,12 @@ static int ctrl_limits(struct ctrl_read *cr, const char *name, int64_t size,
 				  "more than %d entries; a control archive holds "
 				  "a few files", cr->deb->ar.path,
 				  cr->deb->control.name, CTRL_ENTRIES_MAX);
-	if (size < 0 || (cr->bytes += (uint64_t)size) > CTRL_MAX)
+	if (size < 0)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
+				  "declares a negative size (%lld) in its tar "
+				  "header", cr->deb->ar.path, name,
+				  (long long)size);
+	if ((cr->bytes += (uint64_t)size) > CTRL_MAX)
 		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
 				  "brings the control files past %u MiB",
 				  cr->deb->ar.path, name, CTRL_MAX >> 20);

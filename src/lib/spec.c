@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fsutil.h"
 #include "proc.h"
@@ -17,16 +18,91 @@
 /* More variants than this is a mistake in the axes, not a plan. */
 #define MAX_VARIANTS 1024
 
+/* libconfig 1.5 ends the process ("input in flex scanner failed") when
+ * a file it opens cannot be read, a directory say: the spec and each file
+ * it includes (relative to the spec's directory, at any depth, as
+ * libconfig reads them) must be a regular file. */
+#define MAX_INCLUDE_DEPTH 10 /* libconfig's own limit */
+
+static int check_readable(const char *path, const char *what,
+			  struct pp_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot read %s '%s'", what,
+				    path);
+	if (!S_ISREG(st.st_mode))
+		return pp_err_set(err, PP_EXIT_INPUT, "%s '%s' is not a regular "
+				  "file", what, path);
+	return 0;
+}
+
+/* The name of an "@include" line (s..eol), or NULL with *len 0. The
+ * name runs to the next quote, which may be lines further (text_end). */
+static const char *include_name(const char *s, const char *eol,
+				const char *text_end, size_t *len)
+{
+	const char *q;
+
+	*len = 0;
+	while (s < eol && (*s == ' ' || *s == '\t'))
+		s++;
+	if (eol - s < 9 || memcmp(s, "@include", 8) || (s[8] != ' ' &&
+							  s[8] != '\t'))
+		return NULL;
+	for (s += 9; s < eol && (*s == ' ' || *s == '\t'); s++)
+		;
+	if (s == eol || *s != '"' ||
+	    !(q = memchr(s + 1, '"', (size_t)(text_end - s - 1))))
+		return NULL;
+	*len = (size_t)(q - s - 1);
+	return s + 1;
+}
+
+static int check_includes(const char *path, const char *dir, int depth,
+			  struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, inc = STRBUF_INIT;
+	const char *l, *end, *name;
+	unsigned line = 0;
+	size_t len;
+	int rc;
+
+	rc = check_readable(path, depth ? "included file" : "spec", err);
+	if (!rc)
+		rc = pp_read_file(path, &text, err);
+	for (l = text.buf; !rc && depth < MAX_INCLUDE_DEPTH && l &&
+	     l < text.buf + text.len; ) {
+		end = memchr(l, '\n', text.len - (size_t)(l - text.buf));
+		end = end ? end : text.buf + text.len;
+		line++;
+		name = include_name(l, end, text.buf + text.len, &len);
+		if (name && (memchr(name, '\\', len) || memchr(name, '\n', len) ||
+			     memchr(name, '\0', len)))
+			rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%u: @include of a "
+					"name with a backslash escape, a line "
+					"break or a NUL byte; write the file "
+					"name plainly", path, line);
+		if (name && !rc) {
+			strbuf_reset(&inc);
+			strbuf_addf(&inc, "%s/%.*s", dir, (int)len, name);
+			rc = check_includes(inc.buf, dir, depth + 1, err);
+			if (rc)
+				pp_err_prefix(err, "%s:%u: ", path, line);
+		}
+		l = end < text.buf + text.len ? end + 1 : NULL;
+	}
+	strbuf_release(&text);
+	strbuf_release(&inc);
+	return rc;
+}
+
 static int parse(config_t *cfg, const char *path, struct pp_err *err)
 {
 	char *dir = pp_dirname(path);
-	FILE *f = fopen(path, "r");
-	int rc = 0;
+	int rc = check_includes(path, dir, 0, err);
 
-	if (!f)
-		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read spec '%s'", path);
-	else
-		fclose(f);
 	config_set_include_dir(cfg, dir); /* @include is relative to it */
 	if (!rc && config_read_file(cfg, path) != CONFIG_TRUE)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%d: %s; a spec is "

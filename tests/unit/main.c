@@ -22,6 +22,7 @@ extern const struct t_case sort_tests[];
 extern const struct t_case repokey_tests[];
 extern const struct t_case json_tests[];
 extern const struct t_case splitrules_tests[];
+extern const struct t_case fuzzfound_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -42,6 +43,7 @@ static const struct t_case *const suites[] = {
 	repokey_tests,
 	json_tests,
 	splitrules_tests,
+	fuzzfound_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
