@@ -38,12 +38,16 @@ char *pp_split_debian_version(const char *upstream, const char *revision)
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = upstream;
 
-	/* X.Y.Z then aN, bN or rcN: a pre-release sorts before X.Y.Z */
+	/* X.Y.Z then aN, bN or rcN: a pre-release sorts before X.Y.Z; any
+	 * other upstream version (1.4.2+ds, 2.1.12-stable) is kept as is */
 	while (*p && (isdigit((unsigned char)*p) || *p == '.'))
 		p++;
-	strbuf_add(&sb, upstream, (size_t)(p - upstream));
-	if (*p)
+	if (*p && pp_version_is_release(upstream)) {
+		strbuf_add(&sb, upstream, (size_t)(p - upstream));
 		strbuf_addf(&sb, "~%s", p);
+	} else {
+		strbuf_addstr(&sb, upstream);
+	}
 	strbuf_addf(&sb, "-%s", revision);
 	return strbuf_detach(&sb, NULL);
 }

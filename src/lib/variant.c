@@ -157,6 +157,17 @@ int pp_version_is_release(const char *s)
 	return s && !*s;
 }
 
+int pp_version_is_upstream(const char *s)
+{
+	if (*s < '0' || *s > '9' || strlen(s) > 100)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || strchr(".+~-", *s)))
+			return 0;
+	return 1;
+}
+
 /* The nearest vX.Y.Z tag of the source tree, without its "v". */
 static char *git_version(const char *source)
 {
@@ -187,10 +198,11 @@ int pp_spec_version(const struct pp_spec *spec, const char *source,
 	const char *env = spec->version_env ? getenv(spec->version_env) : NULL;
 
 	if (env && *env) {
-		if (!pp_version_is_release(env))
+		if (!pp_version_is_upstream(env))
 			return pp_err_set(err, PP_EXIT_INPUT, "%s='%s' is not a "
-					  "version; use X.Y or X.Y.Z, maybe followed "
-					  "by aN, bN or rcN", spec->version_env,
+					  "version; use an upstream version: a digit, "
+					  "then letters, digits, '.', '+', '~' or '-'",
+					  spec->version_env,
 					  env);
 		*version = xstrdup(env);
 		*origin = PP_VERSION_ENV;

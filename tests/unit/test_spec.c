@@ -304,6 +304,14 @@ static void versions(struct t_ctx *t)
 	CHECK(!pp_version_is_release("1.0.0-1"));
 	CHECK(!pp_version_is_release("v1.0.0"));
 	CHECK(!pp_version_is_release("1.0.0rc"));
+	CHECK(pp_version_is_upstream("1.4.2+ds"));
+	CHECK(pp_version_is_upstream("2.1.12-stable"));
+	CHECK(pp_version_is_upstream("0.9.24"));
+	CHECK(pp_version_is_upstream("1.0~rc1"));
+	CHECK(!pp_version_is_upstream("v1.0"));
+	CHECK(!pp_version_is_upstream("1:2.1.5"));
+	CHECK(!pp_version_is_upstream("1.0 beta"));
+	CHECK(!pp_version_is_upstream(""));
 	pp_err_init(&err);
 	CHECK_INT(load_text(HEAD "version = \"1.2.3\";\n"
 			    "version_env = \"PP_TEST_VERSION\";\n"
