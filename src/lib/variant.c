@@ -198,11 +198,10 @@ int pp_spec_version(const struct pp_spec *spec, const char *source,
 	const char *env = spec->version_env ? getenv(spec->version_env) : NULL;
 
 	if (env && *env) {
-		if (!pp_version_is_upstream(env))
+		if (!pp_version_is_release(env))
 			return pp_err_set(err, PP_EXIT_INPUT, "%s='%s' is not a "
-					  "version; use an upstream version: a digit, "
-					  "then letters, digits, '.', '+', '~' or '-'",
-					  spec->version_env,
+					  "version; use X.Y or X.Y.Z, maybe followed "
+					  "by aN, bN or rcN", spec->version_env,
 					  env);
 		*version = xstrdup(env);
 		*origin = PP_VERSION_ENV;
