@@ -259,5 +259,9 @@ int pp_spec_version(const struct pp_spec *spec, const char *source,
 		    struct pp_err *err);
 /* Whether s is X.Y or X.Y.Z optionally followed by aN, bN or rcN. */
 int pp_version_is_release(const char *s);
+/* Whether s is a Debian upstream version (Policy 5.6.12): a digit first,
+ * then letters, digits, '.', '+', '~' and '-' (padpack always appends a
+ * revision, so a '-' is allowed); no epoch. */
+int pp_version_is_upstream(const char *s);
 
 #endif

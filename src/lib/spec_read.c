@@ -273,7 +273,7 @@ static int read_template(struct loader *L, const config_setting_t *g,
 
 static int is_release(const char *s)
 {
-	return pp_version_is_release(s);
+	return pp_version_is_upstream(s);
 }
 
 static int is_maintainer(const char *s)
@@ -303,7 +303,8 @@ static int read_about(struct loader *L, const config_setting_t *root)
 			   "a Debian package name: lower-case letters, digits, "
 			   "'+', '-', '.', at least 2 characters") ||
 	       read_string(L, root, "version", &sp->version, is_release,
-			   "X.Y or X.Y.Z, maybe followed by aN, bN or rcN") ||
+			   "an upstream version: a digit, then letters, "
+			   "digits, '.', '+', '~' or '-', e.g. 1.4.2+ds") ||
 	       read_string(L, root, "version_env", &sp->version_env,
 			   is_env_name, "a variable name (letters, digits, "
 			   "'_')") ||

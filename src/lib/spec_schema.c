@@ -234,7 +234,7 @@ const struct pp_skey pp_spec_schema[] = {
 	{ "name", PP_ST_STRING, PP_SK_REQUIRED, NULL,
 	  "a Debian package name, e.g. \"paddle\"" },
 	{ "version", PP_ST_STRING, 0, NULL,
-	  "X.Y or X.Y.Z, maybe followed by aN, bN or rcN, e.g. \"0.11.0\"" },
+	  "an upstream version, e.g. \"0.11.0\" or \"1.4.2+ds\"" },
 	{ "version_env", PP_ST_STRING, 0, NULL,
 	  "an environment variable name, e.g. \"PADDLE_VERSION\"" },
 	{ "maintainer", PP_ST_STRING, PP_SK_REQUIRED, NULL,

@@ -243,6 +243,28 @@ static int is_man_page(const struct pp_split_file *f)
 	       (n < 3 || strcmp(f->path + n - 3, ".gz"));
 }
 
+/* dh_python3: a script's unversioned python "#!" line becomes
+ * /usr/bin/python3 (the package then depends on python3:any). */
+static int copy_python3(const char *src, const char *dst, struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+	const char *nl;
+	int rc = pp_read_file(src, &text, err);
+
+	if (rc == 0) {
+		nl = strchr(text.buf, '\n');
+		strbuf_addstr(&out, "#!/usr/bin/python3");
+		if (nl)
+			strbuf_add(&out, nl, text.len - (size_t)(nl - text.buf));
+		else
+			strbuf_addch(&out, '\n');
+		rc = pp_write_file(dst, out.buf, out.len, 0644, err);
+	}
+	strbuf_release(&text);
+	strbuf_release(&out);
+	return rc;
+}
+
 static int copy_regular(struct pp_split *s, size_t pkg,
 			const struct pp_split_file *f, const char *src,
 			const char *dst, struct pp_err *err)
@@ -259,7 +281,8 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 		strbuf_release(&gz);
 		return rc;
 	}
-	rc = pp_copy_file(src, dst, fixed_mode(f), err);
+	rc = f->python_shebang ? copy_python3(src, dst, err) :
+	     pp_copy_file(src, dst, fixed_mode(f), err);
 	if (rc == 0 && f->c.cls == PP_CLASS_STATIC)
 		rc = strip_static(dst, err);
 	else if (rc == 0 && has_debug_info(f))
@@ -300,8 +323,11 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT;
 	int rc;
 
+	char *dest = pp_split_dest_path(s, pkg, f);
+
 	strbuf_addf(&src, "%s/%s", s->stages[ref.stage].dir, f->path);
-	strbuf_addf(&dst, "%s/%s", root, f->path);
+	strbuf_addf(&dst, "%s/%s", root, dest);
+	free(dest);
 	rc = S_ISDIR(f->st.st_mode) ? pp_mkdir_p(dst.buf, 0755, err) :
 	     mkparent(dst.buf, err);
 	if (rc == 0 && S_ISREG(f->st.st_mode))
@@ -865,6 +891,15 @@ static void python_deps(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_strlist_push(rel, "python3:any");
 }
 
+static int has_python_script(const struct pp_split *s,
+			     const struct pp_split_pkg *p)
+{
+	for (size_t i = 0; i < p->nr_files; i++)
+		if (pp_split_at(s, p->files[i])->python_shebang)
+			return 1;
+	return 0;
+}
+
 /* Whether q ships a library one of p's .so links is for (with no such
  * link in p, any library: headers alone do not say whose they are). */
 static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
@@ -939,6 +974,8 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 		pp_split_run_relations(s, pkg, &rel, NULL);
 		if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
 			python_deps(s, &s->pkgs[pkg], &rel);
+		else if (has_python_script(s, &s->pkgs[pkg]))
+			pp_strlist_push(&rel, "python3:any");
 		joined = pp_strlist_join(&rel, ", ");
 		if (*joined)
 			strbuf_addf(&depends, "%s%s", depends.len ? ", " : "",

@@ -38,12 +38,16 @@ char *pp_split_debian_version(const char *upstream, const char *revision)
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = upstream;
 
-	/* X.Y.Z then aN, bN or rcN: a pre-release sorts before X.Y.Z */
+	/* X.Y.Z then aN, bN or rcN: a pre-release sorts before X.Y.Z; any
+	 * other upstream version (1.4.2+ds, 2.1.12-stable) is kept as is */
 	while (*p && (isdigit((unsigned char)*p) || *p == '.'))
 		p++;
-	strbuf_add(&sb, upstream, (size_t)(p - upstream));
-	if (*p)
+	if (*p && pp_version_is_release(upstream)) {
+		strbuf_add(&sb, upstream, (size_t)(p - upstream));
 		strbuf_addf(&sb, "~%s", p);
+	} else {
+		strbuf_addstr(&sb, upstream);
+	}
 	strbuf_addf(&sb, "-%s", revision);
 	return strbuf_detach(&sb, NULL);
 }
@@ -105,6 +109,46 @@ static void find_nonempty_dirs(const struct pp_tree *t, unsigned char *nonempty)
 	free(dirs);
 }
 
+/* An unversioned python interpreter line, which dh_python3 rewrites to
+ * /usr/bin/python3 (Debian has no /usr/bin/python). */
+int pp_split_python_shebang(const char *head)
+{
+	static const char *const lines[] = { "#!/usr/bin/python",
+					     "#!/usr/bin/env python" };
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t n = strlen(lines[i]);
+
+		if (!strncmp(head, lines[i], n) &&
+		    (head[n] == '\n' || head[n] == ' ' || head[n] == '\t' ||
+		     head[n] == '\r' || !head[n]))
+			return 1;
+	}
+	return 0;
+}
+
+static int read_head(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return 0;
+}
+
+/* A manual page of no bytes (upstream writes pages with a tool the build
+ * did not run): lintian's empty-manual-page; never shipped. */
+static int is_empty_man_page(const struct pp_tree_entry *e)
+{
+	return S_ISREG(e->st.st_mode) && e->st.st_size == 0 &&
+	       !strncmp(e->path, "usr/share/man/", 14);
+}
+
 static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 		    struct pp_err *err)
 {
@@ -127,8 +171,13 @@ static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 	if (pp_classify(st->dir, f->path, &f->st, f->link, &f->c, err) < 0)
 		return -1;
 	if (S_ISREG(f->st.st_mode)) {
+		char head[64];
+
 		strbuf_addf(&full, "%s/%s", st->dir, f->path);
 		rc = sha256_file(full.buf, f->sum, err);
+		if (rc == 0 && f->c.cls != PP_CLASS_SHLIB && !f->c.elf &&
+		    !read_head(full.buf, head, sizeof(head)))
+			f->python_shebang = pp_split_python_shebang(head);
 		strbuf_release(&full);
 	}
 	return rc;
@@ -182,6 +231,12 @@ static int read_stage(struct pp_split_stage *st, struct pp_err *err)
 	for (size_t i = 0; i < t.nr && !rc; i++) {
 		if (!*t.e[i].path || (S_ISDIR(t.e[i].st.st_mode) && nonempty[i]))
 			continue; /* the root, and directories with content */
+		if (is_empty_man_page(&t.e[i])) {
+			pp_warn(err, "padpack split: %s/%s: an empty manual page; "
+				"not shipped (build the page, or remove it)",
+				st->dir, t.e[i].path);
+			continue;
+		}
 		rc = add_file(st, &t.e[i], err);
 	}
 	if (!rc)
@@ -1089,6 +1144,21 @@ static int needs_arch(const struct pp_split *s, const struct pp_split_pkg *p)
 	return 0;
 }
 
+char *pp_split_dest_path(const struct pp_split *s, size_t pkg,
+			 const struct pp_split_file *f)
+{
+	const char *dir = "usr/lib/pkgconfig/";
+	size_t n = strlen(f->path), d = strlen(dir);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (s->pkgs[pkg].arch_all || strncmp(f->path, dir, d) ||
+	    strchr(f->path + d, '/') || n < d + 4 ||
+	    strcmp(f->path + n - 3, ".pc"))
+		return xstrdup(f->path);
+	strbuf_addf(&sb, "usr/lib/%s/pkgconfig/%s", s->triplet, f->path + d);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int has_debug_info(const struct pp_split_file *f)
 {
 	return f->c.elf && f->c.elf->build_id[0] &&
@@ -1449,6 +1519,20 @@ static void explain_file(const struct pp_split *s, size_t k,
 	strbuf_addf(out, "           %s -> %s\n", pp_class_name(f->c.cls),
 		    f->pkg >= 0 ? s->pkgs[f->pkg].name : "(dropped)");
 	strbuf_addf(out, "           rule: %s\n", f->rule ? f->rule : "?");
+	if (f->python_shebang)
+		strbuf_addstr(out, "           its unversioned python \"#!\" line "
+			      "becomes #!/usr/bin/python3 (dh_python3; Debian has "
+			      "no /usr/bin/python), and its package depends on "
+			      "python3:any\n");
+	if (f->pkg >= 0) {
+		char *dest = pp_split_dest_path(s, (size_t)f->pkg, f);
+
+		if (strcmp(dest, f->path))
+			strbuf_addf(out, "           shipped as %s: a pkg-config "
+				    "file of an arch-dependent package goes to the "
+				    "multiarch directory, as Debian's\n", dest);
+		free(dest);
+	}
 	pp_split_isa_explain(f, out);
 }
 

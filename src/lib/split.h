@@ -59,6 +59,8 @@ struct pp_split_file {
 	struct pp_isa_report *isa; /* what its code needs; NULL: no code */
 	long pkg;                 /* index into the packages; -1 dropped */
 	char *rule;               /* the rule that chose, for --explain */
+	int python_shebang;       /* starts "#!/usr/bin/python" or "#!/usr/bin/env
+				   * python", unversioned: shipped with python3 */
 };
 
 struct pp_split_stage {

@@ -21,6 +21,13 @@ struct pp_split_file *pp_split_find(const struct pp_split_stage *st,
 /* The Debian version from the upstream one: 0.11.0rc1 -> 0.11.0~rc1 (so
  * that it sorts before 0.11.0), then "-" and the revision. */
 char *pp_split_debian_version(const char *upstream, const char *revision);
+/* Whether a file's first bytes are an unversioned python "#!" line. */
+int pp_split_python_shebang(const char *head);
+/* Where a staged file goes in its package: its own path, but a .pc file
+ * of /usr/lib/pkgconfig in an arch-dependent package goes to
+ * /usr/lib/TRIPLET/pkgconfig (multiarch, as Debian's). Caller frees. */
+char *pp_split_dest_path(const struct pp_split *s, size_t pkg,
+			 const struct pp_split_file *f);
 
 /* ---- the rules learned from Debian's packages (split-rules.c) ---- */
 

@@ -157,6 +157,17 @@ int pp_version_is_release(const char *s)
 	return s && !*s;
 }
 
+int pp_version_is_upstream(const char *s)
+{
+	if (*s < '0' || *s > '9' || strlen(s) > 100)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || strchr(".+~-", *s)))
+			return 0;
+	return 1;
+}
+
 /* The nearest vX.Y.Z tag of the source tree, without its "v". */
 static char *git_version(const char *source)
 {

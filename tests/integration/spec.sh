@@ -42,7 +42,7 @@ check_fails "unknown key: file, line, setting, what is allowed" 3 \
 
 f=$(spec_with type 's/^version = "0.11.0";/version = 0.11;/')
 check_fails "wrong type: says what it must be" 3 \
-	"$f:$(line_of '^version = ' "$f"): setting 'version': is a decimal number; must be X\.Y or X\.Y\.Z" \
+	"$f:$(line_of '^version = ' "$f"): setting 'version': is a decimal number; must be an upstream version" \
 	"$PADPACK" build -n -c "$f"
 
 f=$(spec_with exclude 's/^exclude = \[ \];/exclude = [ "gpu-sse" ];/')

@@ -159,6 +159,12 @@ static void debian_versions(struct t_ctx *t)
 	v = pp_split_debian_version("1.0.0rc2", "3");
 	CHECK_STR(v, "1.0.0~rc2-3"); /* before 1.0.0-3 */
 	free(v);
+	v = pp_split_debian_version("1.4.2+ds", "1");
+	CHECK_STR(v, "1.4.2+ds-1");
+	free(v);
+	v = pp_split_debian_version("2.1.12-stable", "1");
+	CHECK_STR(v, "2.1.12-stable-1");
+	free(v);
 }
 
 static void descriptions(struct t_ctx *t)

@@ -175,7 +175,7 @@ static void wrong_types(struct t_ctx *t)
 {
 	fails_with(t, HEAD "version = 1.5;\naxes = ( " ISA_AXIS " );\n", "6",
 		   WANT("setting 'version'", "is a decimal number",
-			"must be X.Y or X.Y.Z"));
+			"must be an upstream version"));
 	fails_with(t, HEAD "build = { cmake = \"-DX=1\"; };\n"
 		   "axes = ( " ISA_AXIS " );\n", "6",
 		   WANT("'build.cmake'", "is a string", "list of CMake"));
@@ -188,8 +188,8 @@ static void wrong_types(struct t_ctx *t)
 
 static void bad_values(struct t_ctx *t)
 {
-	fails_with(t, HEAD "version = \"1.2.3.4\";\naxes = ( " ISA_AXIS " );\n",
-		   "6", WANT("'version'", "'1.2.3.4' is not valid"));
+	fails_with(t, HEAD "version = \"v1.2\";\naxes = ( " ISA_AXIS " );\n",
+		   "6", WANT("'version'", "'v1.2' is not valid"));
 	fails_with(t, HEAD "axes = ( { name = \"d\"; values = (\n"
 		   "  { name = \"Cpu\"; suffix = \"\"; } ); } );\n", "7",
 		   WANT("'axes[d].values[Cpu].name'", "lower-case"));
@@ -304,6 +304,14 @@ static void versions(struct t_ctx *t)
 	CHECK(!pp_version_is_release("1.0.0-1"));
 	CHECK(!pp_version_is_release("v1.0.0"));
 	CHECK(!pp_version_is_release("1.0.0rc"));
+	CHECK(pp_version_is_upstream("1.4.2+ds"));
+	CHECK(pp_version_is_upstream("2.1.12-stable"));
+	CHECK(pp_version_is_upstream("0.9.24"));
+	CHECK(pp_version_is_upstream("1.0~rc1"));
+	CHECK(!pp_version_is_upstream("v1.0"));
+	CHECK(!pp_version_is_upstream("1:2.1.5"));
+	CHECK(!pp_version_is_upstream("1.0 beta"));
+	CHECK(!pp_version_is_upstream(""));
 	pp_err_init(&err);
 	CHECK_INT(load_text(HEAD "version = \"1.2.3\";\n"
 			    "version_env = \"PP_TEST_VERSION\";\n"

@@ -190,6 +190,17 @@ static void minimal_spec(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+static void python_shebang(struct t_ctx *t)
+{
+	CHECK(pp_split_python_shebang("#!/usr/bin/env python\nimport os\n"));
+	CHECK(pp_split_python_shebang("#!/usr/bin/python -u\n"));
+	CHECK(pp_split_python_shebang("#!/usr/bin/python"));
+	CHECK(!pp_split_python_shebang("#!/usr/bin/python3\n"));
+	CHECK(!pp_split_python_shebang("#!/usr/bin/env python3\n"));
+	CHECK(!pp_split_python_shebang("#!/usr/bin/env python2.7\n"));
+	CHECK(!pp_split_python_shebang("#!/bin/sh\n"));
+}
+
 const struct t_case splitrules_tests[] = {
 	{ "split rules: programs of a lib* source, named as Debian does", tools_name },
 	{ "split rules: one -dev per source, the runtime group, files for building", dev_and_group },
@@ -197,5 +208,6 @@ const struct t_case splitrules_tests[] = {
 	{ "split rules: the default synopsis", synopsis },
 	{ "split rules: the copyright file made from the tree's license", copyright },
 	{ "split rules: a minimal spec loads with defaults", minimal_spec },
+	{ "split rules: unversioned python #! lines (to python3, as dh_python3)", python_shebang },
 	{ NULL, NULL },
 };
