@@ -76,6 +76,27 @@ static void fuzz_binary_control(const char *buf, size_t size)
 	pp_err_release(&err);
 }
 
+/* What field and info show of a control file, however broken: the
+ * forgiving reader, then every field as dpkg-deb --field shows it. */
+static void fuzz_lenient_control(const char *buf, size_t size)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct pp_stanza st;
+	struct pp_err err;
+	const char *shown;
+
+	pp_err_init(&err);
+	pp_control_parse_lenient(buf, size, "fuzz", &st, &err);
+	for (size_t i = 0; i < st.nr; i++) {
+		strbuf_reset(&out);
+		(void)pp_field_show(&st, st.fields[i].name, 1, &shown, &out,
+				    &err);
+	}
+	pp_stanza_release(&st);
+	strbuf_release(&out);
+	pp_err_release(&err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* Parsers get text with a length, not a terminated string: the copy
@@ -87,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_stanzas(buf, size, 0);
 	fuzz_stanzas(buf, size, 1);
 	fuzz_binary_control(buf, size);
+	fuzz_lenient_control(buf, size);
 	(void)pp_stanza_end(buf, size);
 	free(buf);
 	/* The input as one relationship field's value. */

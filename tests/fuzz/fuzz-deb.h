@@ -84,12 +84,14 @@ static void fuzz_deb_walk(struct pp_deb *deb)
 static void fuzz_deb_extract(struct pp_deb *deb,
 			     const struct pp_ar_member *m)
 {
+	/* set-id bits kept (their path exercised), at most 64 MiB written */
+	struct pp_extract_opts opts = { 1, 0, 64 << 20, "the fuzz limit" };
 	char dir[128];
 	struct pp_err err;
 
 	fuzz_path(dir, sizeof(dir), "out");
 	pp_err_init(&err);
-	(void)pp_deb_extract(deb, m, dir, &err);
+	(void)pp_deb_extract(deb, m, dir, &opts, &err);
 	pp_err_release(&err);
 	fuzz_rm_tree(dir);
 }
