@@ -26,6 +26,9 @@ test_pkgs="$test_pkgs docker.io shellcheck"
 test_pkgs="$test_pkgs lighttpd"
 # repo-contents: apt-file searches the Contents indices.
 test_pkgs="$test_pkgs apt-file"
+# build-systems: padpack build drives meson, and copies plain-make trees
+# with rsync.
+test_pkgs="$test_pkgs meson rsync"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"
