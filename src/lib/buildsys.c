@@ -126,6 +126,19 @@ static void cmake_steps(const struct pp_build *b, struct pp_job *j,
 
 /* ---- make, and the make part of autotools ---------------------------- */
 
+/* The words of targets ("libs shared": two targets), if any. */
+static void add_targets(struct pp_strlist *argv, const char *targets)
+{
+	const char *p = targets;
+
+	while (p && *(p += strspn(p, " \t"))) {
+		size_t len = strcspn(p, " \t");
+
+		pp_strlist_push_owned(argv, xstrndup(p, len));
+		p += len;
+	}
+}
+
 /* make -C OBJ [-j N] VARS [TARGET], its flags in the environment (so that
  * a Makefile's own CFLAGS += ... still adds to them). */
 static struct pp_step *make_step(const struct pp_build *b, struct pp_job *j,
@@ -142,8 +155,7 @@ static struct pp_step *make_step(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_extend(&st->argv, &o->make_vars);
 	if (phase == PP_PHASE_INSTALL)
 		pp_strlist_pushf(&st->argv, "DESTDIR=%s", j->stage);
-	if (target)
-		pp_strlist_push(&st->argv, target);
+	add_targets(&st->argv, target);
 	if (phase == PP_PHASE_TEST)
 		pp_strlist_extend(&st->argv, &o->test_args);
 	return st;
