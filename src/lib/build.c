@@ -391,8 +391,11 @@ static int check_source(const char *source, enum pp_build_kind kind,
 	return rc;
 }
 
-/* NAME=VALUE of dpkg-buildflags' flags, for build.buildflags. */
-static int get_buildflags(struct pp_strlist *out, struct pp_err *err)
+/* NAME=VALUE of dpkg-buildflags' flags, for build.buildflags, asked in
+ * the source tree as debhelper does: its -ffile-prefix-map then names the
+ * source, not wherever padpack runs (which would configure anew). */
+static int get_buildflags(const char *source, struct pp_strlist *out,
+			  struct pp_err *err)
 {
 	static const char *const names[] = {
 		"CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "FCFLAGS",
@@ -404,7 +407,7 @@ static int get_buildflags(struct pp_strlist *out, struct pp_err *err)
 		struct strbuf sb = STRBUF_INIT;
 		int status = -1;
 
-		if (pp_proc_capture(argv, NULL, &sb, &status, err) < 0 ||
+		if (pp_proc_capture(argv, source, &sb, &status, err) < 0 ||
 		    status != 0) {
 			strbuf_release(&sb);
 			pp_err_set(err, PP_EXIT_BUILD, "build.buildflags: "
@@ -444,7 +447,7 @@ static int host_settings(struct pp_build *b, struct pp_err *err)
 	enum pp_build_kind kind = b->spec->system.kind;
 
 	if (b->spec->system.buildflags &&
-	    get_buildflags(&b->buildflags, err) < 0)
+	    get_buildflags(b->source, &b->buildflags, err) < 0)
 		return -1;
 	if (kind == PP_BUILD_AUTOTOOLS || kind == PP_BUILD_MESON)
 		return get_multiarch(&b->multiarch, err);
@@ -482,10 +485,11 @@ static int plan_setup(struct pp_build *b, const struct pp_spec *spec,
 	b->spec = spec;
 	errno = 0;
 	if (check_source(opts->source ? opts->source : spec->source,
-			 spec->system.kind, err) < 0 ||
-	    host_settings(b, err) < 0)
+			 spec->system.kind, err) < 0)
 		return -1;
 	b->source = absolute(opts->source ? opts->source : spec->source);
+	if (host_settings(b, err) < 0)
+		return -1;
 	if (pp_spec_version(spec, b->source, &b->version, &b->version_origin,
 			    err) < 0)
 		return -1;
