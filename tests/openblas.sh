@@ -96,7 +96,7 @@ for v in "${BUILT[@]}"; do
 	case $v in
 	*-haswell)
 		check_fails "$v: built for Haswell, with AVX2 code" 0 'AVX2' bash -c "
-			LD_LIBRARY_PATH='$s/$LIBDIR' '$WORK/dgemm-$v' | tail -n 1 | grep -q Haswell &&
+			LD_LIBRARY_PATH='$s/$LIBDIR' '$WORK/dgemm-$v' | tail -n 1 | grep -qi haswell &&
 			'$PADPACK' isa '$s/$LIBDIR/libopenblas.so.0'" ;;
 	*-dynamic)
 		check_fails "$v: DYNAMIC_ARCH, kernels for several CPUs" 0 'DYNAMIC_ARCH' \
