@@ -9,7 +9,8 @@
 set -eu
 
 build_pkgs="gcc make pkg-config libarchive-dev zlib1g-dev liblzma-dev
- libssl-dev libconfig-dev libelf-dev libzstd-dev libzydis-dev cmake"
+ libssl-dev libconfig-dev libelf-dev libzstd-dev libzydis-dev cmake
+ libjansson-dev"
 # What `padpack build` needs to build the bundled Paddle core (pkg/).
 build_pkgs="$build_pkgs g++ ninja-build ccache python3-dev git"
 
@@ -17,7 +18,7 @@ build_pkgs="$build_pkgs g++ ninja-build ccache python3-dev git"
 test_pkgs="dpkg-dev lintian fakeroot debhelper binutils elfutils file
  gpgv gnupg sqv debsigs debsig-verify apt-utils
  clang libclang-rt-14-dev python3 time xz-utils zstd gzip bc openssl
- mmdebstrap eatmydata gdb autoconf automake libtool"
+ mmdebstrap eatmydata gdb autoconf automake libtool strace"
 # padpack docker's tests: a Docker engine started by hand, and shellcheck
 # for the scripts it writes.
 test_pkgs="$test_pkgs docker.io shellcheck"
@@ -29,6 +30,8 @@ test_pkgs="$test_pkgs apt-file"
 # build-systems: padpack build drives meson, and copies plain-make trees
 # with rsync.
 test_pkgs="$test_pkgs meson rsync"
+# What the projects of padpack split's corpus (tests/corpus/) build with.
+test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"

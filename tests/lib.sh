@@ -44,3 +44,23 @@ same() {
 		not_ok "$1" "differ: $2 $3" "$(diff -u "$2" "$3" | head -n 20)"
 	fi
 }
+
+# check_json NAME PYTHON CMD...: passes when CMD's standard output goes
+# through python3 -m json.tool and the python expression PYTHON holds
+# for the document, named d. CMD's exit status is not looked at (a
+# failed check prints its document too): assert d's status instead.
+check_json() {
+	local name=$1 expr=$2 out pretty why; shift 2
+	out=$("$@" 2>/dev/null)
+	if ! pretty=$(printf '%s' "$out" | python3 -m json.tool 2>&1); then
+		not_ok "$name" "not JSON: $*" "$(printf '%s' "$pretty" | tail -n 1)" \
+			"$(printf '%s' "$out" | tr -s '\n ' ' ' | cut -c1-800)"
+	elif why=$(printf '%s' "$pretty" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert eval(sys.argv[1]), "false: " + sys.argv[1]' "$expr" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name" "command: $*" "$(printf '%s' "$why" | tail -n 1)" \
+			"$(printf '%s' "$out" | tr -s '\n ' ' ' | cut -c1-800)"
+	fi
+}

@@ -4,6 +4,7 @@
 
 #include "../lib/error.h"
 
+struct pp_extract_opts;
 struct pp_spec;
 struct pp_strlist;
 
@@ -36,5 +37,10 @@ int pp_parse_int(const char *s, long min, long max, long *out);
 int pp_load_spec_variants(const char *path, const struct pp_strlist *variants,
 			  struct pp_spec *spec, unsigned char **selected,
 			  struct pp_err *err);
+
+/* The options of extract and control (cmd/extract.c): the index of the
+ * first argument, or -1. *max_set says --max-size was given. */
+int pp_extract_parse(int argc, char **argv, struct pp_extract_opts *o,
+		     int *max_set, struct pp_err *err);
 
 #endif

@@ -64,6 +64,8 @@ static const char usage[] =
 	"COMMON options:\n"
 	"  -c, --spec=FILE        the spec (default pkg/paddle.cfg)\n"
 	"  -B, --build-dir=DIR    where the contexts go (default build)\n"
+	"  -o, --output=DIR       dev, prod (with one --variant), app: the\n"
+	"                         context's directory instead of the default\n"
 	"      --registry=PREFIX  instead of image.registry, e.g. a mirror\n"
 	"                         (\"\" for none)\n"
 	"      --apt-mirror=EXPR  a sed expression for the images' apt sources\n"

@@ -8,35 +8,34 @@
 
 static const char usage[] =
 	"usage: padpack field X.deb [FIELD...]\n\n"
-	"Without FIELD, prints the whole control file. With one FIELD, prints\n"
-	"its value; with several, prints 'Field: value' for each one present.\n"
-	"Field names are matched without regard to case, as dpkg does.\n";
+	"Without FIELD, prints the control file as it is. With one FIELD,\n"
+	"prints its value; with several, prints 'Field: value' for each one\n"
+	"present. Values are shown as dpkg-deb --field shows them: names\n"
+	"matched without regard to case, relationship fields unfolded onto one\n"
+	"line in dpkg's canonical form, the obsolete Revision field folded into\n"
+	"Version. A control file dpkg would refuse (a malformed line, no final\n"
+	"newline, a field given twice) is read as far as it can be, with a\n"
+	"warning for each problem.\n";
 
-static void print_field(const struct pp_field *f, int header)
+static void print_fields(const struct pp_stanza *st, int argc, char **argv,
+			 struct pp_err *err)
 {
-	if (header)
-		printf("%s:%s%s\n", f->name,
-		       (f->value[0] && f->value[0] != '\n') ? " " : "", f->value);
-	else
-		printf("%s\n", f->value);
-}
+	struct strbuf value = STRBUF_INIT;
+	const char *name = "";
 
-static int print_fields(struct pp_stanza *st, int argc, char **argv)
-{
-	if (argc == 0) {
-		for (size_t i = 0; i < st->nr; i++)
-			print_field(&st->fields[i], 1);
-		return 0;
-	}
 	for (int i = 0; i < argc; i++) {
-		const struct pp_field *f = pp_stanza_find(st, argv[i]);
-
-		if (f)
-			print_field(f, argc > 1);
-		else if (argc == 1)
-			putchar('\n');
+		strbuf_reset(&value);
+		if (!pp_field_show(st, argv[i], argc > 1, &name, &value, err)) {
+			if (argc == 1)
+				putchar('\n');
+			continue;
+		}
+		if (argc > 1) /* ": " even before an empty first line */
+			printf("%s: %s\n", name, value.buf);
+		else
+			printf("%s\n", value.buf);
 	}
-	return 0;
+	strbuf_release(&value);
 }
 
 static int run(int argc, char **argv, struct pp_err *err)
@@ -52,25 +51,22 @@ static int run(int argc, char **argv, struct pp_err *err)
 	if (pp_deb_open(&deb, argv[1], err) < 0)
 		return -1;
 	rc = pp_deb_read_control(&deb, &cm, err);
-	if (rc) {
-		pp_deb_close(&deb);
+	pp_deb_close(&deb);
+	if (rc)
 		return rc;
-	}
 	control = pp_ctrl_members_find(&cm, "control");
-	if (!control)
+	if (!control) {
 		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s' has no control file",
 				argv[1]);
-	else
-		rc = pp_control_parse(control->data.buf, control->data.len,
-				      "control", &st, err);
-	if (!rc) {
-		rc = print_fields(&st, argc - 2, argv + 2);
+	} else if (argc == 2) {
+		fwrite(control->data.buf, 1, control->data.len, stdout);
+	} else {
+		pp_control_parse_lenient(control->data.buf, control->data.len,
+					 "control", &st, err);
+		print_fields(&st, argc - 2, argv + 2, err);
 		pp_stanza_release(&st);
-	} else if (control) {
-		pp_err_prefix(err, "%s: ", argv[1]);
 	}
 	pp_ctrl_members_release(&cm);
-	pp_deb_close(&deb);
 	return rc;
 }
 

@@ -63,13 +63,19 @@ static int print_overview(struct pp_deb *deb, struct pp_ctrl_members *cm,
 	printf(" new Debian package, version 2.%d.\n"
 	       " size %lld bytes: control archive=%lld bytes.\n", deb->minor,
 	       (long long)deb->ar.size, (long long)deb->control.size);
-	for (size_t i = 0; i < cm->nr; i++)
-		describe(&cm->m[i]);
+	for (size_t i = 0; i < cm->nr; i++) {
+		if (cm->m[i].plain)
+			describe(&cm->m[i]);
+		else
+			printf("     not a plain file          %s\n",
+			       cm->m[i].name);
+	}
 	control = pp_ctrl_members_find(cm, "control");
-	if (!control)
-		return pp_err_set(err, PP_EXIT_INPUT, "'%s' has no control file "
-				  "in its control archive", deb->ar.path);
-	print_indented(&control->data);
+	if (control)
+		print_indented(&control->data);
+	else /* a warning, as dpkg-deb: the rest was worth showing */
+		pp_warn(err, "padpack info: warning: '%s' has no 'control' "
+			"file in its control archive", deb->ar.path);
 	return 0;
 }
 

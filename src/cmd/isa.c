@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../lib/isa.h"
+#include "../lib/json-out.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"
 
@@ -150,75 +151,19 @@ static void print_text(const char *path, const struct pp_isa_report *r)
 	strbuf_release(&sb);
 }
 
-static void json_string(const char *s)
-{
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void json_use(const struct pp_isa_use *u)
-{
-	printf("{\"name\": ");
-	json_string(pp_isa_ext_name(u->ext));
-	printf(", \"level\": ");
-	json_string(ext_level_name(u->ext));
-	printf(", \"count\": %lu, \"exempt\": ", u->count);
-	json_string(why_name(u->why));
-	printf(", \"member\": ");
-	json_string(u->first.member);
-	printf(", \"symbol\": ");
-	json_string(u->first.symbol);
-	printf(", \"section\": ");
-	json_string(u->first.section);
-	printf(", \"offset\": %llu, \"address\": %llu}",
-	       (unsigned long long)u->first.offset,
-	       (unsigned long long)u->first.address);
-}
-
-static void print_json(const char *path, const struct pp_isa_report *r,
-		       const char *violation, int first)
+static void add_json(json_t *files, const char *path,
+		     const struct pp_isa_report *r, const char *violation)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	needs(r, &sb);
-	printf("%s{\"file\": ", first ? "[" : ",\n ");
-	json_string(path);
-	printf(", \"level\": ");
-	json_string(pp_isa_level_name(r->level));
-	printf(", \"needs\": ");
-	json_string(sb.buf);
-	printf(", \"instructions\": %lu, \"exempt_instructions\": %lu, "
-	       "\"undecoded_bytes\": %lu, \"code_bytes\": %llu, "
-	       "\"objects\": %u, \"ifunc_exempt_functions\": %u, "
-	       "\"violation\": ", r->nr_insns, r->nr_exempt, r->nr_bad_bytes,
-	       (unsigned long long)r->code_bytes, r->nr_objects,
-	       r->nr_ifunc_exempt);
-	json_string(violation);
-	printf(",\n  \"extensions\": [");
-	for (size_t i = 0; i < r->nr_uses; i++) {
-		printf(i ? ",\n    " : "\n    ");
-		json_use(&r->uses[i]);
-	}
-	printf("]}");
+	json_array_append_new(files, pp_json_isa(path, r, sb.buf, violation));
 	strbuf_release(&sb);
 }
 
-/* Scans one file; a use above the limit goes to *violation. */
-static int scan_one(const char *path, const struct opts *o, int first,
+/* Scans one file; a use above the limit goes to *violation. With --json
+ * the report goes to files, else it is printed. */
+static int scan_one(const char *path, const struct opts *o, json_t *files,
 		    struct strbuf *violation, struct pp_err *err)
 {
 	struct pp_isa_report r;
@@ -231,8 +176,7 @@ static int scan_one(const char *path, const struct opts *o, int first,
 		pp_isa_describe_violation(bad, &o->limit, violation);
 	}
 	if (o->json)
-		print_json(path, &r, violation->len ? violation->buf : NULL,
-			   first);
+		add_json(files, path, &r, violation->len ? violation->buf : NULL);
 	else
 		print_text(path, &r);
 	pp_isa_report_release(&r);
@@ -243,20 +187,24 @@ static int run(int argc, char **argv, struct pp_err *err)
 {
 	struct opts o = { 0 };
 	struct strbuf v = STRBUF_INIT;
-	unsigned failed = 0, printed = 0;
+	unsigned failed = 0, scanned = 0;
+	json_t *files = json_array();
 	int rc = parse(argc, argv, &o, err);
 
 	for (int i = optind; !rc && i < argc; i++) {
 		strbuf_reset(&v);
-		rc = scan_one(argv[i], &o, !printed, &v, err);
-		printed += !rc;
+		rc = scan_one(argv[i], &o, files, &v, err);
+		scanned += !rc;
 		if (!rc && v.len && !failed++)
 			pp_err_set(err, PP_EXIT_FAIL, "%s", v.buf);
 		else if (!rc && v.len)
 			pp_warn(err, "padpack isa: %s", v.buf);
 	}
-	if (o.json && printed)
-		printf("]\n");
+	/* the files scanned before an unreadable one still show */
+	if (o.json && scanned && pp_json_write(stdout, json_incref(files),
+					       err) < 0)
+		rc = -1;
+	json_decref(files);
 	free(o.globs);
 	free(o.dispatchers);
 	strbuf_release(&v);

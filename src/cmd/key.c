@@ -152,9 +152,7 @@ static void print_algo(const struct pp_pgp_key *k)
 {
 	char buf[64];
 
-	if (k->version != 4)
-		snprintf(buf, sizeof(buf), "version %d key", k->version);
-	else if (k->curve)
+	if (k->curve)
 		snprintf(buf, sizeof(buf), "%s %s", pp_pgp_algo_name(k->algo),
 			 k->curve);
 	else
@@ -193,7 +191,7 @@ static void print_status(const struct pp_pgp_key *k)
 		printf(" [expire%s %s]", (time_t)k->created + k->expires <=
 		       time(NULL) ? "d" : "s", when);
 	}
-	if (k->version == 4 && !k->bound)
+	if (!k->bound)
 		printf(" [no valid self-signature]");
 }
 
@@ -203,15 +201,11 @@ static void show_key(const char *tag, const struct pp_pgp_key *k)
 
 	printf("%s  ", tag);
 	print_algo(k);
-	if (k->version == 4) {
-		pgpcmd_time(k->created, when);
-		printf(" created %s", when);
-		print_usage(k);
-	}
+	pgpcmd_time(k->created, when);
+	printf(" created %s", when);
+	print_usage(k);
 	print_status(k);
 	putchar('\n');
-	if (k->version != 4)
-		return;
 	pp_pgp_hex(k->fpr, PP_PGP_FPR_LEN, hex);
 	printf("     fingerprint %s\n", hex);
 	pp_pgp_hex(k->keyid, PP_PGP_KEYID_LEN, hex);

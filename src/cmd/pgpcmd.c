@@ -95,22 +95,6 @@ void pgpcmd_print_safe(FILE *f, const char *s)
 	}
 }
 
-void pgpcmd_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 void pgpcmd_print_verdict(FILE *f, const struct pp_pgp_verdict *v)
 {
 	const char *uid = v->cert ? pp_pgp_cert_uid(v->cert) : NULL;
@@ -127,42 +111,6 @@ void pgpcmd_print_verdict(FILE *f, const struct pp_pgp_verdict *v)
 		fprintf(f, "  primary key %s\n", fpr);
 	}
 	fprintf(f, "  signed on   %s (%s)\n", when, pp_pgp_md_name(v->md));
-}
-
-void pgpcmd_json_verdict(FILE *f, const struct pp_pgp_verdict *v)
-{
-	char hex[41], when[32];
-	time_t t = (time_t)v->created;
-	struct tm tm;
-
-	pp_pgp_hex(v->issuer, PP_PGP_KEYID_LEN, hex);
-	fprintf(f, "\"signer\": {\"key_id\": \"%s\"", hex);
-	if (v->key) {
-		pp_pgp_hex(v->key->fpr, PP_PGP_FPR_LEN, hex);
-		fprintf(f, ", \"fingerprint\": \"%s\"", hex);
-		pp_pgp_hex(v->cert->primary.fpr, PP_PGP_FPR_LEN, hex);
-		fprintf(f, ", \"primary_fingerprint\": \"%s\", \"uid\": ", hex);
-		pgpcmd_json_str(f, pp_pgp_cert_uid(v->cert));
-	}
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(f, "}, \"signed_at\": \"%s\", \"signed_at_epoch\": %lu, "
-		"\"hash\": \"%s\"", when, (unsigned long)v->created,
-		pp_pgp_md_name(v->md));
-}
-
-const char *pgpcmd_status(int code)
-{
-	switch (code) {
-	case PP_EXIT_OK: return "good";
-	case PP_EXIT_UNSIGNED: return "unsigned";
-	case PP_EXIT_BADSIG: return "bad-signature";
-	case PP_EXIT_NOKEY: return "unknown-key";
-	case PP_EXIT_MISMATCH: return "content-mismatch";
-	case PP_EXIT_INPUT: return "malformed";
-	case PP_EXIT_IO: return "io-error";
-	}
-	return "error";
 }
 
 int pgpcmd_write(const char *path, const void *data, size_t len,

@@ -39,13 +39,8 @@ int pgpcmd_digest(const char *name, int *md, struct pp_err *err);
 void pgpcmd_time(uint32_t t, char buf[32]);
 /* Prints s with control characters as \xNN (user IDs are untrusted). */
 void pgpcmd_print_safe(FILE *f, const char *s);
-void pgpcmd_json_str(FILE *f, const char *s);
-/* "signed by", key, time and digest of a verdict, as text or as the
- * members of a JSON object ("signer": {...}, "signed_at": ...). */
+/* "signed by", key, time and digest of a verdict, as text. */
 void pgpcmd_print_verdict(FILE *f, const struct pp_pgp_verdict *v);
-void pgpcmd_json_verdict(FILE *f, const struct pp_pgp_verdict *v);
-/* The JSON name of an exit code: "good", "unsigned", "bad-signature"... */
-const char *pgpcmd_status(int code);
 /* Writes data to path atomically, or to standard output for "-". */
 int pgpcmd_write(const char *path, const void *data, size_t len,
 		 struct pp_err *err);

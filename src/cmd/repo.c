@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../lib/debsig.h"
+#include "../lib/json-out.h"
 #include "../lib/repo.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"
@@ -20,14 +21,17 @@ static const char usage[] =
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
 	"                     [--uri URI] [--keep N] [--by-hash-keep TIME]\n"
 	"                     [--by-hash-generations N] [--contents]\n"
-	"       padpack repo add DIR [--suite S] [--component C] [--publish] X.deb...\n"
-	"       padpack repo remove DIR [--suite S] PACKAGE[=VERSION][:ARCH]...\n"
-	"       padpack repo list DIR [--suite S | --snapshot NAME]\n"
+	"       padpack repo add DIR [--suite S] [--component C] [--publish]\n"
+	"                     [--no-sync] X.deb...\n"
+	"       padpack repo remove DIR [--suite S] [--no-sync]\n"
+	"                     PACKAGE[=VERSION][:ARCH]...\n"
+	"       padpack repo list DIR [--suite S | --snapshot NAME] [--json]\n"
 	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
-	"                            [--suite S --from-snapshot NAME]\n"
+	"                     [--suite S --from-snapshot NAME] [--no-sync]\n"
 	"       padpack repo snapshot DIR NAME [--suite S]\n"
 	"       padpack repo diff DIR A B\n"
-	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n\n"
+	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n"
+	"                     [--json]\n\n"
 	"init    creates the repository (or adds or changes a suite): suite\n"
 	"        'stable', component 'main', architecture amd64 by default.\n"
 	"        A suite changed gets exactly the settings given (and the\n"
@@ -51,7 +55,8 @@ static const char usage[] =
 	"        named (their pool files go at the next publish if no suite\n"
 	"        holds them).\n"
 	"list    prints the suite's packages, every version: name, version,\n"
-	"        architecture, component, pool file.\n"
+	"        architecture, component, pool file. --json: one JSON\n"
+	"        object (repository, suite, snapshot, packages[]).\n"
 	"publish writes dists/<suite>/: Packages (.gz, .xz) per component and\n"
 	"        architecture, Release, InRelease and Release.gpg signed with\n"
 	"        the suite's key, by-hash copies (past generations' kept as\n"
@@ -62,6 +67,10 @@ static const char usage[] =
 	"        client adds (with --uri as the address; default file:DIR).\n"
 	"        --from-snapshot makes the suite hold exactly the snapshot's\n"
 	"        packages first (served in the same atomic step).\n"
+	"        add, remove and publish fsync each file before it is renamed\n"
+	"        into place or named by another, and its directory after: a\n"
+	"        power cut leaves the old state or the new one. --no-sync skips\n"
+	"        that, for scratch repositories.\n"
 	"snapshot freezes the suite's packages under NAME: their names,\n"
 	"        versions and pool files (no copies); a snapshot never\n"
 	"        changes, and its pool files stay while it exists.\n"
@@ -71,7 +80,8 @@ static const char usage[] =
 	"verify  checks the InRelease signature against KEYRING, every index\n"
 	"        against Release, every pool file against Packages (and with\n"
 	"        --packages each package's own signature); prints each problem\n"
-	"        with its path and exits 1 if there is any.\n";
+	"        with its path and exits 1 if there is any. --json: one JSON\n"
+	"        object (repository, status, files_checked, problems[]).\n";
 
 struct repo_opts {
 	struct pp_repo_suite suite;
@@ -79,13 +89,14 @@ struct repo_opts {
 		*from_snapshot;
 	const char *keyrings[PGPCMD_MAX_KEYRINGS];
 	size_t nr_keyrings;
-	int full, unsigned_ok, packages, publish;
+	int full, unsigned_ok, packages, publish, no_sync, json;
 };
 
 enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
        O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_BYHASH_KEEP,
-       O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT, O_CONTENTS };
+       O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT, O_CONTENTS,
+       O_NO_SYNC, O_JSON };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -111,6 +122,8 @@ static const struct option long_opts[] = {
 	{ "from-snapshot", required_argument, NULL, O_FROM_SNAPSHOT },
 	{ "by-hash-keep", required_argument, NULL, O_BYHASH_KEEP },
 	{ "by-hash-generations", required_argument, NULL, O_BYHASH_GENS },
+	{ "no-sync", no_argument, NULL, O_NO_SYNC },
+	{ "json", no_argument, NULL, O_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -184,6 +197,8 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 		break;
 	case O_PASSFILE: o->passfile = optarg; break;
 	case O_PUBLISH: o->publish = 1; break;
+	case O_NO_SYNC: o->no_sync = 1; break;
+	case O_JSON: o->json = 1; break;
 	case O_PACKAGES: o->packages = 1; break;
 	case O_URI: set_str(&s->uri, optarg); break;
 	case O_BYHASH_KEEP:
@@ -320,17 +335,23 @@ static int do_list(struct pp_repo *r, struct repo_opts *o, struct pp_err *err)
 {
 	const char *suite = o->snapshot ? NULL : pick_suite(r, o, err);
 	struct pp_repo_members ms;
+	int rc = 0;
 
 	if (!o->snapshot && !suite)
 		return -1;
 	if ((o->snapshot ? pp_repo_snapshot_load(r, o->snapshot, &ms, err) :
 	     pp_repo_members_load(r, suite, &ms, err)) < 0)
 		return -1;
-	for (size_t i = 0; i < ms.nr; i++)
+	if (o->json) {
+		rc = pp_json_write(stdout, pp_json_repo_list(r->root, suite,
+							     o->snapshot, &ms),
+				   err);
+	}
+	for (size_t i = 0; !o->json && i < ms.nr; i++)
 		printf("%s %s %s %s %s\n", ms.m[i].package, ms.m[i].version,
 		       ms.m[i].arch, ms.m[i].component, ms.m[i].filename);
 	pp_repo_members_release(&ms);
-	return 0;
+	return rc;
 }
 
 static int do_snapshot(struct pp_repo *r, struct repo_opts *o, int argc,
@@ -463,41 +484,75 @@ static int check_deb(void *ctx, const char *path, struct pp_err *err)
 	return rc;
 }
 
-static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
+/* The summary of a verification, as text or (--json) one document. */
+static int report_verify(const char *dir, const struct repo_opts *o,
+			 int problems, json_t *found, size_t files,
+			 struct pp_err *err)
 {
-	struct pp_repo_verify_opts vo = { 0 };
-	struct pp_pgp_keyring kr;
-	int problems;
-
-	if (o->packages && !o->nr_keyrings)
-		return pp_usage_error(err, "--packages checks signatures: give "
-				      "--keyring");
-	pp_pgp_keyring_init(&kr);
-	if (o->nr_keyrings &&
-	    pgpcmd_load_keyrings(&kr, o->keyrings, o->nr_keyrings, err) < 0) {
-		pp_pgp_keyring_release(&kr);
+	if (o->json && pp_json_write(stdout, pp_json_repo_verify(dir,
+				     json_incref(found), files,
+				     o->nr_keyrings > 0, o->packages, err),
+				     err) < 0)
 		return -1;
-	}
-	vo.problem = print_problem;
-	if (o->nr_keyrings) {
-		vo.check = check_inrelease;
-		vo.check_ctx = &kr;
-	}
-	if (o->packages) {
-		vo.check_deb = check_deb;
-		vo.check_deb_ctx = &kr;
-	}
-	problems = pp_repo_verify(dir, &vo, err);
-	pp_pgp_keyring_release(&kr);
 	if (problems < 0)
 		return -1;
 	if (problems)
 		return pp_err_set(err, PP_EXIT_FAIL, "%s: %d problem%s (%zu files "
 				  "checked)", dir, problems, problems == 1 ? "" : "s",
-				  vo.files_checked);
-	printf("%s: verified, %zu files checked%s\n", dir, vo.files_checked,
-	       o->nr_keyrings ? "" : " (signatures not checked: no --keyring)");
+				  files);
+	if (!o->json)
+		printf("%s: verified, %zu files checked%s\n", dir, files,
+		       o->nr_keyrings ? "" : " (signatures not checked: no "
+		       "--keyring)");
 	return 0;
+}
+
+/* Verifies dir, the problems going to found (--json) or standard output;
+ * returns their number, or -1 when the repository cannot be read. */
+static int verify_repo(const char *dir, const struct repo_opts *o,
+		       struct pp_pgp_keyring *kr, json_t *found, size_t *files,
+		       struct pp_err *err)
+{
+	struct pp_repo_verify_opts vo = { 0 };
+	int problems;
+
+	vo.problem = o->json ? pp_json_repo_problem : print_problem;
+	vo.problem_ctx = found;
+	if (o->nr_keyrings) {
+		vo.check = check_inrelease;
+		vo.check_ctx = kr;
+	}
+	if (o->packages) {
+		vo.check_deb = check_deb;
+		vo.check_deb_ctx = kr;
+	}
+	problems = pp_repo_verify(dir, &vo, err);
+	*files = vo.files_checked;
+	return problems;
+}
+
+static int do_verify(const char *dir, struct repo_opts *o, struct pp_err *err)
+{
+	struct pp_pgp_keyring kr;
+	json_t *found;
+	size_t files = 0;
+	int problems, rc;
+
+	if (o->packages && !o->nr_keyrings)
+		return pp_usage_error(err, "--packages checks signatures: give "
+				      "--keyring");
+	pp_pgp_keyring_init(&kr);
+	found = json_array();
+	/* a keyring that cannot be read is reported like the rest */
+	if (o->nr_keyrings &&
+	    pgpcmd_load_keyrings(&kr, o->keyrings, o->nr_keyrings, err) < 0)
+		problems = -1;
+	else
+		problems = verify_repo(dir, o, &kr, found, &files, err);
+	pp_pgp_keyring_release(&kr);
+	rc = report_verify(dir, o, problems, found, files, err);
+	json_decref(found);
+	return rc;
 }
 
 static int on_open_repo(const char *sub, struct pp_repo *r,
@@ -544,6 +599,7 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 	if (pp_repo_open(&r, dir, strcmp(sub, "list") && strcmp(sub, "diff"),
 			 err) < 0)
 		return -1;
+	r.no_sync = o->no_sync;
 	rc = on_open_repo(sub, &r, o, argc, argv, err);
 	pp_repo_close(&r);
 	return rc;

@@ -18,7 +18,11 @@
 static const char usage[] =
 	"usage: padpack split [-c SPEC] [-B BUILD_DIR] [-o DIR] [--variant NAME]...\n"
 	"                     [--explain] [-Z gzip|xz|zstd|none] [-z LEVEL]\n"
-	"                     [--admindir DIR] [-q]\n\n"
+	"                     [--admindir DIR] [-q]\n"
+	"   or: padpack split --stage DIR --name NAME --version VERSION\n"
+	"                     [--maintainer 'NAME <EMAIL>'] [--summary TEXT]\n"
+	"                     [--copyright FILE] [-o DIR] [--explain]\n"
+	"                     [--scaffold FILE] ...\n\n"
 	"Turns the stage trees that 'padpack build' left (BUILD_DIR/VARIANT/stage)\n"
 	"into Debian packages: a runtime package per shared library (named from\n"
 	"its SONAME), -dev, programs, Python, documentation and -dbgsym\n"
@@ -39,7 +43,22 @@ static const char usage[] =
 	"  -z, --level=N         compression level\n"
 	"      --admindir=DIR    the dpkg database dpkg-query reads to find\n"
 	"                        which package has a system library\n"
-	"  -q, --quiet           print nothing but problems\n\n"
+	"  -q, --quiet           print nothing but problems\n"
+	"      --stage=DIR       split this one staged tree (make install\n"
+	"                        DESTDIR=DIR) instead of BUILD_DIR/VARIANT/stage\n"
+	"      --name=NAME       with --stage and no -c: the source's name;\n"
+	"      --version=V       its upstream version; the other settings\n"
+	"                        take their defaults (see README.md):\n"
+	"      --maintainer=M    (default: DEBFULLNAME <DEBEMAIL>)\n"
+	"      --summary=TEXT    (default: software of the NAME project)\n"
+	"      --copyright=FILE  a DEP-5 file (default: one made from the\n"
+	"                        license file the tree ships, else the one\n"
+	"                        of the current directory)\n"
+	"                        packages go to -o DIR (default debs)\n"
+	"      --scaffold=FILE   with --stage: write a spec of every setting's\n"
+	"                        value and the packages it makes to FILE, and\n"
+	"                        the copyright file beside it, as dh_make does;\n"
+	"                        no package is made\n\n"
 	"Environment:\n"
 	"  SOURCE_DATE_EPOCH     the time of every file, the changelog and the\n"
 	"                        .changes: the same stage trees give the same\n"
@@ -50,12 +69,16 @@ static const char usage[] =
 
 struct split_cli {
 	const char *spec, *build_dir, *out_dir, *admindir;
+	const char *stage, *name, *version, *maintainer, *summary, *copyright;
+	const char *scaffold;
 	struct pp_strlist variants;
 	struct pp_compress_opts comp;
 	int explain, quiet;
+	char *tmp;   /* --stage: the work directory, removed at the end */
 };
 
-enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR };
+enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR, OPT_STAGE, OPT_NAME,
+       OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -67,6 +90,13 @@ static const struct option long_opts[] = {
 	{ "level", required_argument, NULL, 'z' },
 	{ "admindir", required_argument, NULL, OPT_ADMINDIR },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "version", required_argument, NULL, OPT_VERSION },
+	{ "maintainer", required_argument, NULL, OPT_MAINTAINER },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	{ "copyright", required_argument, NULL, OPT_COPYRIGHT },
+	{ "scaffold", required_argument, NULL, OPT_SCAFFOLD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -82,6 +112,13 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 	case OPT_EXPLAIN: cli->explain = 1; break;
 	case OPT_ADMINDIR: cli->admindir = optarg; break;
 	case 'q': cli->quiet = 1; break;
+	case OPT_STAGE: cli->stage = optarg; break;
+	case OPT_NAME: cli->name = optarg; break;
+	case OPT_VERSION: cli->version = optarg; break;
+	case OPT_MAINTAINER: cli->maintainer = optarg; break;
+	case OPT_SUMMARY: cli->summary = optarg; break;
+	case OPT_COPYRIGHT: cli->copyright = optarg; break;
+	case OPT_SCAFFOLD: cli->scaffold = optarg; break;
 	case 'Z':
 		if (pp_compressor_parse(optarg, &cli->comp.type) < 0)
 			return pp_usage_error(err, "unknown compression '%s'; "
@@ -105,7 +142,6 @@ static int parse(int argc, char **argv, struct split_cli *cli,
 {
 	int c;
 
-	cli->spec = "pkg/paddle.cfg";
 	cli->build_dir = "build";
 	cli->comp = (struct pp_compress_opts){ PP_COMP_XZ, -1, 0 };
 	while ((c = getopt_long(argc, argv, "+c:B:o:Z:z:q", long_opts,
@@ -115,7 +151,96 @@ static int parse(int argc, char **argv, struct split_cli *cli,
 	if (optind < argc)
 		return pp_usage_error(err, "unexpected argument '%s'",
 				      argv[optind]);
+	if (cli->name && cli->spec)
+		return pp_usage_error(err, "--name makes a spec; give either "
+				      "it or -c SPEC");
+	if (cli->name && (!cli->stage || !cli->version))
+		return pp_usage_error(err, "--name needs --stage DIR and "
+				      "--version VERSION");
+	if (!cli->name && (cli->version || cli->maintainer || cli->summary ||
+			   cli->copyright))
+		return pp_usage_error(err, "--version, --maintainer, --summary "
+				      "and --copyright go with --name");
+	if (cli->scaffold && !cli->stage)
+		return pp_usage_error(err, "--scaffold writes a spec from a "
+				      "staged tree: give --stage DIR");
+	if (!cli->name && !cli->spec)
+		cli->spec = "pkg/paddle.cfg";
 	return pp_compress_opts_check(&cli->comp, err);
+}
+
+static void add_setting(struct strbuf *out, const char *name, const char *value)
+{
+	if (!value)
+		return;
+	strbuf_addf(out, "%s = \"", name);
+	for (const char *p = value; *p; p++)
+		strbuf_addf(out, "%s%c", *p == '"' || *p == '\\' ? "\\" : "",
+			    *p);
+	strbuf_addstr(out, "\";\n");
+}
+
+/* The spec of --name: what the options say, defaults for the rest; it is
+ * written to a file of tmp and read back, so it is checked as any spec. */
+static int write_spec(const struct split_cli *cli, const char *tmp,
+		      struct strbuf *path, struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *copyright = NULL;
+	int rc;
+
+	if (!cli->maintainer && (!getenv("DEBEMAIL") || !*getenv("DEBEMAIL")))
+		return pp_err_set(err, PP_EXIT_INPUT, "padpack split --name: "
+				  "setting 'maintainer' is missing; give "
+				  "--maintainer \"Name <email>\", or set "
+				  "DEBFULLNAME and DEBEMAIL (as for dch)");
+	if (cli->copyright && !(copyright = realpath(cli->copyright, NULL)))
+		return pp_err_errno(err, PP_EXIT_INPUT, "--copyright '%s'",
+				    cli->copyright);
+	add_setting(&text, "name", cli->name);
+	add_setting(&text, "version", cli->version);
+	add_setting(&text, "maintainer", cli->maintainer);
+	add_setting(&text, "summary", cli->summary);
+	strbuf_addstr(&text, "packages = {\n");
+	add_setting(&text, "copyright", copyright);
+	strbuf_addstr(&text, "};\n");
+	strbuf_addf(path, "%s/%s.cfg", tmp, cli->name);
+	rc = pp_write_file(path->buf, text.buf, text.len, 0644, err);
+	free(copyright);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* --scaffold: FILE and NAME.copyright beside it, neither overwritten. */
+static int scaffold(const struct split_cli *cli, const struct pp_split *s,
+		    struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, cpath = STRBUF_INIT, cname = STRBUF_INIT;
+	char *dir = pp_dirname(cli->scaffold);
+	struct stat st;
+	int rc = 0;
+
+	strbuf_addf(&cname, "%s.copyright", s->spec->name);
+	strbuf_addf(&cpath, "%s/%s", dir, cname.buf);
+	if (lstat(cli->scaffold, &st) == 0 || lstat(cpath.buf, &st) == 0)
+		rc = pp_err_set(err, PP_EXIT_INPUT, "--scaffold: '%s' is there "
+				"already; padpack overwrites no spec (remove it, "
+				"or write elsewhere)", lstat(cli->scaffold, &st)
+				== 0 ? cli->scaffold : cpath.buf);
+	if (rc == 0)
+		rc = pp_write_file(cpath.buf, s->copyright, strlen(s->copyright),
+				   0644, err);
+	pp_split_scaffold(s, cli->stage, cname.buf, &text);
+	if (rc == 0)
+		rc = pp_write_file(cli->scaffold, text.buf, text.len, 0644, err);
+	if (rc == 0)
+		printf("padpack split: wrote %s and %s (%zu packages)\n",
+		       cli->scaffold, cpath.buf, s->nr_pkgs);
+	free(dir);
+	strbuf_release(&text);
+	strbuf_release(&cpath);
+	strbuf_release(&cname);
+	return rc;
 }
 
 static int has_templates(const char *dir)
@@ -206,10 +331,16 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 	mallopt(M_MMAP_THRESHOLD, 256 << 20);
 	if (cli->out_dir)
 		strbuf_addstr(&out, cli->out_dir);
+	else if (cli->stage)
+		strbuf_addstr(&out, "debs");
 	else
 		strbuf_addf(&out, "%s/debs", cli->build_dir);
-	strbuf_addf(&work, "%s/split", cli->build_dir);
+	if (cli->tmp)
+		strbuf_addf(&work, "%s/split", cli->tmp);
+	else
+		strbuf_addf(&work, "%s/split", cli->build_dir);
 	o.build_dir = cli->build_dir;
+	o.stage_dir = cli->stage;
 	o.out_dir = out.buf;
 	o.work_dir = work.buf;
 	o.datadir = datadir;
@@ -219,7 +350,9 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 	o.timestamp = (time_t)ts;
 	o.comp = cli->comp;
 	rc = pp_split_plan(&s, spec, &o, err);
-	if (rc == 0 && cli->explain) {
+	if (rc == 0 && cli->scaffold) {
+		rc = scaffold(cli, &s, err);
+	} else if (rc == 0 && cli->explain) {
 		pp_split_explain(&s, &text);
 		fputs(text.buf, stdout);
 	} else if (rc == 0) {
@@ -235,22 +368,59 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 	return rc;
 }
 
-static int run(int argc, char **argv, struct pp_err *err)
+static int run_spec(struct split_cli *cli, const char *path,
+		    struct pp_err *err)
 {
-	struct split_cli cli = { 0 };
 	struct pp_spec spec;
 	unsigned char *selected;
-	int rc;
+	int rc = pp_load_spec_variants(path, &cli->variants, &spec, &selected,
+				       err);
 
-	rc = parse(argc, argv, &cli, err);
-	if (rc == 0)
-		rc = pp_load_spec_variants(cli.spec, &cli.variants, &spec,
-					   &selected, err);
+	if (rc == 0 && cli->name) {
+		free(spec.path); /* say where the settings came from */
+		spec.path = xstrdup("padpack split --name");
+	}
 	if (rc == 0) {
-		rc = split(&cli, &spec, selected, err);
+		rc = split(cli, &spec, selected, err);
 		free(selected);
 		pp_spec_release(&spec);
 	}
+	return rc;
+}
+
+static int run(int argc, char **argv, struct pp_err *err)
+{
+	struct split_cli cli = { 0 };
+	struct strbuf path = STRBUF_INIT;
+	char tmpl[] = "/tmp/padpack-split.XXXXXX";
+	int rc;
+
+	rc = parse(argc, argv, &cli, err);
+	if (rc == 0 && cli.stage) {
+		const char *dir = getenv("TMPDIR");
+		struct strbuf t = STRBUF_INIT;
+
+		strbuf_addf(&t, "%s/padpack-split.XXXXXX", dir && *dir ? dir :
+			    "/tmp");
+		cli.tmp = mkdtemp(t.buf) ? strbuf_detach(&t, NULL) : NULL;
+		strbuf_release(&t);
+		if (!cli.tmp)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot make a work "
+					  "directory like %s", tmpl);
+	}
+	if (rc == 0 && cli.name)
+		rc = write_spec(&cli, cli.tmp, &path, err);
+	if (rc == 0)
+		rc = run_spec(&cli, cli.name ? path.buf : cli.spec, err);
+	if (cli.tmp) {
+		struct pp_err ignored;
+
+		pp_err_init(&ignored);
+		pp_remove_tree(cli.tmp, &ignored);
+		pp_err_release(&ignored);
+		free(cli.tmp);
+	}
+	strbuf_release(&path);
 	pp_strlist_release(&cli.variants);
 	return rc;
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "../lib/debsig.h"
+#include "../lib/json-out.h"
 #include "pgpcmd.h"
 
 static const char usage[] =
@@ -93,40 +94,6 @@ static void print_text(const char *path, const struct pp_debsig_report *r,
 	print_content(r);
 }
 
-static void print_json(const char *path, const struct pp_debsig_report *r,
-		       const struct pp_err *err)
-{
-	int sig_ok = r->sig_checked && (!err->code ||
-					err->code == PP_EXIT_MISMATCH);
-
-	printf("{\"file\": ");
-	pgpcmd_json_str(stdout, path);
-	printf(", \"status\": \"%s\", \"exit\": %d, \"signed\": %s",
-	       pgpcmd_status(err->code), err->code,
-	       r->signed_ ? "true" : "false");
-	if (err->code) {
-		printf(", \"error\": ");
-		pgpcmd_json_str(stdout, err->msg);
-	}
-	if (r->sig_checked && (sig_ok || r->sig.key || err->code ==
-			       PP_EXIT_NOKEY)) {
-		printf(", ");
-		pgpcmd_json_verdict(stdout, &r->sig);
-	}
-	if (sig_ok) {
-		printf(", \"md5sums\": %s, \"files\": %zu, \"files_checked\": "
-		       "%zu, \"files_unlisted\": %zu, \"mismatched\": [",
-		       r->has_md5sums ? "true" : "false", r->files, r->checked,
-		       r->unlisted);
-		for (size_t i = 0; i < r->nr_bad; i++) {
-			printf(i ? ", " : "");
-			pgpcmd_json_str(stdout, r->bad[i]);
-		}
-		printf("]");
-	}
-	printf("}\n");
-}
-
 static int run(int argc, char **argv, struct pp_err *err)
 {
 	struct verify_args a = { { NULL }, 0, 0 };
@@ -140,9 +107,11 @@ static int run(int argc, char **argv, struct pp_err *err)
 	rc = pgpcmd_load_keyrings(&kr, a.keyrings, a.nr_keyrings, err);
 	if (!rc)
 		rc = pp_debsig_verify(argv[optind], &kr, time(NULL), &rep, err);
-	if (a.json)
-		print_json(argv[optind], &rep, err);
-	else
+	/* a failed check is a document too: its status says what failed */
+	if (a.json && pp_json_write(stdout, pp_json_debsig(argv[optind], &rep,
+							   err), err) < 0)
+		rc = -1;
+	else if (!a.json)
 		print_text(argv[optind], &rep, rc ? err->code : 0);
 	pp_debsig_report_release(&rep);
 	pp_pgp_keyring_release(&kr);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../lib/fsutil.h"
+#include "../lib/json-out.h"
 #include "../lib/xalloc.h"
 #include "pgpcmd.h"
 
@@ -29,10 +30,10 @@ static const char usage[] =
 	"      MD5, is dated in the future, or its key cannot sign\n"
 	"  12  the signature was made by a key that is not in K\n\n"
 	"Options:\n"
-	"  --keyring K   trusted public keys (binary or armored); repeatable\n"
-	"  -o TEXT       cleartext only: write the signed text to TEXT\n"
-	"  --json        print one JSON object: file, status, exit, error,\n"
-	"                signer, signed_at, hash\n";
+	"  --keyring K        trusted public keys (binary or armored); repeatable\n"
+	"  -o, --output TEXT  cleartext only: write the signed text to TEXT\n"
+	"  --json             print one JSON object: file, status, exit, error,\n"
+	"                     signer, signed_at, signed_at_epoch, hash\n";
 
 struct vs_args {
 	const char *keyrings[PGPCMD_MAX_KEYRINGS];
@@ -133,24 +134,6 @@ static int cleartext(const struct pp_pgp_keyring *kr, const char *file,
 	return rc;
 }
 
-static void print_json(const char *file, const struct pp_pgp_verdict *v,
-		       int have_verdict, const struct pp_err *err)
-{
-	printf("{\"file\": ");
-	pgpcmd_json_str(stdout, file);
-	printf(", \"status\": \"%s\", \"exit\": %d", pgpcmd_status(err->code),
-	       err->code);
-	if (err->code) {
-		printf(", \"error\": ");
-		pgpcmd_json_str(stdout, err->msg);
-	}
-	if (have_verdict) {
-		printf(", ");
-		pgpcmd_json_verdict(stdout, v);
-	}
-	printf("}\n");
-}
-
 static int run(int argc, char **argv, struct pp_err *err)
 {
 	struct vs_args a = { { NULL }, 0, NULL, 0 };
@@ -169,7 +152,10 @@ static int run(int argc, char **argv, struct pp_err *err)
 			detached(&kr, file, argv[optind + 1], &v, err) :
 			cleartext(&kr, file, a.out, &v, err);
 	if (a.json) {
-		print_json(file, &v, v.key || err->code == PP_EXIT_NOKEY, err);
+		if (pp_json_write(stdout, pp_json_signature(file, v.key ||
+				  err->code == PP_EXIT_NOKEY ? &v : NULL, err),
+				  err) < 0)
+			rc = -1;
 	} else if (!rc && (!a.out || strcmp(a.out, "-"))) {
 		printf("%s: good signature\n", file);
 		pgpcmd_print_verdict(stdout, &v);

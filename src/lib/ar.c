@@ -17,6 +17,7 @@ int pp_ar_open(struct pp_ar *ar, const char *path, struct pp_err *err)
 	struct stat st;
 
 	ar->path = xstrdup(path);
+	ar->lax_warned = 0;
 	ar->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ar->fd < 0) {
 		pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
@@ -99,6 +100,24 @@ static int parse_name(const char *h, char *name)
 	return 0;
 }
 
+/* The date, owner and mode of a member say nothing dpkg reads (it checks
+ * only the name, size and end magic), so a malformed one is taken as 0
+ * with a warning (once a file), as forgiving as dpkg-deb. */
+static long long lax_field(struct pp_ar *ar, const struct pp_ar_member *m,
+			   const char *f, size_t len, int base,
+			   const char *what, struct pp_err *err)
+{
+	long long v;
+
+	if (parse_num(f, len, base, &v) == 0)
+		return v;
+	if (!ar->lax_warned++)
+		pp_warn(err, "padpack: warning: '%s': ar member '%s' has a "
+			"malformed %s field '%.*s'; ignored, as dpkg does",
+			ar->path, m->name, what, (int)len, f);
+	return 0;
+}
+
 static int parse_header(struct pp_ar *ar, const char *h,
 			struct pp_ar_member *m, struct pp_err *err)
 {
@@ -109,13 +128,10 @@ static int parse_header(struct pp_ar *ar, const char *h,
 		return bad_header(ar, m->header, "", "bad end magic", err);
 	if (parse_name(h, m->name) < 0)
 		return bad_header(ar, m->header, "", "invalid member name", err);
-	if (parse_num(h + 16, 12, 10, &m->mtime) < 0)
-		return bad_header(ar, m->header, m->name, "bad mtime", err);
-	if (parse_num(h + 28, 6, 10, &v) < 0 || parse_num(h + 34, 6, 10, &v) < 0)
-		return bad_header(ar, m->header, m->name, "bad owner", err);
-	if (parse_num(h + 40, 8, 8, &v) < 0)
-		return bad_header(ar, m->header, m->name, "bad mode", err);
-	m->mode = (unsigned)v;
+	m->mtime = lax_field(ar, m, h + 16, 12, 10, "date", err);
+	lax_field(ar, m, h + 28, 6, 10, "owner", err);
+	lax_field(ar, m, h + 34, 6, 10, "group", err);
+	m->mode = (unsigned)lax_field(ar, m, h + 40, 8, 8, "mode", err);
 	if (parse_num(h + 48, 10, 10, &v) < 0)
 		return bad_header(ar, m->header, m->name, "bad size", err);
 	m->size = (off_t)v;

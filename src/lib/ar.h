@@ -1,7 +1,8 @@
 /* A strict reader of the common ar format used by .deb files. Strict
- * because signatures cover member contents and names: every header's
- * fields, the end magic and the padding byte are checked, and a member
- * that runs past the end of the file is refused with its name. */
+ * because signatures cover member contents and names: the names, sizes,
+ * end magic and padding bytes are checked, and a member that runs past
+ * the end of the file is refused with its name. A malformed date, owner
+ * or mode, which dpkg ignores, is read as 0 with a warning. */
 #ifndef PP_AR_H
 #define PP_AR_H
 
@@ -18,6 +19,7 @@ struct pp_ar {
 	char *path;
 	off_t size; /* of the whole file */
 	off_t next; /* offset of the next member header */
+	int lax_warned; /* a malformed date, owner or mode was warned of */
 };
 
 struct pp_ar_member {

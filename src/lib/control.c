@@ -138,8 +138,8 @@ static int check_empty_values(struct pp_deb822 *p, struct pp_stanza *st,
 	return 0;
 }
 
-int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
-		   struct pp_err *err)
+static int read_stanza(struct pp_deb822 *p, struct pp_stanza *st,
+		       struct pp_err *err)
 {
 	const char *s;
 	size_t len;
@@ -185,6 +185,16 @@ int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
 	return st->nr ? 1 : 0;
 }
 
+int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
+		   struct pp_err *err)
+{
+	int r = read_stanza(p, st, err);
+
+	if (r < 0) /* what was read before the error is not handed out */
+		pp_stanza_release(st);
+	return r;
+}
+
 int pp_control_parse(const char *buf, size_t len, const char *file,
 		     struct pp_stanza *st, struct pp_err *err)
 {
@@ -216,6 +226,106 @@ int pp_control_parse(const char *buf, size_t len, const char *file,
 fail:
 	pp_stanza_release(st);
 	return -1;
+}
+
+/* ---- forgiving reading (dpkg-deb --field and friends) ---------------- */
+
+struct lenient {
+	struct pp_deb822 p;
+	struct pp_stanza *st;
+	struct pp_err *err;
+};
+
+static void lenient_field(struct lenient *l, const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len), *v;
+	size_t nlen = colon ? (size_t)(colon - s) : 0, vlen;
+	char *name;
+
+	for (size_t i = 0; i < nlen; i++)
+		if (!isgraph((unsigned char)s[i]))
+			nlen = 0;
+	if (!nlen) {
+		pp_warn(l->err, "padpack: warning: %s:%u: not a 'Name: value' "
+			"line; skipped: '%.*s'", l->p.file, l->p.line,
+			(int)(len > 60 ? 60 : len), s);
+		return;
+	}
+	name = xstrndup(s, nlen);
+	if (pp_stanza_find(l->st, name)) {
+		pp_warn(l->err, "padpack: warning: %s:%u: duplicate field '%s'; "
+			"the first one is used", l->p.file, l->p.line, name);
+		free(name);
+		return;
+	}
+	free(name);
+	v = colon + 1;
+	vlen = len - nlen - 1;
+	while (vlen && (*v == ' ' || *v == '\t' || *v == '\r')) {
+		v++;
+		vlen--;
+	}
+	add_field(l->st, s, nlen, v, vlen, l->p.line);
+}
+
+/* Returns 0 at the end of the stanza. *skipping: the lines continue one
+ * that was skipped. */
+static int lenient_line(struct lenient *l, const char *s, size_t len,
+			int *skipping)
+{
+	if (!l->st->nr && !*skipping && is_blank(s, len))
+		return 1;
+	if (is_blank(s, len) && (!len || (s[0] != ' ' && s[0] != '\t')))
+		return 0;
+	if (s[0] == ' ' || s[0] == '\t') {
+		if (!*skipping && !l->st->nr)
+			pp_warn(l->err, "padpack: warning: %s:%u: continuation "
+				"line without a field before it; skipped",
+				l->p.file, l->p.line);
+		else if (!*skipping)
+			append_continuation(&l->st->fields[l->st->nr - 1], s,
+					    len);
+		return 1;
+	}
+	if (!l->st->nr)
+		l->st->line = l->p.line;
+	*skipping = 0;
+	if (s[0] == '#')
+		pp_warn(l->err, "padpack: warning: %s:%u: comment line; skipped",
+			l->p.file, l->p.line);
+	else
+		lenient_field(l, s, len);
+	*skipping = !l->st->nr ||
+		l->st->fields[l->st->nr - 1].line != l->p.line;
+	return 1;
+}
+
+void pp_control_parse_lenient(const char *buf, size_t len, const char *file,
+			      struct pp_stanza *st, struct pp_err *err)
+{
+	struct lenient l = { .st = st, .err = err };
+	const char *s;
+	size_t n;
+	int has_lf = 1, skipping = 0;
+
+	pp_deb822_init(&l.p, buf, len, file);
+	pp_stanza_init(st);
+	while ((s = next_line(&l.p, &n, &has_lf)) &&
+	       lenient_line(&l, s, n, &skipping))
+		;
+	if (!has_lf)
+		pp_warn(err, "padpack: warning: %s:%u: no newline at the end of "
+			"the file", file, l.p.line);
+	/* As dpkg: blanks inside a value are kept, those at its end go. */
+	for (size_t i = 0; i < st->nr; i++)
+		st->fields[i].value[rtrim_len(st->fields[i].value,
+					      strlen(st->fields[i].value))] = '\0';
+	while (s && (s = next_line(&l.p, &n, &has_lf)))
+		if (!is_blank(s, n)) {
+			pp_warn(err, "padpack: warning: %s:%u: text after the "
+				"first stanza; ignored", file, l.p.line);
+			break;
+		}
 }
 
 /* ---- stanza editing --------------------------------------------------- */

@@ -38,6 +38,13 @@ int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
 /* Parses text that must hold exactly one stanza (a DEBIAN/control file). */
 int pp_control_parse(const char *buf, size_t len, const char *file,
 		     struct pp_stanza *st, struct pp_err *err);
+/* Reads one stanza as forgivingly as dpkg-deb's readers, for looking
+ * into broken packages: lines that are not fields, continuation lines
+ * without a field, duplicate fields, a missing final newline and text
+ * after the stanza are skipped or taken with a warning each (to
+ * err->warnings); never fails. */
+void pp_control_parse_lenient(const char *buf, size_t len, const char *file,
+			      struct pp_stanza *st, struct pp_err *err);
 
 void pp_stanza_init(struct pp_stanza *st);
 void pp_stanza_release(struct pp_stanza *st);
@@ -51,6 +58,18 @@ void pp_stanza_write(const struct pp_stanza *st, struct strbuf *out);
 /* Where the stanza at s ends: the first "\n\n" in s[0..len), or NULL.
  * (memchr is vectorised; memmem with a two-byte needle is not.) */
 const char *pp_stanza_end(const char *s, size_t len);
+
+/* Appends the value of field name as dpkg-deb --field shows it (the
+ * field's name as dpkg spells it in *shown_name): relationship fields in
+ * dpkg's canonical form on one line, Version without a zero epoch and with
+ * the obsolete Revision fields folded in, Essential and Protected as yes
+ * or no, nothing for fields dpkg does not show from a package file.
+ * header: several fields are shown, and "no" values are left out, as
+ * dpkg-deb does. Returns 1 when there is a value to show. Warnings (a
+ * field dpkg would warn about or refuse) go to err. */
+int pp_field_show(const struct pp_stanza *st, const char *name, int header,
+		  const char **shown_name, struct strbuf *out,
+		  struct pp_err *err);
 
 /* Rank of a field in dpkg's binary-control order (unknown fields last). */
 int pp_field_rank(const char *name);

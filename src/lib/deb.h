@@ -52,6 +52,7 @@ void pp_deb_close(struct pp_deb *deb);
 struct pp_ctrl_member {
 	char *name;
 	mode_t mode;
+	int plain; /* a regular file at the top; else listed, not read */
 	struct strbuf data;
 };
 
@@ -60,11 +61,14 @@ struct pp_ctrl_members {
 	size_t nr, alloc;
 };
 
-/* Reads the control archive's plain files (sorted by name). Refuses
- * subdirectories, links and anything that is not a plain top-level file. */
+/* Reads the control archive's plain files (sorted by name). Anything
+ * else at the top (a directory, a link) is listed with plain = 0 and no
+ * data, as dpkg-deb --info lists it; what lies in subdirectories is
+ * ignored. */
 int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
 			struct pp_err *err);
 void pp_ctrl_members_release(struct pp_ctrl_members *cm);
+/* The plain file called name, or NULL. */
 const struct pp_ctrl_member *pp_ctrl_members_find(
 	const struct pp_ctrl_members *cm, const char *name);
 /* Opens the .deb at path and parses its control file into out; a
@@ -123,11 +127,30 @@ int pp_deb_walk(struct pp_deb *deb, const struct pp_ar_member *member,
 		struct pp_deb_tap *tap, pp_tar_visit_fn entry_fn,
 		pp_tar_data_fn data_fn, void *ctx, struct pp_err *err);
 
+struct pp_extract_opts {
+	int preserve_special; /* keep setuid and setgid bits */
+	int same_owner;       /* as root, give files the archive's owners */
+	int64_t max_bytes;    /* most bytes of regular files; -1: no limit */
+	const char *limit_why; /* where max_bytes comes from, for messages */
+};
+
 /* Extracts a tar member into dir (created if missing). Refuses, before
  * writing it, every entry that would land outside dir: absolute names,
  * '..' components, writing through a symbolic link, hard links to
- * anything but an earlier entry; and device nodes, FIFOs, sockets. */
+ * anything but an earlier entry; device nodes and sockets; a path given
+ * twice (but for a directory given again), names with a newline, longer
+ * than 4095 bytes or more than 256 levels deep; a file past
+ * opts->max_bytes or larger than the free space of dir's filesystem. A
+ * file that cannot be written whole (EFBIG, ENOSPC) is removed and the
+ * error names its entry. Set-id bits are dropped with a warning unless
+ * opts->preserve_special. */
 int pp_deb_extract(struct pp_deb *deb, const struct pp_ar_member *member,
-		   const char *dir, struct pp_err *err);
+		   const char *dir, const struct pp_extract_opts *opts,
+		   struct pp_err *err);
+
+/* The default limit of an extraction of the data member: twice the
+ * package's Installed-Size plus 16 MiB, with *why saying so; -1 when the
+ * package declares no readable Installed-Size. */
+int64_t pp_deb_size_limit(struct pp_deb *deb, const char **why);
 
 #endif

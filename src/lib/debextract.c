@@ -1,5 +1,4 @@
-/* Reading the control archive into memory, and extracting members to disk
- * without ever writing outside the target directory. */
+/* Reading the control archive into memory. */
 #include "deb.h"
 
 #include <errno.h>
@@ -12,14 +11,17 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "control.h"
 #include "debint.h"
 #include "fsutil.h"
 #include "xalloc.h"
 
-#define CTRL_MAX (64u << 20) /* a control file larger than this is hostile */
+/* Control archives hold a few small files; more is hostile (and would
+ * all be read into memory). */
+#define CTRL_MAX (64u << 20)     /* bytes of all the control files */
+#define CTRL_ENTRIES_MAX 10000
 
-/* Strips "./" prefixes; NULL when the name may not be extracted. */
-static const char *relative_name(const char *name, const char **why)
+const char *pp_deb_relative_name(const char *name, const char **why)
 {
 	const char *p;
 
@@ -48,6 +50,8 @@ static const char *relative_name(const char *name, const char **why)
 struct ctrl_read {
 	struct pp_deb *deb;
 	struct pp_ctrl_members *out;
+	size_t entries;
+	uint64_t bytes;
 };
 
 static int cmp_member(const void *a, const void *b)
@@ -68,38 +72,113 @@ static int read_ctrl_data(struct archive *a, struct pp_ctrl_member *cm,
 	return n < 0 ? -1 : 0;
 }
 
-static int ctrl_entry(struct pp_deb *deb, struct archive *a,
-		      struct archive_entry *ae, struct pp_ctrl_members *out,
-		      struct pp_err *err)
+/* An entry that is not a plain file at the top: listed, not read (as
+ * dpkg-deb --info says "not a plain file"); what lies below is ignored. */
+static void ctrl_other(struct pp_ctrl_members *out, const char *name,
+		       mode_t mode)
 {
-	const char *why = "", *name = relative_name(archive_entry_pathname(ae),
-						    &why);
-	mode_t mode = archive_entry_mode(ae);
 	struct pp_ctrl_member *cm;
+	size_t n = strcspn(name, "/");
+
+	if (name[n] && name[n + 1])
+		return;
+	ARRAY_GROW(out->m, out->alloc, out->nr + 1);
+	cm = &out->m[out->nr++];
+	cm->name = xstrndup(name, n);
+	cm->mode = mode;
+	cm->plain = 0;
+	strbuf_init(&cm->data);
+}
+
+static int ctrl_limits(struct ctrl_read *cr, const char *name, int64_t size,
+		       struct pp_err *err)
+{
+	if (++cr->entries > CTRL_ENTRIES_MAX)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s' has "
+				  "more than %d entries; a control archive holds "
+				  "a few files", cr->deb->ar.path,
+				  cr->deb->control.name, CTRL_ENTRIES_MAX);
+	if (size < 0)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
+				  "declares a negative size (%lld) in its tar "
+				  "header", cr->deb->ar.path, name,
+				  (long long)size);
+	if ((cr->bytes += (uint64_t)size) > CTRL_MAX)
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
+				  "brings the control files past %u MiB",
+				  cr->deb->ar.path, name, CTRL_MAX >> 20);
+	return 0;
+}
+
+static int ctrl_entry(struct ctrl_read *cr, struct archive *a,
+		      struct archive_entry *ae, struct pp_err *err)
+{
+	const char *why = "", *name = pp_deb_relative_name(
+		archive_entry_pathname(ae), &why);
+	mode_t mode = archive_entry_mode(ae);
+	struct pp_ctrl_members *out = cr->out;
+	struct pp_ctrl_member *cm;
+	int plain = S_ISREG(mode) && !archive_entry_hardlink(ae);
 
 	if (!name)
 		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control member "
-				  "'%s' %s", deb->ar.path,
+				  "'%s' %s", cr->deb->ar.path,
 				  archive_entry_pathname(ae), why);
-	if (S_ISDIR(mode) && (!*name || !strcmp(name, ".") || !strcmp(name, "./")))
+	while (*name == '/')
+		name++;
+	if (ctrl_limits(cr, name, plain ? archive_entry_size(ae) : 0,
+			err) < 0)
+		return -1;
+	if (!*name || !strcmp(name, "."))
 		return 0;
-	if (!S_ISREG(mode) || archive_entry_hardlink(ae) || strchr(name, '/'))
-		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control archive "
-				  "entry '%s' is not a plain top-level file",
-				  deb->ar.path, archive_entry_pathname(ae));
-	if (archive_entry_size(ae) > CTRL_MAX)
-		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s' "
-				  "is larger than %u MiB", deb->ar.path, name,
-				  CTRL_MAX >> 20);
+	if (!plain || strchr(name, '/')) {
+		ctrl_other(out, name, mode);
+		return 0;
+	}
 	ARRAY_GROW(out->m, out->alloc, out->nr + 1);
 	cm = &out->m[out->nr++];
 	cm->name = xstrdup(name);
 	cm->mode = mode;
+	cm->plain = 1;
 	strbuf_init(&cm->data);
 	if (read_ctrl_data(a, cm, archive_entry_size(ae)) < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "'%s': control file '%s': "
-				  "%s", deb->ar.path, name,
+				  "%s", cr->deb->ar.path, name,
 				  archive_error_string(a));
+	return 0;
+}
+
+/* Sorted; a name given twice is ambiguous (which control file is the
+ * package's?) unless both are directories. */
+static int ctrl_sort(struct pp_deb *deb, struct pp_ctrl_members *cm,
+		     struct pp_err *err)
+{
+	size_t kept = 0;
+
+	if (cm->nr)
+		qsort(cm->m, cm->nr, sizeof(*cm->m), cmp_member);
+	for (size_t i = 0; i < cm->nr; i++) {
+		struct pp_ctrl_member *m = &cm->m[i];
+
+		if (kept && !strcmp(cm->m[kept - 1].name, m->name)) {
+			if (m->plain || cm->m[kept - 1].plain ||
+			    !S_ISDIR(m->mode) || !S_ISDIR(cm->m[kept - 1].mode)) {
+				pp_err_set(err, PP_EXIT_INPUT, "'%s': the control "
+					   "archive names '%s' twice; which one "
+					   "is meant is ambiguous", deb->ar.path,
+					   m->name);
+				memmove(&cm->m[kept], m, (cm->nr - i) *
+					sizeof(*m));
+				cm->nr = kept + (cm->nr - i);
+				return -1;
+			}
+			free(m->name);
+			strbuf_release(&m->data);
+			continue;
+		}
+		cm->m[kept++] = *m;
+	}
+	cm->nr = kept;
 	return 0;
 }
 
@@ -138,6 +217,7 @@ int pp_deb_read_control(struct pp_deb *deb, struct pp_ctrl_members *out,
 int pp_deb_read_control_tap(struct pp_deb *deb, struct pp_ctrl_members *out,
 			    struct pp_deb_tap *tap, struct pp_err *err)
 {
+	struct ctrl_read cr = { deb, out, 0, 0 };
 	struct archive_entry *ae;
 	struct archive *a;
 	int r, rc = 0;
@@ -147,16 +227,16 @@ int pp_deb_read_control_tap(struct pp_deb *deb, struct pp_ctrl_members *out,
 	if (!a)
 		return -1;
 	while (!rc && (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK)
-		rc = ctrl_entry(deb, a, ae, out, err);
+		rc = ctrl_entry(&cr, a, ae, err);
 	if (!rc && r != ARCHIVE_EOF)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s': member '%s': %s",
 				deb->ar.path, deb->control.name,
 				archive_error_string(a));
 	archive_read_free(a);
+	if (!rc)
+		rc = ctrl_sort(deb, out, err);
 	if (rc)
 		pp_ctrl_members_release(out);
-	else if (out->nr)
-		qsort(out->m, out->nr, sizeof(*out->m), cmp_member);
 	return rc;
 }
 
@@ -174,206 +254,44 @@ const struct pp_ctrl_member *pp_ctrl_members_find(
 	const struct pp_ctrl_members *cm, const char *name)
 {
 	for (size_t i = 0; i < cm->nr; i++)
-		if (!strcmp(cm->m[i].name, name))
+		if (cm->m[i].plain && !strcmp(cm->m[i].name, name))
 			return &cm->m[i];
 	return NULL;
 }
 
-/* ---- extraction to disk ----------------------------------------------- */
+#define LIMIT_SLACK ((int64_t)16 << 20)
 
-struct extract {
-	struct pp_deb *deb;
-	const struct pp_ar_member *m;
-	char *root;          /* canonical target directory */
-	struct archive *disk;
-	char **files;        /* regular files written so far (for hard links) */
-	size_t nr, alloc;
-	struct strbuf full;
-	struct pp_err *err;
-};
-
-static int refuse(struct extract *x, const char *name, const char *why)
+int64_t pp_deb_size_limit(struct pp_deb *deb, const char **why)
 {
-	return pp_err_set(x->err, PP_EXIT_INPUT, "'%s': member '%s': entry "
-			  "'%s' %s; refusing to extract it (nothing was written "
-			  "for it)", x->deb->ar.path, x->m->name, name, why);
-}
+	struct pp_err quiet;
+	struct pp_ctrl_members cm;
+	const struct pp_ctrl_member *control;
+	struct pp_stanza st;
+	const char *size = NULL, *p;
+	int64_t kib = 0;
 
-/* No component above the entry may be a symbolic link on disk. */
-static int check_parents(struct extract *x, const char *orig,
-			 const char *rel)
-{
-	struct stat st;
-
-	strbuf_reset(&x->full);
-	strbuf_addstr(&x->full, x->root);
-	for (const char *p = rel; ; ) {
-		const char *slash = strchr(p, '/');
-
-		if (!slash || !slash[1])
-			return 0;
-		strbuf_addch(&x->full, '/');
-		strbuf_add(&x->full, p, (size_t)(slash - p));
-		if (lstat(x->full.buf, &st) == 0 && S_ISLNK(st.st_mode))
-			return refuse(x, orig, "would be written through a "
-				      "symbolic link");
-		p = slash + 1;
+	*why = "twice the package's Installed-Size, plus 16 MiB";
+	pp_err_init(&quiet);
+	if (pp_deb_read_control(deb, &cm, &quiet) < 0) {
+		pp_err_release(&quiet);
+		return -1;
 	}
-}
-
-static int known_file(struct extract *x, const char *rel)
-{
-	for (size_t i = 0; i < x->nr; i++)
-		if (!strcmp(x->files[i], rel))
-			return 1;
-	return 0;
-}
-
-static int check_hardlink(struct extract *x, struct archive_entry *ae,
-			  const char *orig)
-{
-	const char *why = "", *target = archive_entry_hardlink(ae);
-	const char *rel = relative_name(target, &why);
-
-	if (!rel)
-		return refuse(x, orig, "is a hard link to a path that "
-			      "would lie outside the target");
-	if (!known_file(x, rel))
-		return refuse(x, orig, "is a hard link to something that is "
-			      "not a file extracted before it");
-	strbuf_reset(&x->full);
-	strbuf_addf(&x->full, "%s/%s", x->root, rel);
-	archive_entry_set_hardlink(ae, x->full.buf);
-	return 0;
-}
-
-static int check_entry(struct extract *x, struct archive_entry *ae,
-		       const char **relp)
-{
-	const char *orig = archive_entry_pathname(ae), *why = "";
-	const char *rel = orig ? relative_name(orig, &why) : NULL;
-	mode_t mode = archive_entry_mode(ae);
-
-	if (!orig)
-		return refuse(x, "", "has no name");
-	if (!rel)
-		return refuse(x, orig, why);
-	if (archive_entry_hardlink(ae)) {
-		if (check_hardlink(x, ae, orig) < 0)
-			return -1;
-	} else if (S_ISCHR(mode) || S_ISBLK(mode)) {
-		return refuse(x, orig, "is a device node");
-	} else if (!S_ISREG(mode) && !S_ISDIR(mode) && !S_ISLNK(mode)) {
-		return refuse(x, orig, "is a FIFO, socket or unknown type");
+	pp_err_release(&quiet);
+	control = pp_ctrl_members_find(&cm, "control");
+	pp_stanza_init(&st);
+	if (control) {
+		pp_err_init(&quiet);
+		pp_control_parse_lenient(control->data.buf, control->data.len,
+					 "control", &st, &quiet);
+		pp_err_release(&quiet);
+		size = pp_stanza_get(&st, "Installed-Size");
 	}
-	if (check_parents(x, orig, rel) < 0)
-		return -1;
-	*relp = rel;
-	return 0;
+	for (p = size; p && *p >= '0' && *p <= '9' && kib < (1LL << 40); p++)
+		kib = kib * 10 + (*p - '0');
+	if (!size || p == size || *p || kib >= (1LL << 40))
+		kib = -1; /* many packages do not say; free space still limits */
+	pp_stanza_release(&st);
+	pp_ctrl_members_release(&cm);
+	return kib < 0 ? -1 : kib * 2048 + LIMIT_SLACK;
 }
 
-static int copy_data(struct extract *x, struct archive *in, const char *name)
-{
-	const void *buf;
-	size_t len;
-	la_int64_t off;
-	int r;
-
-	while ((r = archive_read_data_block(in, &buf, &len, &off)) == ARCHIVE_OK)
-		if (archive_write_data_block(x->disk, buf, len, off) != ARCHIVE_OK)
-			return pp_err_set(x->err, PP_EXIT_IO, "cannot write "
-					  "'%s': %s", name,
-					  archive_error_string(x->disk));
-	if (r != ARCHIVE_EOF)
-		return pp_err_set(x->err, PP_EXIT_INPUT, "'%s': member '%s': %s",
-				  x->deb->ar.path, x->m->name,
-				  archive_error_string(in));
-	return 0;
-}
-
-static int extract_entry(struct extract *x, struct archive *in,
-			 struct archive_entry *ae)
-{
-	const char *rel = NULL;
-	char *name;
-	int rc = 0;
-
-	if (check_entry(x, ae, &rel) < 0)
-		return -1;
-	name = xstrdup(rel);
-	strbuf_reset(&x->full);
-	strbuf_addf(&x->full, "%s%s%s", x->root, *name ? "/" : "", name);
-	while (x->full.len > 1 && x->full.buf[x->full.len - 1] == '/')
-		strbuf_setlen(&x->full, x->full.len - 1);
-	archive_entry_set_pathname(ae, x->full.buf);
-	if (archive_write_header(x->disk, ae) != ARCHIVE_OK)
-		rc = pp_err_set(x->err, PP_EXIT_IO, "cannot extract '%s': %s",
-				x->full.buf, archive_error_string(x->disk));
-	else if (S_ISREG(archive_entry_mode(ae)) && !archive_entry_hardlink(ae))
-		rc = copy_data(x, in, x->full.buf);
-	if (!rc && S_ISREG(archive_entry_mode(ae))) {
-		ARRAY_GROW(x->files, x->alloc, x->nr + 1);
-		x->files[x->nr++] = name;
-		name = NULL;
-	}
-	free(name);
-	return rc;
-}
-
-static struct archive *disk_writer(void)
-{
-	struct archive *disk = archive_write_disk_new();
-	int flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM |
-		    ARCHIVE_EXTRACT_UNLINK | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-		    ARCHIVE_EXTRACT_SECURE_NODOTDOT;
-
-	/* As root, restore ownership (and with it setuid bits) as tar does. */
-	if (geteuid() == 0)
-		flags |= ARCHIVE_EXTRACT_OWNER;
-	archive_write_disk_set_options(disk, flags);
-	return disk;
-}
-
-static int extract_all(struct extract *x)
-{
-	struct archive *in = pp_deb_member_open(x->deb, x->m, x->err);
-	struct archive_entry *ae;
-	int r = ARCHIVE_OK, rc = 0;
-
-	if (!in)
-		return -1;
-	while (!rc && (r = archive_read_next_header(in, &ae)) == ARCHIVE_OK)
-		rc = extract_entry(x, in, ae);
-	if (!rc && r != ARCHIVE_EOF)
-		rc = pp_err_set(x->err, PP_EXIT_INPUT, "'%s': member '%s': %s; "
-				"the package is corrupt", x->deb->ar.path,
-				x->m->name, archive_error_string(in));
-	if (archive_write_close(x->disk) != ARCHIVE_OK && !rc)
-		rc = pp_err_set(x->err, PP_EXIT_IO, "extracting into '%s': %s",
-				x->root, archive_error_string(x->disk));
-	archive_read_free(in);
-	return rc;
-}
-
-int pp_deb_extract(struct pp_deb *deb, const struct pp_ar_member *member,
-		   const char *dir, struct pp_err *err)
-{
-	struct extract x = { deb, member, NULL, NULL, NULL, 0, 0, STRBUF_INIT,
-			     err };
-	int rc;
-
-	if (pp_mkdir_p(dir, 0755, err) < 0)
-		return -1;
-	x.root = realpath(dir, NULL);
-	if (!x.root)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot resolve '%s'", dir);
-	x.disk = disk_writer();
-	rc = extract_all(&x);
-	archive_write_free(x.disk);
-	for (size_t i = 0; i < x.nr; i++)
-		free(x.files[i]);
-	free(x.files);
-	free(x.root);
-	strbuf_release(&x.full);
-	return rc;
-}

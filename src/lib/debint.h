@@ -17,4 +17,8 @@ struct archive *pp_deb_member_open_tap(struct pp_deb *deb,
 				       struct pp_deb_tap *tap,
 				       struct pp_err *err);
 
+/* Strips "./" prefixes; NULL (and *why says why) when the name is
+ * absolute or has a '..' component. */
+const char *pp_deb_relative_name(const char *name, const char **why);
+
 #endif

@@ -3,6 +3,7 @@
 #include "deb.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,13 @@ static int classify(struct pp_deb *deb, const struct pp_ar_member *m,
 	const char *want = *state == 0 ? "control.tar" : "data.tar";
 	int ext;
 
+	if (*state == 2 && (!strncmp(m->name, "data.tar", 8) ||
+			    !strncmp(m->name, "control.tar", 11)))
+		return pp_err_set(err, PP_EXIT_INPUT, "'%s' has a second '%.11s' "
+				  "member, '%s', after '%s'; which one holds the "
+				  "package is ambiguous, so it is refused",
+				  deb->ar.path, m->name[0] == 'd' ? "data.tar" :
+				  "control.tar", m->name, deb->data.name);
 	if (m->name[0] == '_' || *state == 2) {
 		if (m->name[0] == '_') {
 			ARRAY_GROW(deb->extra, deb->alloc_extra, deb->nr_extra + 1);
@@ -97,6 +105,26 @@ static int classify(struct pp_deb *deb, const struct pp_ar_member *m,
 	return 0;
 }
 
+/* The old format (dpkg before 0.93.76, 1995) starts with a version line
+ * instead of the ar magic. */
+static void name_old_format(const char *path, struct pp_err *err)
+{
+	char head[16] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (pp_read_full(fd, head, sizeof(head) - 1) > 8 &&
+	    !strncmp(head, "0.93", 4) && strchr(head, '\n'))
+		pp_err_set(err, PP_EXIT_INPUT, "'%s' is an old-format Debian "
+			   "package (format %.*s, which dpkg replaced in 1995), not an ar "
+			   "archive; padpack reads only format 2.0 packages "
+			   "(dpkg-deb still reads it: rebuild it from what "
+			   "dpkg-deb -R extracts)", path,
+			   (int)strcspn(head, "\n"), head);
+	close(fd);
+}
+
 int pp_deb_open(struct pp_deb *deb, const char *path, struct pp_err *err)
 {
 	struct pp_ar_member m;
@@ -104,8 +132,11 @@ int pp_deb_open(struct pp_deb *deb, const char *path, struct pp_err *err)
 
 	memset(deb, 0, sizeof(*deb));
 	deb->ar.fd = -1;
-	if (pp_ar_open(&deb->ar, path, err) < 0)
+	if (pp_ar_open(&deb->ar, path, err) < 0) {
+		if (err->code == PP_EXIT_INPUT)
+			name_old_format(path, err);
 		return -1;
+	}
 	while ((r = pp_ar_next(&deb->ar, &m, err)) > 0) {
 		if (first ? check_debian_binary(deb, &m, err) < 0 :
 		    classify(deb, &m, &state, err) < 0)

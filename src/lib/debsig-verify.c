@@ -121,10 +121,10 @@ static int cmp_path(const void *a, const void *b)
 static struct file_sum *find(struct content *c, const char *path)
 {
 	struct file_sum key = { (char *)path, NULL, "", 0, 0 };
-	struct file_sum *f = bsearch(&key, c->f, c->nr, sizeof(*c->f),
-				     cmp_path);
 
-	return f;
+	if (!c->nr) /* c->f is NULL: bsearch must not be given it */
+		return NULL;
+	return bsearch(&key, c->f, c->nr, sizeof(*c->f), cmp_path);
 }
 
 /* Sorts by path, keeps the last entry of each, and gives hard links the
@@ -133,7 +133,8 @@ static void settle(struct content *c)
 {
 	size_t keep = 0;
 
-	qsort(c->f, c->nr, sizeof(*c->f), cmp_path);
+	if (c->nr) /* no files: c->f is NULL, which qsort must not get */
+		qsort(c->f, c->nr, sizeof(*c->f), cmp_path);
 	for (size_t i = 0; i < c->nr; i++) {
 		if (i + 1 < c->nr && !strcmp(c->f[i].path, c->f[i + 1].path)) {
 			free(c->f[i].path);
@@ -434,6 +435,7 @@ static void sig_consume(void *ctx, int tag, const unsigned char *buf,
 /* The MD5s the lane made, by file index, given to the files at the end. */
 struct md5_lane {
 	struct pp_hash md5;
+	int hashing; /* a file begun and not ended: md5 holds a context */
 	struct lane_sum {
 		size_t file;
 		char hex[33];
@@ -448,17 +450,24 @@ static void md5_consume(void *ctx, int tag, const unsigned char *buf,
 
 	if (tag == PIPE_BEGIN) {
 		pp_hash_init(&l->md5, PP_MD5);
+		l->hashing = 1;
 	} else if (tag == PIPE_DATA) {
 		pp_hash_update(&l->md5, buf, len);
 	} else {
 		ARRAY_GROW(l->sums, l->alloc, l->nr + 1);
 		l->sums[l->nr].file = len;
 		pp_hash_final_hex(&l->md5, l->sums[l->nr++].hex);
+		l->hashing = 0;
 	}
 }
 
 static void md5_lane_settle(struct md5_lane *l, struct content *c)
 {
+	if (l->hashing) { /* the data ended inside a file: free its context */
+		unsigned char scratch[PP_HASH_MAX];
+
+		pp_hash_final(&l->md5, scratch);
+	}
 	for (size_t i = 0; i < l->nr; i++)
 		if (l->sums[i].file < c->nr)
 			memcpy(c->f[l->sums[i].file].hex, l->sums[i].hex, 33);

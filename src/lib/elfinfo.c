@@ -274,7 +274,9 @@ static int read_interp(struct reader *r)
 		if (!raw || ph.p_offset >= rawlen || ph.p_filesz > rawlen -
 		    ph.p_offset)
 			return elf_fail(r, "the interpreter is outside the file");
+		/* the first, as the kernel takes it (a second one leaked) */
 		r->out->interp = xstrndup(raw + ph.p_offset, ph.p_filesz);
+		break;
 	}
 	return 0;
 }

@@ -208,10 +208,9 @@ static int secret_packet(struct import *imp, const struct pgp_packet *pkt,
 	sk = &imp->keys[imp->nr++];
 	memset(sk, 0, sizeof(*sk));
 	memcpy(sk->fpr, pub.fpr, PP_PGP_FPR_LEN);
-	sk->why = "padpack reads version 4 keys only";
 	rest.p = pkt->body + used;
 	rest.n = pkt->len - used;
-	rc = pub.version == 4 ? secret_part(imp, &pub, rest, sk, err) : 0;
+	rc = secret_part(imp, &pub, rest, sk, err);
 	pgp_key_release(&pub);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* Public keys (RFC 4880 5.5.2, 12.2): key packets, fingerprints, and the
- * OpenSSL key that checks signatures. Keys of other versions or algorithms
- * are read for listing and left unusable. */
+ * OpenSSL key that checks signatures. Keys of other algorithms are read for
+ * listing and left unusable; keys of other versions are refused. */
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -107,9 +107,11 @@ static int parse_rsa(struct pp_pgp_key *k, struct pgp_in *in)
 {
 	const unsigned char *n, *e;
 	size_t nlen, elen;
+	int rc;
 
-	if (pgp_get_mpi(in, &n, &nlen) < 0 || pgp_get_mpi(in, &e, &elen) < 0)
-		return -1;
+	if ((rc = pgp_get_mpi(in, &n, &nlen)) < 0 ||
+	    (rc = pgp_get_mpi(in, &e, &elen)) < 0)
+		return rc;
 	k->bits = value_bits(n, nlen);
 	k->pkey = rsa_pkey(n, nlen, e, elen);
 	if (!k->pkey)
@@ -122,10 +124,11 @@ static int parse_mpis(struct pp_pgp_key *k, struct pgp_in *in, int n)
 {
 	const unsigned char *v;
 	size_t len;
+	int rc;
 
 	for (int i = 0; i < n; i++) {
-		if (pgp_get_mpi(in, &v, &len) < 0)
-			return -1;
+		if ((rc = pgp_get_mpi(in, &v, &len)) < 0)
+			return rc;
 		if (!i)
 			k->bits = value_bits(v, len);
 	}
@@ -140,10 +143,13 @@ static int parse_ecc(struct pp_pgp_key *k, struct pgp_in *in)
 	const struct curve *c;
 	unsigned olen, klen;
 	size_t plen;
+	int rc;
 
 	if (pgp_get8(in, &olen) < 0 || olen == 0 || olen == 0xff ||
-	    pgp_getn(in, olen, &oid) < 0 || pgp_get_mpi(in, &pt, &plen) < 0)
+	    pgp_getn(in, olen, &oid) < 0)
 		return -1;
+	if ((rc = pgp_get_mpi(in, &pt, &plen)) < 0)
+		return rc;
 	if (k->algo == PP_PGP_PK_ECDH &&
 	    (pgp_get8(in, &klen) < 0 || pgp_getn(in, klen, &kdf) < 0))
 		return -1;
@@ -200,26 +206,47 @@ static void fingerprint(struct pp_pgp_key *k)
 	memcpy(k->keyid, k->fpr + 12, PP_PGP_KEYID_LEN);
 }
 
+/* Why padpack refuses a key packet of another version than 4. */
+static const char *version_why(unsigned v)
+{
+	if (v == 2 || v == 3)
+		return "v3 keys have MD5 fingerprints, deprecated since RFC 4880";
+	if (v == 5)
+		return "v5 keys come from a draft that was never standardised";
+	if (v == 6)
+		return "v6 keys (RFC 9580) are not read by gpgv 2.2 or padpack";
+	return "no OpenPGP standard defines it";
+}
+
 int pgp_key_parse_prefix(struct pp_pgp_key *k, const unsigned char *body,
 			 size_t len, size_t *used, struct pp_err *err)
 {
 	struct pgp_in in = { body, len };
 	unsigned v, algo = 0;
+	int rc;
 
 	memset(k, 0, sizeof(*k));
 	if (pgp_get8(&in, &v) < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "empty public-key packet");
 	k->version = (int)v;
-	if (v == 4 && (pgp_get32(&in, &k->created) < 0 ||
-		       pgp_get8(&in, &algo) < 0))
+	if (v != 4)
+		return pp_err_set(err, PP_EXIT_INPUT, "key version %u is not "
+				  "supported (only v4): %s", v, version_why(v));
+	if (pgp_get32(&in, &k->created) < 0 || pgp_get8(&in, &algo) < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "truncated public-key "
 				  "packet");
 	k->algo = (int)algo;
-	if (v == 4 && parse_material(k, &in) < 0)
-		return pp_err_set(err, PP_EXIT_INPUT, "malformed %s key "
-				  "material in a public-key packet",
+	rc = parse_material(k, &in);
+	if (rc < 0) {
+		EVP_PKEY_free(k->pkey);
+		k->pkey = NULL;
+		return pp_err_set(err, PP_EXIT_INPUT, rc == PGP_MPI_EMPTY ?
+				  "MPI of zero length in the %s key material of a "
+				  "public-key packet" : "malformed %s key material "
+				  "in a public-key packet",
 				  pp_pgp_algo_name(k->algo));
-	*used = v == 4 ? len - in.n : len;
+	}
+	*used = len - in.n;
 	if (*used > 0xffff) {
 		EVP_PKEY_free(k->pkey);
 		k->pkey = NULL;
@@ -229,10 +256,7 @@ int pgp_key_parse_prefix(struct pp_pgp_key *k, const unsigned char *body,
 	k->body = xmalloc(*used);
 	memcpy(k->body, body, *used);
 	k->body_len = *used;
-	if (v == 4)
-		fingerprint(k);
-	else
-		k->unusable = "padpack reads version 4 keys, as gpg 2.2 writes";
+	fingerprint(k);
 	return 0;
 }
 

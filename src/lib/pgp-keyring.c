@@ -339,8 +339,6 @@ int pp_pgp_keyring_load(struct pp_pgp_keyring *kr, const char *path,
 static int key_matches(const struct pp_pgp_key *k, const unsigned char *fpr,
 		       const unsigned char *keyid)
 {
-	if (k->version != 4)
-		return 0;
 	if (fpr)
 		return !memcmp(k->fpr, fpr, PP_PGP_FPR_LEN);
 	return keyid && !memcmp(k->keyid, keyid, PP_PGP_KEYID_LEN);

@@ -66,6 +66,10 @@ int pgp_get_mpi(struct pgp_in *in, const unsigned char **val, size_t *len)
 	if (pgp_get16(in, &bits) < 0 ||
 	    pgp_getn(in, (bits + 7) / 8, val) < 0)
 		goto bad;
+	if (!bits) {
+		*in = save;
+		return PGP_MPI_EMPTY;
+	}
 	*len = (bits + 7) / 8;
 	if (bit_length(*val, *len) != bits)
 		goto bad;

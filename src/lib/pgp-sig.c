@@ -181,9 +181,15 @@ static int parse_value(struct pgp_sig *s, struct pgp_in *in,
 				  "public-key algorithm %d is not supported; "
 				  "padpack checks RSA and Ed25519", s->pk);
 	}
-	for (int i = 0; i < n; i++)
-		if (pgp_get_mpi(in, &s->mpi[i], &s->mpi_len[i]) < 0)
+	for (int i = 0; i < n; i++) {
+		int rc = pgp_get_mpi(in, &s->mpi[i], &s->mpi_len[i]);
+
+		if (rc == PGP_MPI_EMPTY)
+			return sig_error(err, "an MPI of zero length in the "
+					 "signature value");
+		if (rc < 0)
 			return sig_error(err, "a truncated or non-minimal MPI");
+	}
 	return in->n ? sig_error(err, "data after the signature value") : 0;
 }
 

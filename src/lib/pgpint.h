@@ -22,7 +22,9 @@ int pgp_get32(struct pgp_in *in, uint32_t *v);
 int pgp_getn(struct pgp_in *in, size_t len, const unsigned char **out);
 /* An MPI, which must be minimal (no leading zero octets, the bit count
  * equal to the value's bit length), as sqv requires. *val points at the
- * value octets. */
+ * value octets. Returns -1 when truncated or not minimal, PGP_MPI_EMPTY
+ * for an MPI of zero length (no key or signature value is 0). */
+#define PGP_MPI_EMPTY (-2)
 int pgp_get_mpi(struct pgp_in *in, const unsigned char **val, size_t *len);
 
 struct pgp_packet {

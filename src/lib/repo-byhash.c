@@ -90,7 +90,7 @@ static int load(const char *path, struct generations *gs, struct pp_err *err)
 	return rc;
 }
 
-static int save(const char *path, const struct generations *gs,
+static int save(const char *path, const struct generations *gs, int flags,
 		struct pp_err *err)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -102,7 +102,7 @@ static int save(const char *path, const struct generations *gs,
 			strbuf_addf(&text, " %s", gs->g[i].words[w]);
 		strbuf_addch(&text, '\n');
 	}
-	rc = pp_write_file(path, text.buf, text.len, 0644, err);
+	rc = pp_write_file_flags(path, text.buf, text.len, 0644, flags, err);
 	strbuf_release(&text);
 	return rc;
 }
@@ -225,7 +225,10 @@ int pp_repo_byhash_keep(struct pp_repo *r, const struct pp_repo_suite *s,
 				rc = link_one(cur, tmp, gs.g[i].words[w],
 					      &made_dir, err);
 		if (!rc)
-			rc = save(path.buf, &gs, err);
+			rc = save(path.buf, &gs, r->no_sync ? 0 : PP_SYNC, err);
+		/* the record's name is durable before the publish it serves */
+		if (!rc && !r->no_sync)
+			rc = pp_fsync_dir_of(path.buf, err);
 	}
 	generations_release(&gs);
 	strbuf_release(&path);

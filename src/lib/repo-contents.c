@@ -130,7 +130,7 @@ struct pp_repo_contents *pp_repo_contents_open(const char *root)
 
 /* Writes db/contents with the entries this publish used. */
 int pp_repo_contents_close(const char *root, struct pp_repo_contents *c,
-			   int save, struct pp_err *err)
+			   int save, int sync, struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct pp_filebuf *fb = NULL;
@@ -143,6 +143,7 @@ int pp_repo_contents_close(const char *root, struct pp_repo_contents *c,
 		fb = xmalloc(sizeof(*fb));
 		strbuf_addf(&path, "%s/db/contents", root);
 		rc = pp_filebuf_open(fb, path.buf, 0644, err);
+		fb->of.sync = sync;
 		for (size_t i = 0; i < c->nr && !rc; i++) {
 			const struct contents_entry *e = &c->e[i];
 
@@ -160,6 +161,8 @@ int pp_repo_contents_close(const char *root, struct pp_repo_contents *c,
 		}
 		if (!rc)
 			rc = pp_filebuf_commit(fb, err);
+		if (!rc && sync)
+			rc = pp_fsync_dir_of(path.buf, err);
 	}
 	free(fb);
 	strbuf_release(&path);

@@ -248,18 +248,21 @@ static void index_entries(struct pp_repo_cache *c)
 static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
 {
 	static const char stat_line[] = STAT_FIELD ": ";
+	const size_t n = sizeof(stat_line) - 1;
 	const char *last = len > 1 ? memrchr(s, '\n', len - 1) : NULL;
 	struct pp_repo_entry e;
 
 	last = last ? last + 1 : s;
-	if (strncmp(last, stat_line, sizeof(stat_line) - 1))
+	/* the whole stat line, its newline included: the file's last one
+	 * may be cut short (and the file is mapped: nothing follows it) */
+	if ((size_t)(s + len - last) < n + 1 || s[len - 1] != '\n' ||
+	    memcmp(last, stat_line, n))
 		return -1;
 	memset(&e, 0, sizeof(e));
 	e.borrowed = 1;
 	e.filename = field_value(c, s, len, "Filename");
 	e.package = field_value(c, s, len, "Package");
-	e.stat_key = strings_dup(c, last + sizeof(stat_line) - 1,
-				 (size_t)(s + len - last) - sizeof(stat_line));
+	e.stat_key = strings_dup(c, last + n, (size_t)(s + len - last) - n - 1);
 	if (!e.filename || !e.package)
 		return -1; /* its strings stay in the block, unused */
 	e.text = s;
@@ -335,10 +338,13 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	}
 	/* Megabytes of small parts: streamed, not built in memory first
 	 * (the entries may point into the file being replaced: its mapping
-	 * outlives the rename). */
+	 * outlives the rename). Its data is synced before the rename (a
+	 * damaged entry could parse); its name is not: the old cache and the
+	 * new one are both right, and an add syncs db/ after the list. */
 	fb = xmalloc(sizeof(*fb));
 	cache_path(root, &path);
 	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	fb->of.sync = c->sync;
 	for (size_t i = 0; i < c->nr && !rc; i++) {
 		if (i)
 			pp_filebuf_add(fb, "\n", 1);

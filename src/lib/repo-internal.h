@@ -28,6 +28,7 @@ struct pp_repo_cache {
 	size_t nr, alloc;
 	struct pp_hindex by_name; /* positions in e by filename */
 	int dirty;
+	int sync; /* saved durably (pp_repo's no_sync unset) */
 	struct pp_mapped file; /* db/cache as read; entries point into it */
 	char *strings;   /* the loaded entries' strings, in one block */
 	size_t strings_len;
@@ -110,7 +111,7 @@ int pp_repo_byhash_keep(struct pp_repo *r, const struct pp_repo_suite *s,
 struct pp_repo_contents;
 struct pp_repo_contents *pp_repo_contents_open(const char *root);
 int pp_repo_contents_close(const char *root, struct pp_repo_contents *c,
-			   int save, struct pp_err *err);
+			   int save, int sync, struct pp_err *err);
 /* The Contents text of the named pool files (their cache entries fresh). */
 int pp_repo_contents_text(const char *root, struct pp_repo_contents *c,
 			  struct pp_repo_cache *cache, char *const *names,
@@ -120,7 +121,7 @@ int pp_repo_contents_text(const char *root, struct pp_repo_contents *c,
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *ms, struct pp_err *err);
 int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
-			      struct pp_err *err);
+			      int sync, struct pp_err *err);
 int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
 			      struct pp_err *err);
 /* A name (suite, component, snapshot): letters, digits and -_.+ only. */

@@ -117,6 +117,13 @@ static void *hash_job_run(void *arg)
 	return NULL;
 }
 
+/* Each file written is synced before it is renamed into place (and so
+ * before Release names it); the directories before the exchange. */
+static int sync_flag(const struct publish *p)
+{
+	return p->r->no_sync ? 0 : PP_SYNC;
+}
+
 /* Writes an index file into the new suite (not served yet): data, or the
  * text of stanzas. */
 static int write_index(struct publish *p, const char *rel,
@@ -128,12 +135,14 @@ static int write_index(struct publish *p, const char *rel,
 
 	strbuf_addf(&path, "%s/%s", p->tmp.buf, rel);
 	if (data) {
-		rc = pp_write_file(path.buf, data->buf, data->len, 0644, p->err);
+		rc = pp_write_file_flags(path.buf, data->buf, data->len, 0644,
+					 sync_flag(p), p->err);
 		strbuf_release(&path);
 		return rc;
 	}
 	fb = xmalloc(sizeof(*fb));
 	rc = pp_filebuf_open(fb, path.buf, 0644, p->err);
+	fb->of.sync = sync_flag(p);
 	for (size_t i = 0; i < text->nr && !rc; i++) {
 		pp_filebuf_add(fb, text->s[i].text, text->s[i].len);
 		if (i + 1 < text->nr)
@@ -509,7 +518,8 @@ static int write_top(struct publish *p, const char *name,
 	int rc;
 
 	strbuf_addf(&path, "%s/%s", p->tmp.buf, name);
-	rc = pp_write_file(path.buf, data->buf, data->len, 0644, p->err);
+	rc = pp_write_file_flags(path.buf, data->buf, data->len, 0644,
+				 sync_flag(p), p->err);
 	strbuf_release(&path);
 	return rc;
 }
@@ -538,20 +548,29 @@ static int write_release(struct publish *p)
 	return rc;
 }
 
-/* The new directory replaces the served one in one step. */
+/* The new directory replaces the served one in one step: its
+ * directories synced before (its files were as they were written),
+ * dists/ after. */
 static int swap_in(struct publish *p)
 {
-	if (access(p->cur.buf, F_OK) < 0) {
-		if (rename(p->tmp.buf, p->cur.buf) < 0)
-			return pp_err_errno(p->err, PP_EXIT_IO, "cannot rename "
-					    "'%s' to '%s'", p->tmp.buf, p->cur.buf);
-		return 0;
-	}
-	if (renameat2(AT_FDCWD, p->tmp.buf, AT_FDCWD, p->cur.buf,
-		      RENAME_EXCHANGE) < 0)
-		return pp_err_errno(p->err, PP_EXIT_IO, "cannot exchange '%s' "
-				    "and '%s'", p->tmp.buf, p->cur.buf);
-	return pp_remove_tree(p->tmp.buf, p->err); /* now the old suite */
+	char *dists = pp_dirname(p->cur.buf);
+	int first = access(p->cur.buf, F_OK) < 0, rc = 0;
+
+	if (!p->r->no_sync)
+		rc = pp_fsync_tree_dirs(p->tmp.buf, p->err);
+	if (!rc && first && rename(p->tmp.buf, p->cur.buf) < 0)
+		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot rename '%s' to "
+				  "'%s'", p->tmp.buf, p->cur.buf);
+	else if (!rc && !first && renameat2(AT_FDCWD, p->tmp.buf, AT_FDCWD,
+					    p->cur.buf, RENAME_EXCHANGE) < 0)
+		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot exchange '%s' "
+				  "and '%s'", p->tmp.buf, p->cur.buf);
+	if (!rc && !p->r->no_sync)
+		rc = pp_fsync_dir(dists, p->err);
+	if (!rc && !first) /* now the old suite */
+		rc = pp_remove_tree(p->tmp.buf, p->err);
+	free(dists);
+	return rc;
 }
 
 static int codename_link(struct publish *p)
@@ -563,9 +582,16 @@ static int codename_link(struct publish *p)
 	if (!strcmp(p->s->codename, p->s->suite))
 		return 0;
 	strbuf_addf(&link_path, "%s/dists/%s", p->r->root, p->s->codename);
-	if (lstat(link_path.buf, &st) < 0 && symlink(p->s->suite, link_path.buf) < 0)
-		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'",
-				  link_path.buf);
+	if (lstat(link_path.buf, &st) < 0) {
+		if (symlink(p->s->suite, link_path.buf) < 0)
+			rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'",
+					  link_path.buf);
+		else if (!p->r->no_sync) { /* its name in dists/ */
+			strbuf_setlen(&link_path, link_path.len -
+				      strlen(p->s->codename) - 1);
+			rc = pp_fsync_dir(link_path.buf, p->err);
+		}
+	}
 	strbuf_release(&link_path);
 	return rc;
 }
@@ -581,6 +607,27 @@ static void keyring_name(const struct pp_repo_suite *s, struct strbuf *out)
 	strbuf_addstr(out, "-archive-keyring.gpg");
 }
 
+/* Writes a file beside dists/ unless it holds that already: most
+ * publishes change neither, and a synced write costs two flushes. */
+static int put_client_file(struct publish *p, const char *path,
+			   const struct strbuf *data, int *written)
+{
+	struct strbuf have = STRBUF_INIT;
+	struct pp_err ignored;
+	int rc = 0;
+
+	pp_err_init(&ignored);
+	if (pp_read_file(path, &have, &ignored) < 0 || have.len != data->len ||
+	    memcmp(have.buf, data->buf, data->len)) {
+		rc = pp_write_file_flags(path, data->buf, data->len, 0644,
+					 sync_flag(p), p->err);
+		*written += !rc;
+	}
+	pp_err_release(&ignored);
+	strbuf_release(&have);
+	return rc;
+}
+
 /* The public key beside the repository and the deb822 source a client
  * adds to /etc/apt/sources.list.d/, pointing at the key once installed
  * in /usr/share/keyrings/. */
@@ -588,7 +635,7 @@ static int client_files(struct publish *p)
 {
 	struct strbuf key = STRBUF_INIT, dst = STRBUF_INIT, text = STRBUF_INIT;
 	struct stat st;
-	int rc = 0;
+	int rc = 0, written = 0;
 
 	keyring_name(p->s, &key);
 	if (p->s->signing_key) {
@@ -598,7 +645,10 @@ static int client_files(struct publish *p)
 
 		strbuf_addf(&src, "%s/public.gpg", dir);
 		strbuf_addf(&dst, "%s/%s", p->r->root, key.buf);
-		rc = pp_copy_file(src.buf, dst.buf, 0644, p->err);
+		rc = pp_read_file(src.buf, &text, p->err);
+		if (!rc)
+			rc = put_client_file(p, dst.buf, &text, &written);
+		strbuf_reset(&text);
 		free(dir);
 		strbuf_release(&src);
 	}
@@ -620,7 +670,9 @@ static int client_files(struct publish *p)
 	strbuf_reset(&dst);
 	strbuf_addf(&dst, "%s/%s.sources", p->r->root, p->s->suite);
 	if (!rc)
-		rc = pp_write_file(dst.buf, text.buf, text.len, 0644, p->err);
+		rc = put_client_file(p, dst.buf, &text, &written);
+	if (!rc && written && !p->r->no_sync)
+		rc = pp_fsync_dir(p->r->root, p->err);
 	strbuf_release(&key);
 	strbuf_release(&dst);
 	strbuf_release(&text);
@@ -829,6 +881,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	if (o->full) { /* every pool file read again, once */
 		pp_repo_cache_release(cache);
 		cache->dirty = 1;
+		cache->sync = !r->no_sync;
 	}
 	for (size_t i = 0; i < r->nr_suites && !contents; i++)
 		if (r->suites[i].contents)
@@ -845,7 +898,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		rc = pp_repo_cache_save(r->root, cache, err);
 	}
 	if (contents && pp_repo_contents_close(r->root, contents, !rc,
-					       rc ? NULL : err) < 0)
+					       !r->no_sync, rc ? NULL : err) < 0)
 		rc = -1;
 	o->pieces_compressed = zc.misses;
 	o->pieces_cached = zc.hits;

@@ -126,7 +126,7 @@ int pp_repo_snapshot(struct pp_repo *r, const char *suite, const char *name,
 		free(dir);
 	}
 	if (!rc)
-		rc = pp_repo_members_save_path(path.buf, ms, err);
+		rc = pp_repo_members_save_path(path.buf, ms, !r->no_sync, err);
 	*nr_packages = ms->nr;
 	strbuf_release(&path);
 	return rc;

@@ -16,8 +16,15 @@
 #include "repo-internal.h"
 #include "xalloc.h"
 
+/* The most an uncompressed Packages may hold, whatever Release says
+ * (Debian's largest is under 100 MiB), and a Release (Debian's are a few
+ * hundred KiB). */
+#define MAX_INDEX (1LL << 30)
+#define MAX_RELEASE (64LL << 20)
+
 struct verify {
 	const char *root;
+	char *root_real; /* its real path: nothing outside it is read */
 	struct pp_repo_verify_opts *o;
 	int problems;
 	struct strbuf msg;
@@ -39,18 +46,26 @@ static void problem(struct verify *v, const char *path, const char *fmt, ...)
 		v->o->problem(v->o->problem_ctx, path, v->msg.buf);
 }
 
-/* Size and SHA-256 of a file, streamed. */
-static int file_digest(const char *path, long long *size, char *hex)
+/* Opens a file below the root (rel), reporting under shown why not. */
+static int open_file(struct verify *v, const char *rel, const char *shown)
+{
+	const char *why;
+	int fd = pp_open_inside(v->root_real, rel, &why);
+
+	if (fd < 0 && why)
+		problem(v, shown, "refused: the path %s", why);
+	else if (fd < 0)
+		problem(v, shown, "missing or unreadable");
+	return fd;
+}
+
+/* Size and SHA-256 of an open file, streamed. */
+static int fd_digest(int fd, long long *size, char *hex)
 {
 	char *buf = xmalloc(1 << 17);
 	struct pp_hash h;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0) {
-		free(buf);
-		return -1;
-	}
 	*size = 0;
 	pp_hash_init(&h, PP_SHA256);
 	while ((n = pp_read_full(fd, buf, 1 << 17)) > 0) {
@@ -58,29 +73,43 @@ static int file_digest(const char *path, long long *size, char *hex)
 		*size += n;
 	}
 	pp_hash_final_hex(&h, hex);
-	close(fd);
 	free(buf);
 	return n < 0 ? -1 : 0;
 }
 
-/* Checks a file against a size and SHA256; reports what differs. */
-static void check_file(struct verify *v, const char *path, long long size,
-		       const char *sha256)
+/* Checks a file below the root against a size (before reading it) and
+ * a SHA256; reports what differs. Returns 0 when it matches, 1 when it
+ * differs, -1 when it was not opened. */
+static int check_file(struct verify *v, const char *rel, const char *shown,
+		      long long size, const char *sha256)
 {
 	char hex[2 * PP_HASH_MAX + 1];
 	long long have;
+	struct stat st;
+	int fd, rc = 1;
 
 	v->o->files_checked++;
-	if (file_digest(path, &have, hex) < 0)
-		problem(v, path, "missing or unreadable");
+	fd = open_file(v, rel, shown);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && st.st_size != size)
+		problem(v, shown, "size %lld, expected %lld",
+			(long long)st.st_size, size);
+	else if (fd_digest(fd, &have, hex) < 0)
+		problem(v, shown, "unreadable");
 	else if (have != size)
-		problem(v, path, "size %lld, expected %lld", have, size);
+		problem(v, shown, "size %lld, expected %lld", have, size);
 	else if (strcmp(hex, sha256))
-		problem(v, path, "SHA256 %s, expected %s", hex, sha256);
+		problem(v, shown, "SHA256 %s, expected %s", hex, sha256);
+	else
+		rc = 0;
+	close(fd);
+	return rc;
 }
 
-/* Reads a file through any compression libarchive knows. */
-static int read_index(const char *path, struct strbuf *out)
+/* Reads an open file through any compression libarchive knows, stopping
+ * past limit octets of output: -2 then, -1 when it cannot be read. */
+static int read_index(int fd, long long limit, struct strbuf *out)
 {
 	struct stat sb;
 	struct archive *a;
@@ -91,98 +120,178 @@ static int read_index(const char *path, struct strbuf *out)
 
 	/* An architecture without packages has an empty Packages, which
 	 * libarchive's raw format does not read. */
-	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
 		return 0;
 	a = archive_read_new();
 	archive_read_support_filter_all(a);
 	archive_read_support_format_raw(a);
-	if (archive_read_open_filename(a, path, 65536) == ARCHIVE_OK &&
+	if (archive_read_open_fd(a, fd, 65536) == ARCHIVE_OK &&
 	    archive_read_next_header(a, &ae) == ARCHIVE_OK) {
-		while ((n = archive_read_data(a, buf, sizeof(buf))) > 0)
+		while ((n = archive_read_data(a, buf, sizeof(buf))) > 0 &&
+		       (long long)out->len + n <= limit)
 			strbuf_add(out, buf, (size_t)n);
-		rc = n < 0 ? -1 : 0;
+		rc = n < 0 ? -1 : n > 0 ? -2 : 0;
 	}
 	archive_read_free(a);
 	return rc;
 }
 
-static void check_packages(struct verify *v, const char *index)
+/* A Packages index as Release lists it: the file read, and the
+ * uncompressed text Release lists, which bounds what it may expand to. */
+struct listed {
+	char sha256[65];
+	long long size;
+	char rel[4096]; /* relative to the suite */
+	int ok;         /* matches its size and SHA256 */
+};
+
+static void check_stanza(struct verify *v, const char *index,
+			 const struct pp_stanza *st, struct strbuf *path,
+			 struct pp_err *err)
 {
-	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	const char *fn = pp_stanza_get(st, "Filename");
+	const char *size = pp_stanza_get(st, "Size");
+	const char *sha = pp_stanza_get(st, "SHA256");
+	const char *why = fn ? pp_path_escapes(fn) : NULL;
+
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/%s", v->root, fn ? fn : "?");
+	if (!fn || !size || !sha)
+		problem(v, index, "stanza at line %u lacks Filename, Size or "
+			"SHA256", st->line);
+	else if (why)
+		problem(v, index, "stanza at line %u: Filename '%s' points "
+			"outside the repository (the path %s); not read",
+			st->line, fn, why);
+	else if (check_file(v, fn, path->buf, atoll(size), sha) >= 0 &&
+		 v->o->check_deb &&
+		 v->o->check_deb(v->o->check_deb_ctx, path->buf, err) < 0)
+		problem(v, path->buf, "%s", err->msg);
+}
+
+/* Reads an index (already checked against Release) no further than the
+ * uncompressed size Release lists, checks that text against its listed
+ * SHA256, then every pool file it names. */
+static void check_packages(struct verify *v, const char *suite,
+			   const struct listed *file, const struct listed *text)
+{
+	struct strbuf index = STRBUF_INIT, rel = STRBUF_INIT, all = STRBUF_INIT,
+		      path = STRBUF_INIT;
+	char hex[2 * PP_HASH_MAX + 1];
+	struct pp_hash h;
 	struct pp_err err;
 	struct pp_deb822 p;
 	struct pp_stanza st;
-	int r;
+	int fd, r;
 
 	pp_err_init(&err);
-	if (read_index(index, &text) < 0) {
-		problem(v, index, "cannot be read or decompressed");
+	strbuf_addf(&index, "%s/%s/%s", v->root, suite, file->rel);
+	strbuf_addf(&rel, "%s/%s", suite, file->rel);
+	fd = open_file(v, rel.buf, index.buf);
+	r = fd < 0 ? 0 : read_index(fd, text->size, &all);
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0)
+		goto out;
+	if (r == -2) {
+		problem(v, index.buf, "expands past the %lld bytes Release lists "
+			"for %s; not decompressed further", text->size,
+			text->rel);
 		goto out;
 	}
-	pp_deb822_init(&p, text.buf, text.len, index);
+	if (r < 0) {
+		problem(v, index.buf, "cannot be read or decompressed");
+		goto out;
+	}
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, all.buf, all.len);
+	pp_hash_final_hex(&h, hex);
+	if (all.len != (size_t)text->size || strcmp(hex, text->sha256)) {
+		problem(v, index.buf, "expands to %zu bytes with SHA256 %s; "
+			"Release lists %lld bytes, %s for %s", all.len, hex,
+			text->size, text->sha256, text->rel);
+		goto out;
+	}
+	pp_deb822_init(&p, all.buf, all.len, index.buf);
 	while ((r = pp_deb822_next(&p, &st, &err)) > 0) {
-		const char *fn = pp_stanza_get(&st, "Filename");
-		const char *size = pp_stanza_get(&st, "Size");
-		const char *sha = pp_stanza_get(&st, "SHA256");
-
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", v->root, fn ? fn : "?");
-		if (!fn || !size || !sha)
-			problem(v, index, "stanza at line %u lacks Filename, Size "
-				"or SHA256", st.line);
-		else if (strstr(fn, "..") || fn[0] == '/')
-			problem(v, index, "Filename '%s' points outside the "
-				"repository", fn);
-		else
-			check_file(v, path.buf, atoll(size), sha);
-		if (fn && v->o->check_deb && v->o->check_deb(v->o->check_deb_ctx,
-							     path.buf, &err) < 0)
-			problem(v, path.buf, "%s", err.msg);
+		check_stanza(v, index.buf, &st, &path, &err);
 		pp_stanza_release(&st);
 	}
 	if (r < 0)
-		problem(v, index, "%s", err.msg);
+		problem(v, index.buf, "%s", err.msg);
 out:
 	pp_err_release(&err);
-	strbuf_release(&text);
+	strbuf_release(&index);
+	strbuf_release(&rel);
+	strbuf_release(&all);
 	strbuf_release(&path);
 }
 
-/* The Release text of a suite: the signed text of InRelease when a
- * checker is given (and then InRelease must exist), else Release. */
-static int suite_release(struct verify *v, const char *dir,
+/* Reads a Release below the root, refusing one larger than
+ * MAX_RELEASE; reports why not under shown. */
+static int read_small(struct verify *v, const char *rel, const char *shown,
+		      struct strbuf *out)
+{
+	int fd = open_file(v, rel, shown);
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_size > MAX_RELEASE) {
+		problem(v, shown, "larger than padpack reads (%lld bytes)",
+			MAX_RELEASE);
+		close(fd);
+		return -1;
+	}
+	strbuf_grow(out, (size_t)st.st_size + 1);
+	n = pp_read_full(fd, out->buf, (size_t)st.st_size);
+	close(fd);
+	if (n < 0) {
+		problem(v, shown, "unreadable");
+		return -1;
+	}
+	strbuf_setlen(out, (size_t)n);
+	return 0;
+}
+
+/* The Release text of a suite (dists/NAME, relative to the root): the
+ * signed text of InRelease when a checker is given (and then InRelease
+ * must exist), else Release. */
+static int suite_release(struct verify *v, const char *suite,
 			 struct strbuf *release)
 {
-	struct strbuf path = STRBUF_INIT, inrel = STRBUF_INIT, plain = STRBUF_INIT;
+	struct strbuf rel = STRBUF_INIT, shown = STRBUF_INIT,
+		      inrel = STRBUF_INIT, plain = STRBUF_INIT;
 	struct pp_err err;
+	struct stat st;
 	int rc = -1;
 
 	pp_err_init(&err);
-	strbuf_addf(&path, "%s/InRelease", dir);
+	strbuf_addf(&rel, "%s/%s", suite, v->o->check ? "InRelease" : "Release");
+	strbuf_addf(&shown, "%s/%s", v->root, rel.buf);
 	if (!v->o->check) {
-		strbuf_setlen(&path, path.len - strlen("InRelease"));
-		strbuf_addstr(&path, "Release");
-		if (pp_read_file(path.buf, release, &err) == 0)
-			rc = 0;
-		else
-			problem(v, path.buf, "missing or unreadable");
-	} else if (pp_read_file(path.buf, &inrel, &err) < 0) {
-		problem(v, path.buf, "missing: the suite is not signed");
+		rc = read_small(v, rel.buf, shown.buf, release);
+	} else if (read_small(v, rel.buf, shown.buf, &inrel) < 0) {
+		problem(v, shown.buf, "the suite is not signed");
 	} else if (v->o->check(v->o->check_ctx, &inrel, release, &err) < 0) {
-		problem(v, path.buf, "%s", err.msg);
+		problem(v, shown.buf, "%s", err.msg);
 	} else {
 		rc = 0;
-		strbuf_setlen(&path, path.len - strlen("InRelease"));
-		strbuf_addstr(&path, "Release");
-		if (access(path.buf, F_OK) == 0 &&
-		    (pp_read_file(path.buf, &plain, &err) < 0 ||
+		strbuf_setlen(&rel, rel.len - strlen("InRelease"));
+		strbuf_addstr(&rel, "Release");
+		strbuf_setlen(&shown, shown.len - strlen("InRelease"));
+		strbuf_addstr(&shown, "Release");
+		if (lstat(shown.buf, &st) == 0 &&
+		    (read_small(v, rel.buf, shown.buf, &plain) < 0 ||
 		     plain.len != release->len ||
 		     memcmp(plain.buf, release->buf, plain.len)))
-			problem(v, path.buf, "differs from the text signed in "
+			problem(v, shown.buf, "differs from the text signed in "
 				"InRelease");
 	}
 	pp_err_release(&err);
-	strbuf_release(&path);
+	strbuf_release(&rel);
+	strbuf_release(&shown);
 	strbuf_release(&inrel);
 	strbuf_release(&plain);
 	return rc;
@@ -225,106 +334,194 @@ static int is_packages(const char *rel)
 	return !strncmp(base, "Packages", 8);
 }
 
-/* Whether dir is already in the list; adds it when not. */
-static int seen_before(struct strbuf *seen, const char *dir)
+/* The length of rel's directory part (0: none). */
+static size_t dir_len(const char *rel)
 {
-	struct strbuf key = STRBUF_INIT;
-	int found;
+	const char *slash = strrchr(rel, '/');
 
-	strbuf_addf(&key, "\n%s\n", dir);
-	found = seen->len && memmem(seen->buf, seen->len, key.buf, key.len);
-	if (!found) {
-		if (!seen->len)
-			strbuf_addch(seen, '\n');
-		strbuf_addf(seen, "%s\n", dir);
-	}
-	strbuf_release(&key);
-	return found;
+	return slash ? (size_t)(slash - rel) : 0;
 }
 
-/* Every index against Release; pool files once per index directory. */
-static void check_indices(struct verify *v, const char *dir,
-			  const char *list)
+static int same_dir(const char *a, const char *b)
 {
-	struct strbuf path = STRBUF_INIT, seen = STRBUF_INIT;
-	char hex[65], rel[4096];
-	long long size;
+	return dir_len(a) == dir_len(b) && !strncmp(a, b, dir_len(a));
+}
+
+/* Release's SHA256 list, each entry checked against its file. */
+static size_t list_indices(struct verify *v, const char *suite,
+			   const char *list, struct listed **out)
+{
+	struct strbuf rel = STRBUF_INIT, shown = STRBUF_INIT;
+	struct listed *files = NULL;
+	size_t nr = 0, alloc = 0;
 
 	for (const char *l = list; l && *l; l = strchr(l, '\n')) {
+		struct listed f = { { 0 }, 0, { 0 }, 0 };
+		const char *why;
+
 		l += *l == '\n';
-		if (sscanf(l, " %64s %lld %4095s", hex, &size, rel) != 3)
+		if (sscanf(l, " %64s %lld %4095s", f.sha256, &f.size, f.rel) != 3)
 			continue;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", dir, rel);
-		check_file(v, path.buf, size, hex);
-		if (!is_packages(rel) || access(path.buf, R_OK) < 0)
-			continue;
-		if (strrchr(rel, '/'))
-			*strrchr(rel, '/') = '\0';
-		/* the same Packages in another compression: checked once */
-		if (!seen_before(&seen, rel))
-			check_packages(v, path.buf);
+		strbuf_reset(&rel);
+		strbuf_reset(&shown);
+		strbuf_addf(&rel, "%s/%s", suite, f.rel);
+		strbuf_addf(&shown, "%s/%s", v->root, rel.buf);
+		why = pp_path_escapes(f.rel);
+		if (why)
+			problem(v, shown.buf, "listed in Release, but the path "
+				"%s; not read", why);
+		else
+			f.ok = check_file(v, rel.buf, shown.buf, f.size,
+					  f.sha256) == 0;
+		ARRAY_GROW(files, alloc, nr + 1);
+		files[nr++] = f;
 	}
-	strbuf_release(&path);
-	strbuf_release(&seen);
+	strbuf_release(&rel);
+	strbuf_release(&shown);
+	*out = files;
+	return nr;
 }
 
-static void verify_suite(struct verify *v, const char *dir)
+/* The uncompressed Packages Release lists beside f, or NULL. */
+static const struct listed *text_of(const struct listed *files, size_t nr,
+				    const struct listed *f)
 {
-	struct strbuf release = STRBUF_INIT;
+	for (size_t i = 0; i < nr; i++)
+		if (same_dir(files[i].rel, f->rel) &&
+		    !strcmp(files[i].rel + dir_len(f->rel) + !!dir_len(f->rel),
+			    "Packages"))
+			return &files[i];
+	return NULL;
+}
+
+/* One Packages of a directory read (the uncompressed one when it checks
+ * out, else the first compressed one that does), once per directory. */
+static void check_directory(struct verify *v, const char *suite,
+			    const struct listed *files, size_t nr, size_t first)
+{
+	const struct listed *text = text_of(files, nr, &files[first]);
+	const struct listed *pick = text && text->ok ? text : NULL;
+	struct strbuf shown = STRBUF_INIT;
+
+	for (size_t i = first; i < nr && !pick; i++)
+		if (files[i].ok && is_packages(files[i].rel) &&
+		    same_dir(files[i].rel, files[first].rel))
+			pick = &files[i];
+	if (!pick)
+		return; /* each was reported */
+	strbuf_addf(&shown, "%s/%s/%s", v->root, suite, pick->rel);
+	if (!text)
+		problem(v, shown.buf, "Release lists no uncompressed Packages "
+			"beside it, so no size bounds what it expands to; not "
+			"decompressed");
+	else if (text->size < 0 || text->size > MAX_INDEX)
+		problem(v, shown.buf, "Release lists %lld bytes for %s, more "
+			"than padpack reads (%lld); not decompressed", text->size,
+			text->rel, MAX_INDEX);
+	else
+		check_packages(v, suite, pick, text);
+	strbuf_release(&shown);
+}
+
+/* Every index against Release (its size before its content); pool files
+ * once per index directory. */
+static void check_indices(struct verify *v, const char *suite,
+			  const char *list)
+{
+	struct listed *files;
+	size_t nr = list_indices(v, suite, list, &files);
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t j = 0;
+
+		if (!is_packages(files[i].rel) || pp_path_escapes(files[i].rel))
+			continue;
+		while (j < i && !(is_packages(files[j].rel) &&
+				  same_dir(files[j].rel, files[i].rel)))
+			j++;
+		if (j == i) /* the first of its directory */
+			check_directory(v, suite, files, nr, i);
+	}
+	free(files);
+}
+
+static void verify_suite(struct verify *v, const char *suite)
+{
+	struct strbuf release = STRBUF_INIT, shown = STRBUF_INIT;
 	struct pp_stanza st;
 	struct pp_err err;
 
 	pp_err_init(&err);
-	if (suite_release(v, dir, &release) < 0)
+	strbuf_addf(&shown, "%s/%s", v->root, suite);
+	if (suite_release(v, suite, &release) < 0)
 		goto out;
-	if (pp_control_parse(release.buf, release.len, dir, &st, &err) < 0) {
-		problem(v, dir, "Release: %s", err.msg);
+	if (pp_control_parse(release.buf, release.len, shown.buf, &st, &err) < 0) {
+		problem(v, shown.buf, "Release: %s", err.msg);
 		goto out;
 	}
-	check_dates(v, dir, &st);
+	check_dates(v, shown.buf, &st);
 	if (!pp_stanza_get(&st, "SHA256"))
-		problem(v, dir, "Release has no SHA256 list");
-	check_indices(v, dir, pp_stanza_get(&st, "SHA256"));
+		problem(v, shown.buf, "Release has no SHA256 list");
+	check_indices(v, suite, pp_stanza_get(&st, "SHA256"));
 	pp_stanza_release(&st);
 out:
 	pp_err_release(&err);
 	strbuf_release(&release);
+	strbuf_release(&shown);
+}
+
+/* Each suite: a directory under dists/ (dot entries are an interrupted
+ * publish, links are codename aliases). */
+static int verify_suites(struct verify *v, DIR *d)
+{
+	struct strbuf suite = STRBUF_INIT, path = STRBUF_INIT;
+	struct dirent *de;
+	int suites = 0;
+
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		strbuf_reset(&suite);
+		strbuf_reset(&path);
+		strbuf_addf(&suite, "dists/%s", de->d_name);
+		strbuf_addf(&path, "%s/%s", v->root, suite.buf);
+		if (de->d_name[0] == '.' || lstat(path.buf, &st) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		verify_suite(v, suite.buf);
+		suites++;
+	}
+	strbuf_release(&suite);
+	strbuf_release(&path);
+	return suites;
 }
 
 int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
-	struct verify v = { root, o, 0, STRBUF_INIT };
-	struct strbuf dists = STRBUF_INIT, dir = STRBUF_INIT;
-	struct dirent *de;
-	int suites = 0;
-	DIR *d;
+	struct verify v = { root, NULL, o, 0, STRBUF_INIT };
+	struct strbuf dists = STRBUF_INIT;
+	struct stat st;
+	DIR *d = NULL;
+	int rc = -1;
 
 	strbuf_addf(&dists, "%s/dists", root);
-	d = opendir(dists.buf);
-	if (!d) {
-		pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", dists.buf);
-		strbuf_release(&dists);
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		struct stat st;
-
-		strbuf_reset(&dir);
-		strbuf_addf(&dir, "%s/%s", dists.buf, de->d_name);
-		/* dot entries: an interrupted publish; links: codename aliases */
-		if (de->d_name[0] == '.' || lstat(dir.buf, &st) < 0 ||
-		    !S_ISDIR(st.st_mode))
-			continue;
-		verify_suite(&v, dir.buf);
-		suites++;
-	}
-	closedir(d);
-	if (!suites)
+	v.root_real = realpath(root, NULL);
+	if (!v.root_real || lstat(dists.buf, &st) < 0 ||
+	    !(d = opendir(dists.buf)))
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", dists.buf);
+	else if (!S_ISDIR(st.st_mode))
+		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s' is a symbolic link; "
+				"padpack reads nothing outside the repository",
+				dists.buf);
+	else if (!verify_suites(&v, d))
 		problem(&v, dists.buf, "no suite published");
+	if (d)
+		closedir(d);
+	if (!err->code)
+		rc = v.problems;
+	free(v.root_real);
 	strbuf_release(&dists);
-	strbuf_release(&dir);
 	strbuf_release(&v.msg);
-	return v.problems;
+	return rc;
 }

@@ -345,6 +345,7 @@ int pp_repo_cache_of(struct pp_repo *r, struct pp_repo_cache **out,
 			free(c);
 			return -1;
 		}
+		c->sync = !r->no_sync;
 		r->cache = c;
 	}
 	*out = r->cache;
@@ -542,7 +543,7 @@ static int cmp_member(const void *a, const void *b)
 }
 
 int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
-			      struct pp_err *err)
+			      int sync, struct pp_err *err)
 {
 	struct pp_filebuf *fb = xmalloc(sizeof(*fb));
 	int rc;
@@ -550,6 +551,7 @@ int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
 	if (ms->nr)
 		pp_sort_nearly_sorted(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
 	rc = pp_filebuf_open(fb, path, 0644, err);
+	fb->of.sync = sync;
 	for (size_t i = 0; i < ms->nr && !rc; i++) {
 		const struct pp_repo_member *m = &ms->m[i];
 		const char *words[] = { m->package, m->version, m->arch,
@@ -562,6 +564,8 @@ int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
 	}
 	if (!rc)
 		rc = pp_filebuf_commit(fb, err);
+	if (!rc && sync)
+		rc = pp_fsync_dir_of(path, err);
 	free(fb);
 	return rc;
 }
@@ -573,7 +577,7 @@ int pp_repo_members_save(struct pp_repo *r, const char *suite,
 	int rc;
 
 	list_path(r, suite, &path);
-	rc = pp_repo_members_save_path(path.buf, ms, err);
+	rc = pp_repo_members_save_path(path.buf, ms, !r->no_sync, err);
 	strbuf_release(&path);
 	return rc;
 }
@@ -651,34 +655,38 @@ static void hash_block(void *ctx, const void *buf, size_t len)
 	pp_repo_hashes_update(ctx, buf, len);
 }
 
-/* Copies the .deb to its pool path, hashing it on the way: each added
- * file is read once. */
-static int copy_to_pool(const char *src, const char *dst,
-			struct pp_stanza *st, struct pp_err *err)
+/* Copies the .deb towards its pool path, hashing it on the way: each
+ * added file is read once. It takes its name when the batch is committed
+ * (synced, unless no_sync, its directories too), before anything names
+ * it. */
+static int copy_to_pool(struct pp_outbatch *pool, const char *src,
+			const char *dst, struct pp_stanza *st, struct stat *sb,
+			struct pp_err *err)
 {
-	char *dir = pp_dirname(dst);
 	struct pp_repo_hashes h;
-	int rc = pp_mkdir_p(dir, 0755, err);
+	int rc;
 
-	free(dir);
 	pp_repo_hashes_init(&h);
-	if (!rc)
-		rc = pp_copy_file_seen(src, dst, 0644, hash_block, &h, err);
+	rc = pp_outbatch_copy(pool, src, dst, 0644, hash_block, &h, sb, err);
 	pp_repo_hashes_finish(&h, st);
 	return rc;
 }
 
-/* Puts the .deb in the pool and its hashes in st; an existing, different
- * file is refused. */
-static int place_in_pool(const char *root, const char *deb, const char *rel,
-			 struct pp_stanza *st, struct pp_err *err)
+/* Puts the .deb in the pool and its hashes in st, its stat in sb; an
+ * existing, different file is refused. */
+static int place_in_pool(const struct pp_repo *r, struct pp_outbatch *pool,
+			 const char *deb, const char *rel, struct pp_stanza *st,
+			 struct stat *sb, struct pp_err *err)
 {
 	struct strbuf dst = STRBUF_INIT;
 	char have[2 * PP_HASH_MAX + 1];
 	int rc = 0;
 
-	strbuf_addf(&dst, "%s/%s", root, rel);
-	if (access(dst.buf, F_OK) == 0) {
+	strbuf_addf(&dst, "%s/%s", r->root, rel);
+	/* the same name twice in one add: the first one in place first */
+	if (pp_outbatch_has(pool, dst.buf))
+		rc = pp_outbatch_commit(pool, err);
+	if (!rc && stat(dst.buf, sb) == 0) {
 		rc = pp_repo_hash_file(deb, st, err);
 		if (!rc)
 			rc = file_sha256(dst.buf, have, err);
@@ -687,8 +695,8 @@ static int place_in_pool(const char *root, const char *deb, const char *rel,
 					"pool already has a different %s (same "
 					"name, version and architecture); give "
 					"the new build a new version", deb, rel);
-	} else {
-		rc = copy_to_pool(deb, dst.buf, st, err);
+	} else if (!rc) {
+		rc = copy_to_pool(pool, deb, dst.buf, st, sb, err);
 	}
 	strbuf_release(&dst);
 	return rc;
@@ -840,34 +848,27 @@ static void set_member(struct member_index *mi, const struct pp_stanza *st,
 	keep_newest(mi, at, keep);
 }
 
-static int cache_entry(struct pp_repo *r, struct pp_repo_cache *cache,
-		       const char *rel, struct pp_stanza *st, struct pp_err *err)
+static void cache_entry(struct pp_repo_cache *cache, const char *rel,
+			const struct stat *sb, struct pp_stanza *st)
 {
-	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT;
 	struct pp_file_id id;
-	struct stat sb;
-	int rc = 0;
 
-	strbuf_addf(&path, "%s/%s", r->root, rel);
-	if (stat(path.buf, &sb) < 0) {
-		rc = pp_err_errno(err, PP_EXIT_IO, "cannot stat '%s'", path.buf);
-	} else {
-		pp_file_id_of(&sb, &id);
-		pp_repo_stat_key(&id, &key);
-		pp_repo_cache_put(cache, rel, key.buf, st);
-	}
-	strbuf_release(&path);
+	pp_file_id_of(sb, &id);
+	pp_repo_stat_key(&id, &key);
+	pp_repo_cache_put(cache, rel, key.buf, st);
 	strbuf_release(&key);
-	return rc;
 }
 
 /* Reads one .deb, puts it in the pool, the suite and the cache. */
 static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 		   const char *component, const char *deb,
 		   struct member_index *mi, struct pp_repo_cache *cache,
-		   struct strbuf *rel, struct pp_err *err)
+		   struct pp_outbatch *pool, struct strbuf *rel,
+		   struct pp_err *err)
 {
 	struct pp_stanza st;
+	struct stat sb;
 	char *source;
 	int rc;
 
@@ -882,10 +883,10 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 	free(source);
 	pp_stanza_set(&st, "Filename", rel->buf);
 	if (!rc)
-		rc = place_in_pool(r->root, deb, rel->buf, &st, err);
+		rc = place_in_pool(r, pool, deb, rel->buf, &st, &sb, err);
 	if (!rc) {
 		set_member(mi, &st, component, rel->buf, s->keep_versions);
-		rc = cache_entry(r, cache, rel->buf, &st, err);
+		cache_entry(cache, rel->buf, &sb, &st);
 	}
 	pp_stanza_release(&st);
 	return rc;
@@ -900,6 +901,7 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	struct pp_repo_members *ms;
 	struct member_index mi;
 	struct pp_repo_cache *cache;
+	struct pp_outbatch pool;
 	struct pp_err later;
 	int rc = 0;
 
@@ -907,20 +909,26 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	    pp_repo_members_of(r, s, &ms, err) < 0)
 		return -1;
 	member_index_init(&mi, ms);
+	pp_outbatch_init(&pool, r->root, !r->no_sync);
 	if (!component)
 		component = s->components[0];
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = add_one(r, s, component, debs[i], &mi, cache, &rel, err);
+		rc = add_one(r, s, component, debs[i], &mi, cache, &pool, &rel,
+			     err);
 		if (!rc && added)
 			added(ctx, rel.buf);
 	}
-	/* What was added before a failure stays recorded; the first error
-	 * is the one reported. */
+	/* What was added before a failure stays recorded (its pool files in
+	 * place before the list names them; if they cannot be, nothing is
+	 * recorded); the first error is the one reported. */
 	members_compact(ms);
 	pp_err_init(&later);
-	if (pp_repo_members_save(r, s->suite, ms, rc ? &later : err) < 0 ||
-	    pp_repo_cache_save(r->root, cache, rc ? &later : err) < 0)
+	if (pp_outbatch_commit(&pool, rc ? &later : err) < 0)
 		rc = -1;
+	else if (pp_repo_cache_save(r->root, cache, rc ? &later : err) < 0 ||
+		 pp_repo_members_save(r, s->suite, ms, rc ? &later : err) < 0)
+		rc = -1;
+	pp_outbatch_release(&pool);
 	pp_err_release(&later);
 	member_index_release(&mi);
 	strbuf_release(&rel);

@@ -81,6 +81,10 @@ struct pp_repo {
 	struct pp_repo_members *snapshots;
 	size_t nr_snapshots;
 	int snapshots_read;
+	/* set: nothing fsync'ed (a scratch repository); else every file is
+	 * synced before it is renamed into place and named by another,
+	 * its directory after (a power cut leaves the old state or the new) */
+	int no_sync;
 };
 
 /* Signs Release: fills the clearsigned InRelease and the armored detached

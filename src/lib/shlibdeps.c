@@ -1,7 +1,8 @@
 /* Dependencies of a package's ELF files, as dpkg-shlibdeps computes them:
  * each NEEDED SONAME is found (in the packages of this run, in the spec's
  * mappings, or installed on the system), and the package providing it
- * gives the dependency: "(= version)" between packages of one run; the
+ * gives the dependency: between packages of one run, what the library
+ * package's shlibs says ("(>= upstream-version)", dh_makeshlibs' -V); the
  * symbols file of an installed package, raised to the newest symbol the
  * file uses; else its shlibs file. */
 #include <fnmatch.h>
@@ -265,7 +266,9 @@ static const struct pp_split_file *in_run(struct pp_shlibs_ctx *ctx,
 	return hit;
 }
 
-/* "(= version)" on the package of this run that ships the library; a
+/* The dependency the shlibs of the run's package that ships the library
+ * gives, as dpkg-shlibdeps reads it: "(>= upstream-version)", not the
+ * exact version (a program works with a newer build of its library); a
  * package for every variant depending on a variant's library names what
  * every variant provides. */
 static int in_run_dep(const struct pp_split *s, size_t pkg,
@@ -283,8 +286,10 @@ static int in_run_dep(const struct pp_split *s, size_t pkg,
 	if ((size_t)lib->pkg == pkg)
 		return 0;
 	q = &s->pkgs[lib->pkg];
-	strbuf_addf(&dep, "%s (= %s)", q->variant && !p->variant ? q->base :
-		    q->name, s->version);
+	/* the shlibs' version: this one without its Debian revision */
+	strbuf_addf(&dep, "%s (>= %.*s)", q->variant && !p->variant ? q->base :
+		    q->name, (int)(strrchr(s->version, '-') - s->version),
+		    s->version);
 	update_dep(out, dep.buf, "");
 	strbuf_release(&dep);
 	return 0;

@@ -2,11 +2,13 @@
  * selection, placeholder expansion and the version to build. */
 #include "spec.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fsutil.h"
 #include "proc.h"
@@ -16,16 +18,91 @@
 /* More variants than this is a mistake in the axes, not a plan. */
 #define MAX_VARIANTS 1024
 
+/* libconfig 1.5 ends the process ("input in flex scanner failed") when
+ * a file it opens cannot be read, a directory say: the spec and each file
+ * it includes (relative to the spec's directory, at any depth, as
+ * libconfig reads them) must be a regular file. */
+#define MAX_INCLUDE_DEPTH 10 /* libconfig's own limit */
+
+static int check_readable(const char *path, const char *what,
+			  struct pp_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot read %s '%s'", what,
+				    path);
+	if (!S_ISREG(st.st_mode))
+		return pp_err_set(err, PP_EXIT_INPUT, "%s '%s' is not a regular "
+				  "file", what, path);
+	return 0;
+}
+
+/* The name of an "@include" line (s..eol), or NULL with *len 0. The
+ * name runs to the next quote, which may be lines further (text_end). */
+static const char *include_name(const char *s, const char *eol,
+				const char *text_end, size_t *len)
+{
+	const char *q;
+
+	*len = 0;
+	while (s < eol && (*s == ' ' || *s == '\t'))
+		s++;
+	if (eol - s < 9 || memcmp(s, "@include", 8) || (s[8] != ' ' &&
+							  s[8] != '\t'))
+		return NULL;
+	for (s += 9; s < eol && (*s == ' ' || *s == '\t'); s++)
+		;
+	if (s == eol || *s != '"' ||
+	    !(q = memchr(s + 1, '"', (size_t)(text_end - s - 1))))
+		return NULL;
+	*len = (size_t)(q - s - 1);
+	return s + 1;
+}
+
+static int check_includes(const char *path, const char *dir, int depth,
+			  struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, inc = STRBUF_INIT;
+	const char *l, *end, *name;
+	unsigned line = 0;
+	size_t len;
+	int rc;
+
+	rc = check_readable(path, depth ? "included file" : "spec", err);
+	if (!rc)
+		rc = pp_read_file(path, &text, err);
+	for (l = text.buf; !rc && depth < MAX_INCLUDE_DEPTH && l &&
+	     l < text.buf + text.len; ) {
+		end = memchr(l, '\n', text.len - (size_t)(l - text.buf));
+		end = end ? end : text.buf + text.len;
+		line++;
+		name = include_name(l, end, text.buf + text.len, &len);
+		if (name && (memchr(name, '\\', len) || memchr(name, '\n', len) ||
+			     memchr(name, '\0', len)))
+			rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%u: @include of a "
+					"name with a backslash escape, a line "
+					"break or a NUL byte; write the file "
+					"name plainly", path, line);
+		if (name && !rc) {
+			strbuf_reset(&inc);
+			strbuf_addf(&inc, "%s/%.*s", dir, (int)len, name);
+			rc = check_includes(inc.buf, dir, depth + 1, err);
+			if (rc)
+				pp_err_prefix(err, "%s:%u: ", path, line);
+		}
+		l = end < text.buf + text.len ? end + 1 : NULL;
+	}
+	strbuf_release(&text);
+	strbuf_release(&inc);
+	return rc;
+}
+
 static int parse(config_t *cfg, const char *path, struct pp_err *err)
 {
 	char *dir = pp_dirname(path);
-	FILE *f = fopen(path, "r");
-	int rc = 0;
+	int rc = check_includes(path, dir, 0, err);
 
-	if (!f)
-		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read spec '%s'", path);
-	else
-		fclose(f);
 	config_set_include_dir(cfg, dir); /* @include is relative to it */
 	if (!rc && config_read_file(cfg, path) != CONFIG_TRUE)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%d: %s; a spec is "
@@ -183,6 +260,91 @@ static int make_variants(struct pp_spec *spec, const config_setting_t *root,
 	return rc;
 }
 
+/* ---- defaults ---------------------------------------------------------- */
+
+static void add_string(config_setting_t *g, const char *name, const char *value)
+{
+	config_setting_set_string(config_setting_add(g, name, CONFIG_TYPE_STRING),
+				  value);
+}
+
+/* The maintainer as dch finds it: DEBFULLNAME and DEBEMAIL (or a DEBEMAIL
+ * of the form "Name <email>"), else NULL. */
+static char *maintainer_from_env(void)
+{
+	const char *name = getenv("DEBFULLNAME"), *mail = getenv("DEBEMAIL");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!mail || !*mail)
+		return NULL;
+	if (strchr(mail, '<'))
+		strbuf_addstr(&sb, mail);
+	else if (name && *name)
+		strbuf_addf(&sb, "%s <%s>", name, mail);
+	else
+		return NULL;
+	return strbuf_detach(&sb, NULL);
+}
+
+/* "C library for JSON" -> "C library for JSON." as a description. */
+static char *description_from(const char *summary)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = strlen(summary);
+
+	strbuf_addstr(&sb, summary);
+	if (n && islower((unsigned char)sb.buf[0]))
+		sb.buf[0] = (char)toupper((unsigned char)sb.buf[0]);
+	if (n && !strchr(".!?", summary[n - 1]))
+		strbuf_addch(&sb, '.');
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Every setting with a sensible default gets it before the schema is
+ * checked, so that a spec of a name and a version works: the maintainer
+ * from DEBFULLNAME/DEBEMAIL, a summary and a description, and one axis
+ * of one value (one build, no suffix). homepage is optional. */
+static void add_defaults(config_setting_t *root)
+{
+	const char *name = NULL, *summary = NULL;
+	char *maint;
+
+	config_setting_lookup_string(root, "name", &name);
+	if (!config_setting_get_member(root, "maintainer") &&
+	    (maint = maintainer_from_env())) {
+		add_string(root, "maintainer", maint);
+		free(maint);
+	}
+	if (name && !config_setting_get_member(root, "summary")) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "software of the %s project", name);
+		if (sb.len < 80)
+			add_string(root, "summary", sb.buf);
+		strbuf_release(&sb);
+	}
+	if (config_setting_lookup_string(root, "summary", &summary) &&
+	    !config_setting_get_member(root, "description")) {
+		char *d = description_from(summary);
+
+		add_string(root, "description", d);
+		free(d);
+	}
+	if (!config_setting_get_member(root, "axes")) {
+		config_setting_t *axes = config_setting_add(root, "axes",
+							    CONFIG_TYPE_LIST);
+		config_setting_t *axis = config_setting_add(axes, NULL,
+							    CONFIG_TYPE_GROUP);
+		config_setting_t *vals, *val;
+
+		add_string(axis, "name", "flavor");
+		vals = config_setting_add(axis, "values", CONFIG_TYPE_LIST);
+		val = config_setting_add(vals, NULL, CONFIG_TYPE_GROUP);
+		add_string(val, "name", "default");
+		add_string(val, "suffix", "");
+	}
+}
+
 /* The source tree is relative to the spec's directory. */
 static void resolve_source(struct pp_spec *spec)
 {
@@ -208,6 +370,8 @@ int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err)
 	spec->path = xstrdup(path);
 	config_init(&cfg);
 	rc = parse(&cfg, path, err);
+	if (!rc)
+		add_defaults(config_root_setting(&cfg));
 	if (!rc)
 		rc = pp_spec_check_schema(config_root_setting(&cfg), path, err);
 	if (!rc)

@@ -223,6 +223,9 @@ struct pp_spec {
 	char *package;       /* base package name (template) */
 	char *revision;      /* Debian revision ("1") */
 	char *title;         /* short name for synopses, or NULL */
+	int runtime_one;     /* packages.runtime = "one": every public shared
+				library in one runtime package (libxslt1.1);
+				else one per SONAME (policy 8.1) */
 	char *section;       /* section of tools and data packages */
 	char *copyright;     /* DEP-5 file, relative to the cwd; or NULL */
 	char *changelog;     /* debian/changelog, relative to the cwd; or NULL */

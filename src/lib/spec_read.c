@@ -1160,10 +1160,22 @@ static int read_build_depends(struct loader *L, const config_setting_t *g)
 	return 0;
 }
 
+static int is_runtime(const char *s)
+{
+	return !strcmp(s, "soname") || !strcmp(s, "one");
+}
+
 static int read_package_about(struct loader *L, const config_setting_t *g)
 {
 	struct pp_spec *sp = L->spec;
+	char *runtime = NULL;
 
+	if (read_string(L, g, "runtime", &runtime, is_runtime,
+			"\"soname\" (a runtime package per shared library, the "
+			"default) or \"one\" (all in one)") < 0)
+		return -1;
+	sp->runtime_one = runtime && !strcmp(runtime, "one");
+	free(runtime);
 	return read_template(L, g, "name", &sp->package) ||
 	       read_string(L, g, "revision", &sp->revision, is_revision,
 			   "a Debian revision: letters, digits, '+', '.', "

@@ -374,14 +374,8 @@ static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 		strbuf_release(&rel);
 		return rc;
 	}
-	if (!s->spec->copyright) {
-		strbuf_release(&rel);
-		return pp_err_set(err, PP_EXIT_INPUT, "%s: packages.copyright is "
-				  "not set; every package ships "
-				  "/usr/share/doc/PACKAGE/copyright: give a "
-				  "DEP-5 copyright file", s->spec->path);
-	}
-	rc = pp_read_file(s->spec->copyright, &text, err);
+	rc = 0;
+	strbuf_addstr(&text, s->copyright);
 	strbuf_addf(&rel, "usr/share/doc/%s/copyright", p->name);
 	if (rc == 0)
 		rc = write_at(root, rel.buf, text.buf, text.len, 0644,
@@ -695,7 +689,7 @@ static int snippets(const struct pp_split *s, size_t pkg,
 	struct strbuf file = STRBUF_INIT;
 	int rc = 0;
 
-	if (p->isa_flags) {
+	if (p->isa_flags && pp_split_isa_asked(s->spec)) {
 		strbuf_addf(&file, "%s/scripts/isa-check.preinst",
 			    s->opts.datadir);
 		rc = expand_script(v, file.buf, &out[PP_PREINST], err);
@@ -838,13 +832,17 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 
 /* ---- relations between the packages of the run ----------------------- */
 
-static void add_rel(struct pp_strlist *rel, const char *name, const char *ver)
+static void add_rel(struct pp_strlist *rel, struct pp_strlist *why,
+		    const char *name, const char *ver, const char *reason)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "%s (= %s)", name, ver);
-	if (pp_strlist_find(rel, sb.buf) < 0)
+	if (pp_strlist_find(rel, sb.buf) < 0) {
 		pp_strlist_push(rel, sb.buf);
+		if (why)
+			pp_strlist_push(why, reason);
+	}
 	strbuf_release(&sb);
 }
 
@@ -891,16 +889,23 @@ static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
 	return !any;
 }
 
-/* Depends between the run's packages: a variant's package on the shared
- * part of its role, -dev on the runtime library it links to, -dbgsym on
- * its package, all at exactly this version. */
-static void run_relations(const struct pp_split *s, size_t pkg,
-			  struct pp_strlist *rel)
+static const char why_dbgsym[] = "exact: debug files match one build's "
+	"binaries (${binary:Version}, as debhelper's -dbgsym)";
+static const char why_common[] = "exact: a variant set's -common part "
+	"holds files split out of the same build as the variant's own, so "
+	"the two must be one build";
+static const char why_dev[] = "exact: the -dev package's headers and .so "
+	"link are for this build of the library (${binary:Version}, as "
+	"Debian's -dev packages)";
+
+void pp_split_run_relations(const struct pp_split *s, size_t pkg,
+			    struct pp_strlist *rel, struct pp_strlist *why)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
 
 	if (p->role == PP_ROLE_DBGSYM) {
-		add_rel(rel, s->pkgs[p->parent].name, s->version);
+		add_rel(rel, why, s->pkgs[p->parent].name, s->version,
+			why_dbgsym);
 		return;
 	}
 	for (size_t i = 0; i < s->nr_pkgs; i++) {
@@ -910,15 +915,13 @@ static void run_relations(const struct pp_split *s, size_t pkg,
 			continue;
 		if (q->common && !p->common && p->variant &&
 		    !strcmp(q->base, p->base))
-			add_rel(rel, q->name, s->version);
+			add_rel(rel, why, q->name, s->version, why_common);
 		if (p->role == PP_ROLE_DEV && q->role == PP_ROLE_RUNTIME &&
 		    !q->common && (!q->variant || q->variant == p->variant ||
 				   !p->variant) && links_to(s, p, q))
-			add_rel(rel, q->variant && !p->variant ? q->base :
-				q->name, s->version);
+			add_rel(rel, why, q->variant && !p->variant ? q->base :
+				q->name, s->version, why_dev);
 	}
-	if (p->role == PP_ROLE_PYTHON)
-		python_deps(s, p, rel);
 }
 
 static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
@@ -933,7 +936,9 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 	rc = pp_shlibdeps_package(ctx, s, pkg, &deps, err);
 	if (rc == 0) {
 		pp_shlibdeps_format(&deps, &depends);
-		run_relations(s, pkg, &rel);
+		pp_split_run_relations(s, pkg, &rel, NULL);
+		if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
+			python_deps(s, &s->pkgs[pkg], &rel);
 		joined = pp_strlist_join(&rel, ", ");
 		if (*joined)
 			strbuf_addf(&depends, "%s%s", depends.len ? ", " : "",

@@ -196,6 +196,9 @@ static const char *section_of(const struct pp_split *s,
 	case PP_ROLE_DOC: return "doc";
 	case PP_ROLE_PYTHON: return "python";
 	case PP_ROLE_DBGSYM: return "debug";
+	/* programs: utils, the section of most of Debian's (libarchive-tools,
+	 * libpng-tools, gpgrt-tools, zstd, lz4, xz-utils) */
+	case PP_ROLE_TOOLS: return s->spec->section ? s->spec->section : "utils";
 	default: return s->spec->section ? s->spec->section : "misc";
 	}
 }
@@ -278,6 +281,74 @@ static void variant_text(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_strlist_release(&sib);
 }
 
+/* Whether text starts with the word name, as lintian reads a synopsis. */
+static int starts_with_name(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncasecmp(text, name, n) && !isalnum((unsigned char)text[n]);
+}
+
+static int is_filler(const char *word, size_t n);
+
+static size_t cut_clause(const char *summary, size_t limit)
+{
+	size_t n = strcspn(summary, ",;:(");
+
+	if (n > limit) {
+		n = limit;
+		while (n && summary[n] != ' ')
+			n--;
+	}
+	while (n && summary[n - 1] == ' ')
+		n--;
+	for (;;) {
+		size_t w = n;
+
+		while (w && summary[w - 1] != ' ')
+			w--;
+		if (!w || !is_filler(summary + w, n - w))
+			break;
+		n = w;
+		while (n && summary[n - 1] == ' ')
+			n--;
+	}
+	return n ? n : limit;
+}
+
+static int is_filler(const char *word, size_t n)
+{
+	static const char *const fillers[] = { "a", "an", "and", "for", "in",
+		"of", "or", "the", "to", "with", NULL };
+
+	for (const char *const *f = fillers; *f; f++)
+		if (strlen(*f) == n && !strncasecmp(word, *f, n))
+			return 1;
+	return 0;
+}
+
+char *pp_split_default_title(const char *summary, const char *package,
+			     size_t max)
+{
+	size_t n = strlen(summary), limit = max < 39 ? max : 39;
+	char *out;
+
+	/* the summary when it fits, else up to its first clause, within 39
+	 * characters cut at a word, without a dangling "and" or "for" */
+	if (n > max)
+		n = cut_clause(summary, limit);
+	out = xstrndup(summary, n);
+	/* lintian: a synopsis does not start with the package's name */
+	if (starts_with_name(out, package)) {
+		char *t = xmalloc(n + 5);
+
+		sprintf(t, "the %s", out);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
 static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 		      const char *depends, struct pp_vars *v)
 {
@@ -285,6 +356,7 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	struct strbuf note = STRBUF_INIT, sonames = STRBUF_INIT,
 		      vtext = STRBUF_INIT;
 	char *desc = description_lines(spec->description);
+	char *title;
 
 	if (p->common)
 		strbuf_addstr(&note, " (common files)");
@@ -292,11 +364,14 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 		strbuf_addf(&note, " (%s)", p->variant->name);
 	list_sonames(s, p, &sonames);
 	variant_text(s, p, &vtext);
+	/* room for " - development files", the longest role's words */
+	title = spec->title ? xstrdup(spec->title) :
+		pp_split_default_title(spec->summary, p->name, 59 - note.len);
 	pp_vars_add(v, "name", spec->name);
 	pp_vars_add(v, "package", p->name);
 	pp_vars_add(v, "version", s->version);
 	pp_vars_add(v, "upstream", s->upstream);
-	pp_vars_add(v, "title", spec->title ? spec->title : spec->name);
+	pp_vars_add(v, "title", title);
 	pp_vars_add(v, "summary", spec->summary);
 	pp_vars_add(v, "description", desc);
 	pp_vars_add(v, "homepage", spec->homepage);
@@ -311,6 +386,7 @@ static void fill_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_vars_add(v, "multi_arch", multi_arch_of(s, p));
 	pp_vars_add(v, "depends", depends);
 	free(desc);
+	free(title);
 	strbuf_release(&note);
 	strbuf_release(&sonames);
 	strbuf_release(&vtext);
@@ -388,6 +464,18 @@ static int read_template(const struct pp_split *s, const struct pp_split_pkg *p,
 	return pp_read_file(*file, text, err);
 }
 
+int pp_split_isa_asked(const struct pp_spec *spec)
+{
+	for (size_t a = 0; a < spec->nr_axes; a++)
+		for (size_t v = 0; v < spec->axes[a].nr_values; v++) {
+			const struct pp_axis_value *val = &spec->axes[a].values[v];
+
+			if (val->isa || val->forbid_isa.nr || val->isa_require.nr)
+				return 1;
+		}
+	return spec->nr_isa_dispatch > 0;
+}
+
 static void set_computed(const struct pp_split *s, const struct pp_split_pkg *p,
 			 struct pp_stanza *st)
 {
@@ -402,7 +490,9 @@ static void set_computed(const struct pp_split *s, const struct pp_split_pkg *p,
 		pp_stanza_set(st, "Build-Ids", ids);
 		free(ids);
 	}
-	if (p->isa)
+	/* the field of the ISA proof, where the spec asks for one (a field
+	 * Debian does not know: lintian's unknown-field) */
+	if (p->isa && pp_split_isa_asked(s->spec))
 		pp_stanza_set(st, "Isa-Level", p->isa);
 }
 
@@ -465,8 +555,7 @@ static int check_synopsis(const struct pp_split_pkg *p, const char *tmpl,
 		return pp_err_set(err, PP_EXIT_INPUT, "%s: package %s has no "
 				  "Description; give the template one",
 				  tmpl, p->name);
-	if (!strncasecmp(d, p->name, strlen(p->name)) &&
-	    !isalnum((unsigned char)d[strlen(p->name)]))
+	if (starts_with_name(d, p->name))
 		return pp_err_set(err, PP_EXIT_INPUT, "%s: the synopsis of %s "
 				  "starts with the package's name (\"%.*s\"), "
 				  "which Debian rejects: set packages.title in "

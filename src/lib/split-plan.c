@@ -3,6 +3,7 @@
 #include "split.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -209,8 +210,19 @@ static int load_stages(struct pp_split *s, struct pp_err *err)
 
 		if (s->opts.selected && !s->opts.selected[i])
 			continue;
-		strbuf_addf(&dir, "%s/%s/stage", s->opts.build_dir,
-			    spec->variants[i].name);
+		if (s->opts.stage_dir && s->nr_stages) {
+			pp_strlist_release(&missing);
+			return pp_err_set(err, PP_EXIT_INPUT, "%s has %zu "
+					  "variants; one staged tree (--stage) "
+					  "is one of them: choose it with "
+					  "--variant", spec->path,
+					  spec->nr_variants);
+		}
+		if (s->opts.stage_dir)
+			strbuf_addstr(&dir, s->opts.stage_dir);
+		else
+			strbuf_addf(&dir, "%s/%s/stage", s->opts.build_dir,
+				    spec->variants[i].name);
 		if (!is_dir(dir.buf)) {
 			pp_strlist_push(&missing, dir.buf);
 			strbuf_release(&dir);
@@ -252,7 +264,9 @@ static int find_arch(struct pp_split *s, struct pp_err *err)
 			const struct pp_split_file *f = &s->stages[i].files[j];
 			const char *a;
 
-			if (!f->c.elf || f->c.cls == PP_CLASS_OBJECT)
+			/* machine 0: not code of a machine (Guile's .go) */
+			if (!f->c.elf || f->c.cls == PP_CLASS_OBJECT ||
+			    !f->c.elf->machine)
 				continue;
 			a = pp_elf_debian_arch(f->c.elf);
 			if (!a)
@@ -313,20 +327,6 @@ static int names_variant(const struct pp_spec *spec, const char *tmpl)
 	return 0;
 }
 
-/* The package of programs, from packages.name (default: the spec's). */
-static char *tools_name(const struct pp_split *s, const struct pp_variant *v,
-			struct pp_err *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (expand(s, v, s->spec->package ? s->spec->package : "@name@", &sb,
-		   err) < 0) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 static char *with_suffix(const char *base, const char *suffix)
 {
 	char *out = xmalloc(strlen(base) + strlen(suffix) + 2);
@@ -335,40 +335,123 @@ static char *with_suffix(const char *base, const char *suffix)
 	return out;
 }
 
-/* The -dev package of the project: that of its one public library, else
- * lib<tools-name>-dev. */
-static char *project_dev(const struct pp_split *s,
-			 const struct pp_split_stage *st, const char *tools)
-{
-	char *found = NULL;
+/* The packages a stage's default rules name, worked out once. */
+struct names {
+	char *source;   /* packages.name (expanded), else the spec's name */
+	char *tools;    /* the programs' package */
+	char *tools_why;
+	char *dev;      /* the one -dev package of the source */
+	char *group;    /* packages.runtime = "one": the runtime package */
+	char *doc;      /* the -doc package of a manual */
+	int has_library; /* a public shared library is staged */
+	char *library;  /* the package of the library named like the source
+			   (else the first): the library's, for what goes
+			   with it */
+	int has_programs;
+	unsigned long long doc_bytes; /* documentation but manual pages */
+	const struct choice *doc_home; /* where a few documents go, or NULL */
+	unsigned long long data_bytes; /* usr/share, but documentation */
+	const struct choice *data_home; /* where a little data goes */
+};
 
+static void release_names(struct names *n)
+{
+	free(n->source);
+	free(n->tools);
+	free(n->tools_why);
+	free(n->dev);
+	free(n->group);
+	free(n->doc);
+	free(n->library);
+}
+
+static int in_bindir(const char *path)
+{
+	static const char *const bindirs[] = {
+		"usr/bin/", "usr/sbin/", "bin/", "sbin/", "usr/games/", NULL,
+	};
+
+	for (const char *const *d = bindirs; *d; d++)
+		if (!strncmp(path, *d, strlen(*d)) &&
+		    !strchr(path + strlen(*d), '/'))
+			return 1;
+	return 0;
+}
+
+static int is_shared_data(const struct pp_split_file *f)
+{
+	return f->c.cls == PP_CLASS_DATA && !strncmp(f->path, "usr/share/", 10) &&
+	       !pp_split_is_dev_path(f->path);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The programs of a stage (not the *-config scripts, which go to -dev),
+ * the SONAMEs of its public libraries and the size of its documentation. */
+static void stage_facts(const struct pp_split_stage *st,
+			struct pp_strlist *programs, struct pp_strlist *sonames,
+			unsigned long long *doc_bytes,
+			unsigned long long *data_bytes)
+{
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct pp_split_file *f = &st->files[i];
-		char *dir, *dev;
+		char *dir;
 
-		if (f->c.cls != PP_CLASS_SHLIB)
+		if (in_bindir(f->path) && !S_ISDIR(f->st.st_mode) &&
+		    !pp_split_is_dev_path(f->path))
+			pp_strlist_push(programs, strrchr(f->path, '/') + 1);
+		if (f->c.cls == PP_CLASS_DOC && S_ISREG(f->st.st_mode))
+			*doc_bytes += (unsigned long long)f->st.st_size;
+		if (is_shared_data(f) && S_ISREG(f->st.st_mode))
+			*data_bytes += (unsigned long long)f->st.st_size;
+		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
 			continue;
 		dir = pp_dirname(f->path);
-		dev = pp_is_public_libdir(dir) ?
-		      pp_soname_dev_package(f->c.soname) : NULL;
+		if (pp_is_public_libdir(dir) &&
+		    pp_strlist_find(sonames, f->c.soname) < 0)
+			pp_strlist_push(sonames, f->c.soname);
 		free(dir);
-		if (!dev)
-			continue;
-		if (found && strcmp(found, dev)) {
-			free(found);
-			free(dev);
-			found = NULL;
-			break; /* several libraries: the project's name */
-		}
-		free(found);
-		found = dev;
 	}
-	(void)s;
-	if (found)
-		return found;
-	found = xmalloc(strlen(tools) + 8);
-	sprintf(found, "%s%s-dev", strncmp(tools, "lib", 3) ? "lib" : "", tools);
-	return found;
+	if (sonames->nr > 1)
+		qsort(sonames->items, sonames->nr, sizeof(*sonames->items),
+		      cmp_str);
+}
+
+static int stage_names(const struct pp_split *s, const struct pp_split_stage *st,
+		       struct names *n, struct pp_err *err)
+{
+	struct pp_strlist programs = PP_STRLIST_INIT, sonames = PP_STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	int rc = 0;
+
+	memset(n, 0, sizeof(*n));
+	stage_facts(st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
+	if (s->spec->package) {
+		rc = expand(s, st->variant, s->spec->package, &sb, err);
+		n->tools = strbuf_detach(&sb, NULL);
+		n->source = xstrdup(n->tools);
+		n->tools_why = xstrdup("programs -> packages.name");
+	} else {
+		n->source = xstrdup(s->spec->name);
+		n->tools = pp_split_tools_package(n->source, &programs, &why);
+		n->tools_why = strbuf_detach(&why, NULL);
+	}
+	n->dev = pp_split_dev_package(n->source, &sonames);
+	n->has_library = sonames.nr > 0;
+	if (sonames.nr)
+		n->library = n->group ? xstrdup(n->group) :
+			     pp_split_runtime_group(n->source, &sonames);
+	n->has_programs = programs.nr > 0;
+	n->doc = pp_split_doc_package(n->source, sonames.nr ? n->dev : NULL);
+	if (s->spec->runtime_one)
+		n->group = pp_split_runtime_group(n->source, &sonames);
+	pp_strlist_release(&programs);
+	pp_strlist_release(&sonames);
+	strbuf_release(&why);
+	return rc;
 }
 
 static void choose(struct choice *c, char *base, enum pp_role role,
@@ -388,28 +471,20 @@ static void choose(struct choice *c, char *base, enum pp_role role,
 	c->why = strbuf_detach(&sb, NULL);
 }
 
-/* The -dev package of a static library libfoo.a: that of libfoo.so.N
- * when the stage has it, else libfoo-dev. */
-static char *static_dev(const struct pp_split_stage *st, const char *path)
+/* What no other rule takes (modules, helpers, private libraries, files
+ * outside usr/share): the programs' package, or, in a source without
+ * programs, its library's, as Debian keeps a library's helpers, plugins
+ * and configuration with it. */
+static void choose_rest(struct choice *c, const struct names *n,
+			const char *what)
 {
-	const char *base = strrchr(path, '/');
-	size_t n;
-	char *out;
-
-	base = base ? base + 1 : path;
-	n = strcspn(base, ".");
-	for (size_t i = 0; i < st->nr; i++) {
-		const char *so = st->files[i].c.soname;
-
-		if (st->files[i].c.cls == PP_CLASS_SHLIB && so &&
-		    !strncmp(so, base, n) && so[n] == '.')
-			return pp_soname_dev_package(so);
-	}
-	out = xmalloc(n + 5);
-	sprintf(out, "%.*s-dev", (int)n, base);
-	for (char *p = out; *p; p++)
-		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
-	return out;
+	if (n->library && !n->has_programs)
+		choose(c, xstrdup(n->library), PP_ROLE_RUNTIME, "default: %s "
+		       "of a source without programs -> its library's package",
+		       what);
+	else
+		choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: %s -> "
+		       "the program package", what);
 }
 
 static char *python_name(const char *path)
@@ -417,7 +492,8 @@ static char *python_name(const char *path)
 	char *top = pp_python_top_module(path);
 	char *out = xmalloc(strlen(top) + 9);
 
-	sprintf(out, "python3-%s", top);
+	/* _tdb_text.py is module tdb_text's: python3-tdb-text */
+	sprintf(out, "python3-%s", top + strspn(top, "_"));
 	for (char *p = out; *p; p++)
 		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
 	free(top);
@@ -425,40 +501,55 @@ static char *python_name(const char *path)
 }
 
 /* A shared library (or a link to one) in a public directory goes to the
- * runtime package named from its SONAME; elsewhere it is private. */
-static int library_rule(const struct pp_split_file *f, const char *tools,
-			struct choice *c)
+ * runtime package named from its SONAME (or the one runtime package of
+ * packages.runtime = "one"); elsewhere it is private. */
+static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
+			const struct names *n, struct choice *c)
 {
-	char *dir = pp_dirname(f->path);
 	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
 	char *libdir = lib ? pp_dirname(lib) : NULL;
 	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
 	int pub = libdir && pp_is_public_libdir(libdir);
+	const char *what = f->c.cls == PP_CLASS_SHLIB ?
+			   "shared library with SONAME" : "link to the library";
 
-	if (pkg && pub)
+	if (pkg && pub && n->group) {
+		free(pkg);
+		choose(c, xstrdup(n->group), PP_ROLE_RUNTIME, "%s: "
+		       "packages.runtime = \"one\": %s %s -> the one runtime "
+		       "package, named from the library named like the source "
+		       "(as libxslt1.1 holds libxslt and libexslt)",
+		       s->spec->path, what, f->c.soname);
+	} else if (pkg && pub) {
 		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
 		       "library directory -> runtime package named from the "
-		       "SONAME (policy 8.1)", f->c.cls == PP_CLASS_SHLIB ?
-		       "shared library with SONAME" : "link to the library",
-		       f->c.soname);
-	else {
+		       "SONAME (policy 8.1; as Debian splits nettle, libevent, "
+		       "pcre2, libwebp; packages.runtime = \"one\" groups "
+		       "them)", what, f->c.soname);
+	} else {
 		free(pkg);
-		choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: private "
-		       "shared library (outside the linker's path) -> the "
-		       "program package");
+		choose_rest(c, n, "private shared library (outside the "
+			    "linker's path)");
 	}
-	free(dir);
 	free(libdir);
 	return 0;
 }
 
-/* padpack's defaults, by class; man pages and other links come later,
- * once the files they document or point to are placed. */
-static int default_rule(const struct pp_split *s,
-			const struct pp_split_stage *st,
-			const struct pp_split_file *f, const char *tools,
-			struct choice *c)
+/* padpack's defaults, by class; man pages, documentation and other links
+ * come later, once what they document or point to is placed. */
+static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
+			const struct names *n, struct choice *c)
 {
+	static const char one_dev[] = "one -dev package per source, as "
+		"Debian's nearly always is (libevent-dev, libpcre2-dev, "
+		"nettle-dev: headers, .so links, .a, .pc, CMake files, "
+		"*-config)";
+
+	if (pp_split_is_dev_path(f->path) && f->c.cls != PP_CLASS_DIR) {
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: a file for "
+		       "building (*-config, aclocal, gir, vapi) -> %s", one_dev);
+		return 0;
+	}
 	switch (f->c.cls) {
 	case PP_CLASS_LIBTOOL:
 		choose(c, NULL, PP_ROLE_DEV, "default: libtool archive; "
@@ -466,46 +557,39 @@ static int default_rule(const struct pp_split *s,
 		return 0;
 	case PP_CLASS_SHLIB:
 	case PP_CLASS_SHLIB_LINK:
-		return library_rule(f, tools, c);
+		return library_rule(s, f, n, c);
 	case PP_CLASS_DEV_LINK:
-		choose(c, pp_soname_dev_package(f->c.soname), PP_ROLE_DEV,
-		       "default: link for linking with %s -> its -dev package",
-		       f->c.soname);
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: link for "
+		       "linking with %s -> %s", f->c.soname, one_dev);
 		return 0;
 	case PP_CLASS_STATIC:
-		choose(c, static_dev(st, f->path), PP_ROLE_DEV,
-		       "default: static library -> the -dev package");
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: static "
+		       "library -> the -dev package of the headers (%s; never "
+		       "a *-static-dev)", one_dev);
 		return 0;
 	case PP_CLASS_HEADER:
 	case PP_CLASS_PKGCONFIG:
 	case PP_CLASS_CMAKE:
-		choose(c, project_dev(s, st, tools), PP_ROLE_DEV, "default: %s "
-		       "-> the -dev package", pp_class_name(f->c.cls));
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: %s -> %s",
+		       pp_class_name(f->c.cls), one_dev);
 		return 0;
 	case PP_CLASS_PYTHON:
 		choose(c, python_name(f->path), PP_ROLE_PYTHON, "default: "
 		       "Python module -> python3-<module> (Python policy)");
 		return 0;
-	case PP_CLASS_DOC: {
-		char *doc = with_suffix(tools, "doc");
-
-		choose(c, doc, PP_ROLE_DOC, "default: documentation -> the "
-		       "-doc package");
-		return 0;
-	}
-	case PP_CLASS_DATA:
-		if (!strncmp(f->path, "usr/share/", 10)) {
-			choose(c, with_suffix(tools, "data"), PP_ROLE_DATA,
-			       "default: architecture-independent data "
-			       "(usr/share) -> the -data package");
+	case PP_CLASS_EXEC:
+	case PP_CLASS_SCRIPT:
+		if (in_bindir(f->path)) {
+			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
+			       "%s -> %s", pp_class_name(f->c.cls),
+			       n->tools_why);
 			return 0;
 		}
 		break;
 	default:
 		break;
 	}
-	choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: %s -> the program "
-	       "package", pp_class_name(f->c.cls));
+	choose_rest(c, n, pp_class_name(f->c.cls));
 	return 0;
 }
 
@@ -601,28 +685,190 @@ struct assignment {
 	struct choice *c; /* per file of the stage */
 };
 
-/* Man pages and links go where what they describe or reach goes. */
-static int follow_rule(const struct pp_split_stage *st,
+static int is_follower(const struct pp_split_file *f)
+{
+	return f->c.cls == PP_CLASS_MAN || f->c.cls == PP_CLASS_SYMLINK ||
+	       f->c.cls == PP_CLASS_DOC || is_shared_data(f);
+}
+
+/* Where a few files of a role with no package of its own go: the first
+ * package of these roles that holds files placed by class. */
+static const struct choice *home_of(const struct pp_split_stage *st,
+				    const struct choice *all,
+				    const enum pp_role order[3])
+{
+	for (size_t r = 0; r < 3; r++)
+		for (size_t i = 0; i < st->nr; i++)
+			if (all[i].base && all[i].role == order[r] &&
+			    !is_follower(&st->files[i]))
+				return &all[i];
+	return NULL;
+}
+
+/* A runtime home is the library named like the source, not whichever
+ * library came first. */
+static const char *home_name(const struct names *n, const struct choice *home)
+{
+	return home->role == PP_ROLE_RUNTIME && n->library && !home->explicit_variant
+	       ? n->library : home->base;
+}
+
+/* Architecture-independent data under usr/share (locales, data files):
+ * with the programs, else the library, else -dev (a lib* source: the
+ * library first), as Debian keeps it (popt's locales in libpopt0, acl's
+ * in acl); a -data package only from PP_SPLIT_DATA_PACKAGE_BYTES. */
+static int data_rule(const struct names *n, struct choice *c)
+{
+	const struct choice *home = n->data_home;
+	unsigned long long kib = (n->data_bytes + 1023) / 1024;
+
+	if (n->data_bytes >= PP_SPLIT_DATA_PACKAGE_BYTES || !home) {
+		choose(c, with_suffix(n->source, "data"), PP_ROLE_DATA,
+		       "default: architecture-independent data (usr/share), "
+		       "%llu KiB in all (%llu KiB or more, or nothing else to "
+		       "hold it) -> the -data package", kib,
+		       PP_SPLIT_DATA_PACKAGE_BYTES / 1024);
+		return 0;
+	}
+	choose(c, xstrdup(home_name(n, home)), home->role, "default: architecture-"
+	       "independent data (usr/share), %llu KiB in all (under %llu KiB: "
+	       "no -data package, as Debian keeps locales and small data with "
+	       "the programs or the library) -> the %s package", kib,
+	       PP_SPLIT_DATA_PACKAGE_BYTES / 1024, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+	return 0;
+}
+
+static int doc_rule(const struct names *n, struct choice *c)
+{
+	const struct choice *home = n->doc_home;
+	unsigned long long kib = (n->doc_bytes + 1023) / 1024;
+
+	if (pp_split_wants_doc_package(n->doc_bytes) || !home) {
+		choose(c, xstrdup(n->doc), PP_ROLE_DOC, "default: "
+		       "documentation, %llu KiB in all (a manual: %llu KiB or "
+		       "more, or nothing else to hold it) -> the -doc package, "
+		       "named as the -dev package (libjansson-doc, "
+		       "libjson-c-doc) or else the source (sqlite3-doc)",
+		       kib, PP_SPLIT_DOC_PACKAGE_BYTES / 1024);
+		return 0;
+	}
+	choose(c, xstrdup(home_name(n, home)), home->role, "default: documentation, "
+	       "%llu KiB in all (under %llu KiB: a README and a few pages, "
+	       "which Debian keeps in -dev or the programs' package; no -doc "
+	       "package) -> the %s package", kib,
+	       PP_SPLIT_DOC_PACKAGE_BYTES / 1024, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+	return 0;
+}
+
+/* A link to a directory of the stage goes where the first file under it
+ * goes (the directory is no entry of its own). */
+static const struct pp_split_file *first_under(const struct pp_split_stage *st,
+					       const char *dir)
+{
+	size_t n = strlen(dir), lo = 0, hi = st->nr;
+
+	while (lo < hi) { /* the first path after "dir/" */
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = st->files[st->by_path[mid]].path;
+		int c = strncmp(p, dir, n);
+
+		if (c < 0 || (c == 0 && p[n] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < st->nr) {
+		const struct pp_split_file *f = &st->files[st->by_path[lo]];
+
+		if (!strncmp(f->path, dir, n) && f->path[n] == '/')
+			return f;
+	}
+	return NULL;
+}
+
+/* Whether a link that leaves the stage reaches a file of this system. */
+static int on_system(const struct pp_split_file *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	char *dir = pp_dirname(f->path);
+	int ok;
+
+	if (f->link[0] == '/')
+		strbuf_addstr(&sb, f->link);
+	else
+		strbuf_addf(&sb, "/%s/%s", strcmp(dir, ".") ? dir : "", f->link);
+	ok = stat(sb.buf, &st) == 0;
+	free(dir);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/* Man pages, documentation and links go where what they describe or
+ * reach goes; a link that reaches nothing is an error. */
+static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st,
 		       const struct pp_split_file *f, const struct choice *all,
-		       const char *tools, const char *dev, struct choice *c)
+		       const struct names *n, struct choice *c, struct pp_err *err)
 {
 	const struct pp_split_file *to;
 	const char *what;
 
+	if (f->c.cls == PP_CLASS_DOC && (!strcmp(f->path, "usr/share/info/dir") ||
+					 !strcmp(f->path, "usr/share/info/dir.old"))) {
+		choose(c, NULL, PP_ROLE_DOC, "default: the info directory, "
+		       "which install-info keeps on each system (Debian ships "
+		       "none; lintian: package-contains-info-dir-file)");
+		return 0;
+	}
+	if (f->c.cls == PP_CLASS_DOC && pp_split_is_license_path(f->path)) {
+		choose(c, NULL, PP_ROLE_DOC, "default: a license file: its text "
+		       "is in each package's copyright, and Debian ships no "
+		       "other copy (lintian: extra-license-file)");
+		return 0;
+	}
+	if (f->c.cls == PP_CLASS_DOC)
+		return doc_rule(n, c);
+	if (is_shared_data(f))
+		return data_rule(n, c);
 	if (f->c.cls == PP_CLASS_MAN) {
 		const char *sec = strstr(f->path, "/man");
 
+		/* usr/share/man/man3/x.3: the directory manN names it */
+		while (sec && !isdigit((unsigned char)sec[4]))
+			sec = strstr(sec + 1, "/man");
 		if (sec && sec[4] == '3') {
-			choose(c, xstrdup(dev), PP_ROLE_DEV, "default: manual "
+			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
 			       "page of section 3 (library calls) -> the -dev "
 			       "package");
 			return 0;
 		}
 		to = program_of_man(st, f->path);
 		what = "manual page -> the package of its program";
+		if (!to && n->has_library) {
+			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
+			       "page of no program of a library source (file "
+			       "formats, overviews) -> the -dev package, as "
+			       "libarchive-dev holds tar.5");
+			return 0;
+		}
 	} else {
 		to = find_file(st, f->c.target);
+		if (!to && f->c.target)
+			to = first_under(st, f->c.target);
 		what = "link -> the package of what it points to";
+		if ((!to && !on_system(f)) || (to && !all[to - st->files].base))
+			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
+					  "link to '%s', which %s; ship its "
+					  "target, or give the link a rule in "
+					  "%s: packages.files = ( { path = "
+					  "\"%s\"; drop = \"why\"; } ) (or "
+					  "package = \"NAME\")", st->dir,
+					  f->path, f->link, to ? "a files rule "
+					  "drops" : "is in no package of this "
+					  "run and not on this system",
+					  s->spec->path, f->path);
 	}
 	if (to && all[to - st->files].base) {
 		const struct choice *t = &all[to - st->files];
@@ -632,26 +878,34 @@ static int follow_rule(const struct pp_split_stage *st,
 		c->explicit_variant = t->explicit_variant;
 		return 0;
 	}
-	choose(c, xstrdup(tools), PP_ROLE_TOOLS, "default: %s -> the program "
-	       "package", pp_class_name(f->c.cls));
+	choose_rest(c, n, pp_class_name(f->c.cls));
 	return 0;
-}
-
-static int is_follower(const struct pp_split_file *f)
-{
-	return f->c.cls == PP_CLASS_MAN || f->c.cls == PP_CLASS_SYMLINK;
 }
 
 static int assign_stage(const struct pp_split *s, const struct pp_split_stage *st,
 			struct choice *all, struct pp_err *err)
 {
-	char *tools = tools_name(s, st->variant, err), *dev;
-	int rc = 0, hit;
+	struct names n;
+	int rc = stage_names(s, st, &n, err), hit;
 
-	if (!tools)
-		return -1;
-	dev = project_dev(s, st, tools);
-	for (int pass = 0; pass < 2 && !rc; pass++)
+	/* pass 0: the spec's rules, then the defaults by class; 1: manual
+	 * pages and documents, which follow what they document; 2: links,
+	 * which follow what they reach (never a link: those are resolved) */
+	for (int pass = 0; pass < 3 && !rc; pass++) {
+		if (pass == 1) {
+			static const enum pp_role doc[3] = { PP_ROLE_DEV,
+				PP_ROLE_TOOLS, PP_ROLE_RUNTIME };
+			/* a library's messages are the library's (libidn2-0,
+			 * libpopt0); else the programs' (acl, xz-utils) */
+			static const enum pp_role lib_data[3] = {
+				PP_ROLE_RUNTIME, PP_ROLE_TOOLS, PP_ROLE_DEV };
+			static const enum pp_role data[3] = { PP_ROLE_TOOLS,
+				PP_ROLE_RUNTIME, PP_ROLE_DEV };
+
+			n.doc_home = home_of(st, all, doc);
+			n.data_home = home_of(st, all, strncmp(n.source, "lib", 3)
+					      ? data : lib_data);
+		}
 		for (size_t i = 0; i < st->nr && !rc; i++) {
 			const struct pp_split_file *f = &st->files[i];
 
@@ -660,12 +914,13 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 			if (rc || all[i].why)
 				continue;
 			if (pass == 0 && !is_follower(f))
-				rc = default_rule(s, st, f, tools, &all[i]);
-			else if (pass == 1)
-				rc = follow_rule(st, f, all, tools, dev, &all[i]);
+				rc = default_rule(s, f, &n, &all[i]);
+			else if (pass > 0 && (pass == 2) ==
+				 (f->c.cls == PP_CLASS_SYMLINK))
+				rc = follow_rule(s, st, f, all, &n, &all[i], err);
 		}
-	free(tools);
-	free(dev);
+	}
+	release_names(&n);
 	return rc;
 }
 
@@ -972,11 +1227,6 @@ static int check_spec_files(const struct pp_spec *spec, struct pp_err *err)
 		"preinst", "postinst", "prerm", "postrm",
 	};
 
-	if (!spec->copyright)
-		return pp_err_set(err, PP_EXIT_INPUT, "%s: setting "
-				  "'packages.copyright' is missing; every "
-				  "package ships /usr/share/doc/PACKAGE/copyright:"
-				  " give a DEP-5 copyright file", spec->path);
 	if (spec_file(spec, "packages.copyright", spec->copyright, 0, err) ||
 	    spec_file(spec, "packages.changelog", spec->changelog, 0, err) ||
 	    spec_file(spec, "packages.templates", spec->templates, 1, err))
@@ -992,6 +1242,126 @@ static int check_spec_files(const struct pp_spec *spec, struct pp_err *err)
 				return -1;
 		}
 	return 0;
+}
+
+static int has_notice(const struct pp_split_stage *st,
+		      const struct pp_split_file *f)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct pp_err ignored;
+	int found = 0;
+
+	pp_err_init(&ignored);
+	strbuf_addf(&path, "%s/%s", st->dir, f->path);
+	if (pp_read_file(path.buf, &text, &ignored) == 0)
+		found = pp_split_has_copyright_notice(text.buf);
+	pp_err_release(&ignored);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return found;
+}
+
+/* The license file of the stage: the first with a copyright notice
+ * (pcre2's COPYING only points to LICENCE), else the first; or NULL. */
+static const struct pp_split_file *license_file(const struct pp_split_stage *st)
+{
+	const struct pp_split_file *first = NULL;
+
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct pp_split_file *f = &st->files[st->by_path[i]];
+
+		if (!S_ISREG(f->st.st_mode) || !pp_split_is_license_path(f->path))
+			continue;
+		if (has_notice(st, f))
+			return f;
+		if (!first)
+			first = f;
+	}
+	return first;
+}
+
+/* A license file in the working directory, the source tree a staged tree
+ * is usually split from (COPYING, LICENSE ...): the first with a
+ * copyright notice, else the first, in name order; NULL if none. */
+static char *license_in_cwd(void)
+{
+	DIR *d = opendir(".");
+	struct pp_strlist names = PP_STRLIST_INIT;
+	struct dirent *e;
+	char *found = NULL;
+
+	while (d && (e = readdir(d))) {
+		struct strbuf path = STRBUF_INIT;
+		struct stat st;
+
+		strbuf_addf(&path, "usr/share/doc/x/%s", e->d_name);
+		if (pp_split_is_license_path(path.buf) &&
+		    stat(e->d_name, &st) == 0 && S_ISREG(st.st_mode))
+			pp_strlist_push(&names, e->d_name);
+		strbuf_release(&path);
+	}
+	if (d)
+		closedir(d);
+	if (names.nr > 1)
+		qsort(names.items, names.nr, sizeof(*names.items), cmp_str);
+	for (int pass = 0; pass < 2 && !found; pass++)
+		for (size_t i = 0; i < names.nr && !found; i++) {
+			struct strbuf text = STRBUF_INIT;
+			struct pp_err ignored;
+
+			pp_err_init(&ignored);
+			if (pp_read_file(names.items[i], &text, &ignored) == 0 &&
+			    (pass || pp_split_has_copyright_notice(text.buf)))
+				found = xstrdup(names.items[i]);
+			pp_err_release(&ignored);
+			strbuf_release(&text);
+		}
+	pp_strlist_release(&names);
+	return found;
+}
+
+/* The copyright file: the spec's, else one made from the license file
+ * the stage ships, else from one in the working directory, else one that
+ * says the license is not known (with a warning): a default is never an
+ * error. */
+static int find_copyright(struct pp_split *s, struct pp_err *err)
+{
+	const struct pp_split_stage *st = &s->stages[0];
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT, path = STRBUF_INIT;
+	const struct pp_split_file *f;
+	char *cwd_file = NULL;
+	int rc = 0;
+
+	if (s->spec->copyright) {
+		if (pp_read_file(s->spec->copyright, &text, err) < 0)
+			return -1;
+		s->copyright = strbuf_detach(&text, NULL);
+		return 0;
+	}
+	f = license_file(st);
+	if (f)
+		strbuf_addf(&path, "%s/%s", st->dir, f->path);
+	else if ((cwd_file = license_in_cwd()))
+		strbuf_addstr(&path, cwd_file);
+	if (path.len) {
+		rc = pp_read_file(path.buf, &text, err);
+		if (rc == 0)
+			pp_split_dep5(s->spec->name, s->spec->homepage,
+				      f ? f->path : cwd_file, text.buf, &out);
+	} else {
+		pp_warn(err, "padpack split: no license file in the staged tree "
+			"(usr/share/doc/*/COPYING, LICENSE ...) nor here: each "
+			"package's copyright says the license is not known; give "
+			"a DEP-5 file as packages.copyright (or --copyright FILE)");
+		pp_split_dep5_unknown(s->spec->name, s->spec->homepage, &out);
+	}
+	if (rc == 0)
+		s->copyright = strbuf_detach(&out, NULL);
+	free(cwd_file);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&out);
+	return rc;
 }
 
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
@@ -1010,6 +1380,8 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 	s->version = pp_split_debian_version(s->upstream,
 					     spec->revision ? spec->revision : "1");
 	rc = load_stages(s, err);
+	if (!rc)
+		rc = find_copyright(s, err);
 	if (!rc)
 		rc = find_arch(s, err);
 	if (!rc)
@@ -1056,6 +1428,7 @@ void pp_split_release(struct pp_split *s)
 	}
 	free(s->pkgs);
 	pp_strlist_release(&s->written);
+	free(s->copyright);
 	free(s->upstream);
 	free(s->version);
 	free(s->arch);
@@ -1077,6 +1450,62 @@ static void explain_file(const struct pp_split *s, size_t k,
 		    f->pkg >= 0 ? s->pkgs[f->pkg].name : "(dropped)");
 	strbuf_addf(out, "           rule: %s\n", f->rule ? f->rule : "?");
 	pp_split_isa_explain(f, out);
+}
+
+/* The packages of the run a package's ELF files need, as dpkg-shlibdeps
+ * finds them: the package shipping a public library of that SONAME. */
+static void explain_needed(const struct pp_split *s, size_t pkg,
+			   struct pp_strlist *seen, struct strbuf *out)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		const struct pp_split_stage *st = &s->stages[p->files[i].stage];
+
+		for (size_t k = 0; f->c.elf && k < f->c.elf->needed.nr; k++)
+			for (size_t j = 0; j < st->nr; j++) {
+				const struct pp_split_file *g = &st->files[j];
+				const struct pp_split_pkg *q;
+
+				if (g->c.cls != PP_CLASS_SHLIB || g->pkg < 0 ||
+				    (size_t)g->pkg == pkg || !g->c.soname ||
+				    strcmp(g->c.soname, f->c.elf->needed.items[k]))
+					continue;
+				q = &s->pkgs[g->pkg];
+				if (pp_strlist_find(seen, q->name) >= 0)
+					continue;
+				pp_strlist_push(seen, q->name);
+				strbuf_addf(out, "  %s -> %s (>= %.*s): NEEDED %s, "
+					    "shipped by %s; the upstream version, "
+					    "as its shlibs says and "
+					    "dpkg-shlibdeps copies it (a program "
+					    "works with a newer build of its "
+					    "library)\n", p->name, q->variant &&
+					    !p->variant ? q->base : q->name,
+					    (int)(strrchr(s->version, '-') -
+						  s->version), s->version,
+					    g->c.soname, q->name);
+			}
+	}
+}
+
+static void explain_relations(const struct pp_split *s, struct strbuf *out)
+{
+	strbuf_addstr(out, "relations between them:\n");
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		struct pp_strlist rel = PP_STRLIST_INIT, why = PP_STRLIST_INIT,
+				  seen = PP_STRLIST_INIT;
+
+		explain_needed(s, i, &seen, out);
+		pp_split_run_relations(s, i, &rel, &why);
+		for (size_t k = 0; k < rel.nr; k++)
+			strbuf_addf(out, "  %s -> %s: %s\n", s->pkgs[i].name,
+				    rel.items[k], why.items[k]);
+		pp_strlist_release(&rel);
+		pp_strlist_release(&why);
+		pp_strlist_release(&seen);
+	}
 }
 
 void pp_split_explain(const struct pp_split *s, struct strbuf *out)
@@ -1102,4 +1531,5 @@ void pp_split_explain(const struct pp_split *s, struct strbuf *out)
 			    p->common ? "files the same in every variant" :
 			    p->variant ? p->variant->name : "every variant");
 	}
+	explain_relations(s, out);
 }

@@ -28,6 +28,7 @@
 
 struct pp_split_opts {
 	const char *build_dir;    /* BUILD_DIR/VARIANT/stage are the inputs */
+	const char *stage_dir;    /* or this one tree, of a one-variant spec */
 	const char *out_dir;      /* where the packages go */
 	const char *work_dir;     /* package trees; emptied first */
 	const char *datadir;      /* padpack's control-templates/, scripts/ */
@@ -105,6 +106,7 @@ struct pp_split {
 	struct pp_split_pkg *pkgs;
 	size_t nr_pkgs, alloc_pkgs;
 	struct pp_strlist written; /* every file of the run, in out_dir */
+	char *copyright;          /* the copyright file every package ships */
 };
 
 /* Plans the split of the selected variants' stage trees. */
@@ -116,6 +118,12 @@ void pp_split_release(struct pp_split *s);
  * same in every variant): the file, its class, the package chosen and
  * the rule that chose it. */
 void pp_split_explain(const struct pp_split *s, struct strbuf *out);
+
+/* padpack split --scaffold: a spec of the plan's settings (each with the
+ * value used), copyright naming the copyright file written beside it,
+ * and the packages the plan makes as comments. */
+void pp_split_scaffold(const struct pp_split *s, const char *stage,
+		       const char *copyright, struct strbuf *out);
 
 /* Builds and packs every package, then SHA256SUMS, .buildinfo and
  * .changes. Files a previous run listed in OUT/SHA256SUMS are removed

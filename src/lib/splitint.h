@@ -22,6 +22,49 @@ struct pp_split_file *pp_split_find(const struct pp_split_stage *st,
  * that it sorts before 0.11.0), then "-" and the revision. */
 char *pp_split_debian_version(const char *upstream, const char *revision);
 
+/* ---- the rules learned from Debian's packages (split-rules.c) ---- */
+
+/* The package of a lib* source's programs: the one program's name, else
+ * lib*-tools (a dotted version dropped: libpng1.6 -> libpng-tools); other
+ * sources: their name. Says why in why. */
+char *pp_split_tools_package(const char *source, const struct pp_strlist *programs,
+			     struct strbuf *why);
+/* The one -dev package of a source: a lib* source's name (a dotted
+ * version dropped: libpng1.6 -> libpng-dev); else that of its one public
+ * library (libjansson.so.4 -> libjansson-dev), else lib<source>-dev. */
+char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames);
+/* The one runtime package of packages.runtime = "one": named from the
+ * library named like the source, else the first SONAME. */
+char *pp_split_runtime_group(const char *source, const struct pp_strlist *sonames);
+/* Files for building that no class says are: *-config scripts, autoconf
+ * macros, GObject introspection and Vala files, share/pkgconfig. */
+int pp_split_is_dev_path(const char *path);
+/* A -doc package holds the documentation only from this size on (manual
+ * pages not counted); below it the files stay in -dev or the programs'
+ * package, as Debian keeps a README and a few pages. */
+/* The -doc package: named as the -dev package of a library
+ * (libjansson-dev -> libjansson-doc), else after the source. */
+char *pp_split_doc_package(const char *source, const char *dev);
+/* The DEP-5 copyright file made from the license a staged tree ships
+ * (from: its path), when the spec gives none. */
+void pp_split_dep5(const char *name, const char *homepage, const char *from,
+		   const char *license, struct strbuf *out);
+/* "GPL-2", "Apache-2.0" ...: a full license text Debian ships in
+ * /usr/share/common-licenses, or NULL. */
+const char *pp_split_common_license(const char *text);
+/* The DEP-5 file of a tree with no license file anywhere: one saying so. */
+void pp_split_dep5_unknown(const char *name, const char *homepage,
+			   struct strbuf *out);
+/* Whether a license text has a "Copyright (C) 2009 ..." line. */
+int pp_split_has_copyright_notice(const char *text);
+/* A license file upstream installs: usr/share/doc/X/COPYING, LICENSE... */
+int pp_split_is_license_path(const char *path);
+#define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
+int pp_split_wants_doc_package(unsigned long long doc_bytes);
+/* A -data package holds usr/share's other files only from this size on;
+ * below it they go with the programs, else the library, else -dev. */
+#define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
+
 /* ---- the ISA proof (split-isa.c) ---- */
 
 /* Scans every ELF file and static library of the stages (x86-64 only). */
@@ -30,6 +73,12 @@ int pp_split_isa_scan(struct pp_split *s, struct pp_err *err);
  * 1 naming file, extension, symbol and offset), then fills each package's
  * ISA level and the CPU flags its preinst checks. */
 int pp_split_isa_check(struct pp_split *s, struct pp_err *err);
+/* Whether the spec asks for the ISA proof's fields and checks: an axis
+ * value's isa, forbid_isa or isa_require, or an isa_dispatch rule. A spec
+ * that says nothing of ISA gets no Isa-Level and no CPU check in preinst:
+ * code behind runtime dispatch (pcre2's JIT uses LZCNT) is common and
+ * cannot be told from the binary. (split-control.c) */
+int pp_split_isa_asked(const struct pp_spec *spec);
 /* "isa: x86-64-v3 AVX AVX2 FMA" for --explain. */
 void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out);
 
@@ -76,6 +125,12 @@ int pp_vars_expand(const struct pp_vars *v, const char *text, const char *file,
  * Depends value. Writes DEBIAN/control under root. */
 int pp_split_control(const struct pp_split *s, size_t pkg,
 		     const char *depends, const char *root, struct pp_err *err);
+/* The title synopses start with when packages.title is not given: the
+ * summary when it has at most max characters, else its first clause,
+ * under 40 characters cut at a word; never starting with the package's
+ * name (lintian). */
+char *pp_split_default_title(const char *summary, const char *package,
+			     size_t max);
 /* Wraps the paragraphs of an extended description at 79 columns. */
 void pp_wrap_description(const char *value, struct strbuf *out);
 
@@ -83,6 +138,14 @@ void pp_wrap_description(const char *value, struct strbuf *out);
  * for this run (dated SOURCE_DATE_EPOCH). */
 int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
 		       struct pp_err *err);
+
+/* The exact Depends between the run's packages (split-build.c): -dbgsym
+ * on its package, a variant's package on its -common part, -dev on the
+ * runtime packages it links to: "NAME (= VERSION)" in rel, and why in
+ * why (may be NULL). Programs on libraries are not here: their
+ * "(>= upstream)" comes from the library's shlibs (shlibdeps.c). */
+void pp_split_run_relations(const struct pp_split *s, size_t pkg,
+			    struct pp_strlist *rel, struct pp_strlist *why);
 
 /* ---- .changes, .buildinfo, SHA256SUMS (changes.c) ---- */
 

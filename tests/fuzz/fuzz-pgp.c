@@ -1,7 +1,7 @@
 /* libFuzzer target: the OpenPGP packet, keyring, signature, armor and
  * cleartext parsers of padpack, fed untrusted bytes. Built and run by
- * `make fuzz` (and for a minute by `make check`, tests/integration/
- * pgp-fuzz.sh). Every input goes through each parser; nothing may crash,
+ * `make fuzz` (and briefly by `make check`, tests/integration/
+ * fuzz.sh). Every input goes through each parser; nothing may crash,
  * leak or read out of bounds. */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../../src/lib/pgp.h"
+#include "fuzz.h"
 
 /* The certificate of formats.md 5.11, so signatures can find a key. */
 static const char vector_cert[] =
@@ -23,7 +24,7 @@ static const char vector_cert[] =
 	"-----END PGP PUBLIC KEY BLOCK-----\n";
 
 static struct pp_pgp_keyring known;
-static char import_dir[64];
+static char import_dir[128];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -37,8 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			       "vector", &err) < 0)
 		abort();
 	pp_err_release(&err);
-	strcpy(import_dir, "/tmp/padpack-fuzz.XXXXXX");
-	if (!mkdtemp(import_dir))
+	if (mkdir(fuzz_path(import_dir, sizeof(import_dir), "import"), 0700) < 0)
 		abort();
 	return 0;
 }

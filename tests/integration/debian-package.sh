@@ -17,9 +17,15 @@ deb=$(ls "$WORK"/padpack_*_*.deb)
 check "lintian: no error or warning" lintian --fail-on error,warning "$WORK"/padpack_*.changes
 check "the package ships the man page" bash -c "dpkg-deb --contents '$deb' | grep -q './usr/share/man/man1/padpack.1.gz'"
 check "the package ships /usr/bin/padpack" bash -c "dpkg-deb --contents '$deb' | grep -q './usr/bin/padpack$'"
+check "the package ships the bash completion" bash -c "dpkg-deb --contents '$deb' | grep -q './usr/share/bash-completion/completions/padpack$'"
+check "the package Build-Depends on libjansson-dev (--json)" grep -q 'libjansson-dev' "$src/debian/control"
 
 R=$WORK/root
 mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates"
 touch "$R/var/lib/dpkg/status"
 dpkg --root="$R" --force-depends --force-script-chrootless --log=/dev/null -i "$deb" >/dev/null 2>&1
 check "the installed padpack runs" bash -c "'$R/usr/bin/padpack' --version | grep -q '^padpack '"
+check "the installed completion completes the installed padpack's commands" bash -c "
+	source '$R/usr/share/bash-completion/completions/padpack' &&
+	COMP_WORDS=('$R/usr/bin/padpack' rep) COMP_CWORD=1 && _padpack &&
+	[ \"\${COMPREPLY[*]}\" = repo ]"

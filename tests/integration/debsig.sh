@@ -101,6 +101,9 @@ check_fails "debsig-verify agrees: no origin signature (10)" 10 "" \
 check_fails "a package signed by another key: unknown key (12)" 12 \
 	"signed by key [0-9A-F]{40}, which is not in the keyring" \
 	"$PADPACK" verify ed.deb --keyring rsa/public.gpg
+check_json "verify --json: a package signed by another key: unknown-key, the signer's key ID" \
+	'd["status"] == "unknown-key" and d["exit"] == 12 and len(d["signer"]["key_id"]) == 16 and "fingerprint" not in d["signer"] and "files" not in d' \
+	"$PADPACK" verify ed.deb --keyring rsa/public.gpg --json
 python3 - ed.deb bad.deb <<'EOF'
 import sys
 d = bytearray(open(sys.argv[1], 'rb').read())
@@ -210,6 +213,9 @@ assert d["status"] == sys.argv[2] and d["exit"] == int(sys.argv[3]), d
 assert d["error"]' "$out" $2 $3 && ok "verify --json: $2 ($3)" ||
 		not_ok "verify --json: $2 ($3)" "$out"
 done
+check_json "verify --json: a bad signature (through json.tool)" \
+	'd["status"] == "bad-signature" and d["exit"] == 11 and d["signed"] is True and "bad" in d["file"] and d["error"]' \
+	"$PADPACK" verify bad.deb --keyring ed/public.gpg --json
 out=$(json nosums.deb --keyring ed/public.gpg)
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["md5sums"] is False and d["status"] == "good"' "$out" &&
 	ok "verify --json says when there are no md5sums" ||

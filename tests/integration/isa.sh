@@ -75,6 +75,14 @@ assert avx2["symbol"] == "saxpy" and avx2["section"] == ".text"
 assert avx2["count"] > 0 and avx2["exempt"] is None and avx2["member"] is None
 EOF
 
+check_json "--json lists the extension names of the -mavx2 -mfma object" \
+	'len(d) == 1 and d[0]["needs"] == "x86-64-v3" and {"AVX", "AVX2", "FMA"} <= {e["name"] for e in d[0]["extensions"]} and all(e["symbol"] == "saxpy" for e in d[0]["extensions"] if e["name"] in ("AVX2", "FMA"))' \
+	"$PADPACK" isa --json "$WORK/fast.o"
+cp "$WORK/plain.o" "$WORK/$(printf 'caf\xe9')-latin1.o"
+check_json "--json: a file name that is not UTF-8 shows its bytes as \\xNN" \
+	'd[0]["file"].endswith("/caf\\xe9-latin1.o") and d[0]["level"] == "x86-64"' \
+	"$PADPACK" isa --json "$WORK/$(printf 'caf\xe9')-latin1.o"
+
 # An archive is scanned member by member.
 (cd "$WORK" && ar rcs libmix.a plain.o other.o fast.o)
 check_fails "a .a names the member that needs AVX2" 1 \

@@ -133,6 +133,26 @@ check_fails "key show refuses gpg's keybox" 3 "keybox" \
 check_fails "key show refuses a non-key file" 3 "not start an OpenPGP packet|no OpenPGP" \
 	"$PADPACK" key show data
 
+# ---- show: keys padpack does not read ------------------------------------------
+
+for v in 3 5 6; do
+	python3 "$TOP/tests/tools/craft-key.py" version $v ed/public.gpg v$v.gpg
+	check_fails "key show refuses a version $v key, saying why" 3 \
+		"packet at offset 0: key version $v is not supported \(only v4\): " \
+		"$PADPACK" key show v$v.gpg
+done
+cat gdef.gpg v5.gpg > ring-v5.gpg
+check_fails "key show refuses a keyring holding a version 5 key after good ones" 3 \
+	"ring-v5.gpg: packet at offset [1-9][0-9]*: key version 5 is not supported" \
+	"$PADPACK" key show ring-v5.gpg
+python3 "$TOP/tests/tools/craft-key.py" empty-mpi ed/public.gpg empty-mpi.gpg
+check_fails "key show refuses an RSA key whose modulus is an MPI of zero length" 3 \
+	"MPI of zero length in the RSA key material" \
+	"$PADPACK" key show empty-mpi.gpg
+check_fails "verify-sig refuses a keyring holding a version 6 key" 3 \
+	"key version 6 is not supported" \
+	"$PADPACK" verify-sig data data --keyring v6.gpg
+
 # ---- import -------------------------------------------------------------------
 
 gefpr=$(gpg_key "Gpg Ed" ed25519)

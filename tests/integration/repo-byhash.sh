@@ -101,6 +101,9 @@ server.bind = "127.0.0.1"
 server.port = $port
 server.errorlog = "$WORK/lighttpd.err"
 mimetype.assign = ("" => "application/octet-stream")
+# lighttpd keeps stat() results for a second: a file replaced within it is
+# served with its old size (the client sees the previous generation)
+server.stat-cache-engine = "disable"
 EOF
 		lighttpd -D -f "$WORK/lighttpd.conf" > "$WORK/lighttpd.out" 2>&1 &
 		http=$!

@@ -41,6 +41,12 @@ check_fails "a snapshot's name is checked" 3 "snapshot 'a/b' has character '/'" 
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 same "the snapshot did not change with its suite" "$R/db/snapshots/soak-1.list" "$WORK/soak-1.before"
 check "list --snapshot shows it" bash -c "'$PADPACK' repo list '$R' --snapshot soak-1 | grep -q '^other 1.0 all main '"
+check_json "list --snapshot --json: the snapshot's packages, not the suite's" \
+	'd["snapshot"] == "soak-1" and d["suite"] is None and [(p["package"], p["version"]) for p in d["packages"]] == [("other", "1.0"), ("paddle", "0.11.0-1")]' \
+	"$PADPACK" repo list "$R" --snapshot soak-1 --json
+check_json "list --suite --json: the suite moved on" \
+	'd["suite"] == "testing" and sorted((p["package"], p["version"]) for p in d["packages"]) == [("newpkg", "2.0"), ("paddle", "0.11.0-1"), ("paddle", "0.12.0-1")]' \
+	"$PADPACK" repo list "$R" --suite testing --json
 check "the snapshot keeps the pool file its suite dropped" test -f "$R/pool/main/o/other/other_1.0_all.deb"
 "$PADPACK" repo diff "$R" soak-1 testing > "$WORK/diff" 2>&1
 cat > "$WORK/diff.want" <<'EOF'

@@ -34,6 +34,9 @@ check "the oldest's pool file went at the publish" \
 check "the kept versions' pool files are there" bash -c "ls '$R'/pool/main/p/paddle/ | tr '\n' ' ' | grep -qx 'paddle_0.10.0-1_all.deb paddle_0.11.0-1_all.deb paddle_0.12.0-1_all.deb '"
 check "the package added again is listed once" bash -c "[ \$('$PADPACK' repo list '$R' | grep -c '^other ') = 1 ]"
 check "repo verify" "$PADPACK" repo verify "$R"
+check_json "list --json has every version" \
+	'sorted(p["version"] for p in d["packages"] if p["package"] == "paddle") == ["0.10.0-1", "0.11.0-1", "0.12.0-1"] and len(d["packages"]) == 4' \
+	"$PADPACK" repo list "$R" --json
 
 # apt installs the newest, then rolls back to an older one by version.
 A=$WORK/apt ROOT=$WORK/root

@@ -36,6 +36,12 @@ check_fails "publish refuses a suite without a key unless --unsigned" 2 \
 	"has no Signing-Key" "$PADPACK" repo publish "$R"
 check "publish --unsigned" "$PADPACK" repo publish "$R" --unsigned
 check "verify" "$PADPACK" repo verify "$R"
+check_json "verify --json: verified, no problems, signatures not checked" \
+	'd["status"] == "verified" and d["problems"] == [] and d["files_checked"] > 4 and d["signatures_checked"] is False and d["repository"].endswith("/repo")' \
+	"$PADPACK" repo verify "$R" --json
+check_json "list --json: one object a package, every field" \
+	'd["suite"] == "stable" and d["snapshot"] is None and [p["package"] for p in d["packages"]] == ["padpack-hello", "pkg001", "pkg002", "pkg003"] and d["packages"][1] == {"package": "pkg001", "version": "1.0", "architecture": "all", "component": "main", "filename": "pool/main/p/pkg001/pkg001_1.0_all.deb"}' \
+	"$PADPACK" repo list "$R" --json
 check "stable.sources: the deb822 lines a client adds" bash -c "
 	grep -qx 'Types: deb' '$R/stable.sources' && grep -qx 'URIs: file:$R' '$R/stable.sources' &&
 	grep -qx 'Suites: stable' '$R/stable.sources' && grep -qx 'Components: main' '$R/stable.sources'"
@@ -129,6 +135,16 @@ check_fails "verify finds a changed index" 1 "binary-amd64/Packages: SHA256 [0-9
 cp "$WORK/Packages.bak" "$R/dists/stable/main/binary-amd64/Packages"
 echo junk >> "$R/pool/main/p/pkg003/pkg003_1.0_all.deb"
 check_fails "verify finds a changed pool file" 1 "pool/main/p/pkg003/pkg003_1.0_all.deb: size [0-9]+, expected" "$PADPACK" repo verify "$R"
+check_fails "verify --json exits 1 on a problem" 1 "" "$PADPACK" repo verify "$R" --json
+check_json "verify --json names the changed pool file and what is wrong (in both architectures' Packages)" \
+	'd["status"] == "problems" and len(d["problems"]) == 2 and all(p["path"] == d["repository"] + "/pool/main/p/pkg003/pkg003_1.0_all.deb" and p["problem"].startswith("size ") for p in d["problems"])' \
+	"$PADPACK" repo verify "$R" --json
+check_json "verify --json of what is not a repository: status error" \
+	'd["status"] == "error" and d["error"] and d["problems"] == []' \
+	"$PADPACK" repo verify "$WORK/nothere" --json
+check_json "verify --json with a keyring that cannot be read: status error, naming it" \
+	'd["status"] == "error" and "nokeyring.gpg" in d["error"] and d["signatures_checked"] is True' \
+	"$PADPACK" repo verify "$R" --keyring "$WORK/nokeyring.gpg" --json
 
 # ---- signed ------------------------------------------------------------
 K=$WORK/keys

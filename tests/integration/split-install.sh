@@ -36,7 +36,7 @@ check_lintian() {
 
 # The cpu-avx variant's packages, and those every variant shares.
 CPU_AVX="libpaddle1 paddle paddle-common python3-paddle python3-paddle-common
-	libpaddle-dev libpaddle-common-dev paddle-doc"
+	libpaddle-dev libpaddle-common-dev"
 
 # in_root SCRIPT: runs the shell script (a file written to the packages'
 # directory, seen as /debs) in a fresh overlay of the clean root.

@@ -64,13 +64,9 @@ write_spec() { # the minimal spec: what jansson is, and its Debian files
 	name = "jansson";
 	version = "$up";
 	maintainer = "Alessandro Ghedini <ghedo@debian.org>";
-	homepage = "http://www.digip.org/jansson/";
 	summary = "C library for encoding, decoding and manipulating JSON data";
-	description = "Jansson is a C library for encoding, decoding and manipulating JSON data.";
-	axes = ( { name = "flavor"; values = ( { name = "default"; suffix = ""; } ); } );
 	packages = {
 		revision = "${VERSION##*-}";
-		title = "JSON C library";
 		copyright = "$SRC/debian/copyright";
 		changelog = "$SRC/debian/changelog";
 	};
@@ -108,6 +104,9 @@ fi
 check_fails "the same libc6 dependency as Debian's, from libc6's symbols file" 0 \
 	"^$(dpkg-deb -f "$CACHE/debian/libjansson4_${VERSION}_amd64.deb" Depends | sed 's/[().]/\\&/g')\$" \
 	dpkg-deb -f "$D/libjansson4_${VERSION}_amd64.deb" Depends
+check_fails "the default synopsis: the summary, as Debian's" 0 \
+	'^C library for encoding, decoding and manipulating JSON data - shared library$' \
+	bash -c "dpkg-deb -f '$D/libjansson4_${VERSION}_amd64.deb' Description | head -n 1"
 check "lintian: no error" bash -c "cd '$D' && lintian --fail-on error jansson_${VERSION}_amd64.changes >'$WORK/lintian.log' 2>&1 || { cat '$WORK/lintian.log'; exit 1; }"
 # The report goes into README.md by hand; keep it for whoever runs this.
 cp "$WORK/report.md" "$CACHE/report.md"

@@ -9,6 +9,7 @@ extern const struct t_case hindex_tests[];
 extern const struct t_case version_tests[];
 extern const struct t_case control_tests[];
 extern const struct t_case deps_tests[];
+extern const struct t_case lenient_tests[];
 extern const struct t_case zpieces_tests[];
 extern const struct t_case spec_tests[];
 extern const struct t_case shlibs_tests[];
@@ -19,6 +20,9 @@ extern const struct t_case docker_tests[];
 extern const struct t_case fsutil_tests[];
 extern const struct t_case sort_tests[];
 extern const struct t_case repokey_tests[];
+extern const struct t_case json_tests[];
+extern const struct t_case splitrules_tests[];
+extern const struct t_case fuzzfound_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -26,6 +30,7 @@ static const struct t_case *const suites[] = {
 	version_tests,
 	control_tests,
 	deps_tests,
+	lenient_tests,
 	zpieces_tests,
 	spec_tests,
 	shlibs_tests,
@@ -36,6 +41,9 @@ static const struct t_case *const suites[] = {
 	fsutil_tests,
 	sort_tests,
 	repokey_tests,
+	json_tests,
+	splitrules_tests,
+	fuzzfound_tests,
 };
 
 void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)

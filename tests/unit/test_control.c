@@ -134,3 +134,56 @@ T_SUITE(deps_tests) = {
 	{ "relationship fields parse and print", deps_roundtrip },
 	T_END,
 };
+
+static const char broken[] =
+	" continuation first\n"
+	"Package: broken\n"
+	"no colon here\n"
+	" continues the bad line\n"
+	"Version: 1.0-1\n"
+	"package: again\n"
+	"Revision: 7\n"
+	"Depends: a (>= 0:1),\n"
+	"  b | c\n"
+	"Homepage: h";
+
+static void lenient_reads_what_it_can(struct t_ctx *t)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *name = NULL;
+	struct pp_stanza st;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	pp_control_parse_lenient(broken, strlen(broken), "control", &st, &err);
+	CHECK_INT(st.nr, 5);
+	CHECK_STR(pp_stanza_get(&st, "Package"), "broken");
+	CHECK_STR(pp_stanza_get(&st, "Homepage"), "h");
+	CHECK(strstr(err.warnings.buf, "control:1: continuation line without "
+		     "a field") != NULL);
+	CHECK(strstr(err.warnings.buf, "control:3: not a 'Name: value'") != NULL);
+	CHECK(strstr(err.warnings.buf, "control:4:") == NULL);
+	CHECK(strstr(err.warnings.buf, "control:6: duplicate field 'package'") !=
+	      NULL);
+	CHECK(strstr(err.warnings.buf, "control:10: no newline") != NULL);
+	CHECK(pp_field_show(&st, "version", 0, &name, &out, &err) == 1);
+	CHECK_STR(name, "Version");
+	CHECK_STR(out.buf, "1.0-1-7");
+	CHECK(strstr(err.warnings.buf, "obsolete 'Revision' field") != NULL);
+	strbuf_reset(&out);
+	CHECK(pp_field_show(&st, "DEPENDS", 1, &name, &out, &err) == 1);
+	CHECK_STR(out.buf, "a (>= 1), b | c");
+	strbuf_reset(&out);
+	CHECK(pp_field_show(&st, "Essential", 1, &name, &out, &err) == 0);
+	CHECK(pp_field_show(&st, "Essential", 0, &name, &out, &err) == 1);
+	CHECK_STR(out.buf, "no");
+	strbuf_release(&out);
+	pp_stanza_release(&st);
+	pp_err_release(&err);
+}
+
+T_SUITE(lenient_tests) = {
+	{ "forgiving control reading and dpkg's view of fields",
+	  lenient_reads_what_it_can },
+	T_END,
+};

@@ -88,8 +88,55 @@ static void filebuf_write_fails(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* A batch of copies appears only at the commit, whole, in directories
+ * made for it; abort leaves nothing; a batch of many (synced by syncfs)
+ * and one of few (an fsync each) alike. Paths out of a tree are told. */
+static void batch_and_paths(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-fs.XXXXXX", src[256], dst[300], sub[256];
+	struct pp_outbatch b;
+	struct pp_err err;
+	struct stat st;
+	FILE *f;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(src, sizeof(src), "%s/src", dir);
+	f = fopen(src, "w");
+	fputs("payload\n", f);
+	fclose(f);
+	for (int many = 0; many < 2; many++) {
+		int n = many ? PP_OUTBATCH_SYNCFS + 2 : 2;
+
+		pp_outbatch_init(&b, dir, 1);
+		for (int i = 0; i < n; i++) {
+			snprintf(sub, sizeof(sub), "%s/p%d/d%d", dir, many, i);
+			CHECK(pp_mkdir_p(sub, 0755, &err) == 0);
+			snprintf(dst, sizeof(dst), "%s/f", sub);
+			CHECK(pp_outbatch_copy(&b, src, dst, 0644, NULL, NULL,
+					       &st, &err) == 0);
+			CHECK(st.st_size == 8 && access(dst, F_OK) < 0);
+			CHECK(pp_outbatch_has(&b, dst));
+		}
+		CHECK(pp_outbatch_commit(&b, &err) == 0);
+		CHECK(access(dst, F_OK) == 0 && entries(sub) == 1);
+		pp_outbatch_release(&b);
+	}
+	pp_outbatch_init(&b, dir, 1);
+	snprintf(dst, sizeof(dst), "%s/gone", dir);
+	CHECK(pp_outbatch_copy(&b, src, dst, 0644, NULL, NULL, &st, &err) == 0);
+	pp_outbatch_release(&b);
+	CHECK(entries(dir) == 3); /* src, p0, p1: nothing of the aborted */
+	CHECK(pp_path_escapes("a/../b") && pp_path_escapes("/a") &&
+	      pp_path_escapes("..") && pp_path_escapes(""));
+	CHECK(!pp_path_escapes("a..b/c") && !pp_path_escapes("a/b.."));
+	CHECK(pp_remove_tree(dir, &err) == 0);
+	pp_err_release(&err);
+}
+
 T_SUITE(fsutil_tests) = {
 	{ "fsutil: buffered file written whole, mapped back", filebuf_and_map },
 	{ "fsutil: a failed write leaves nothing", filebuf_write_fails },
+	{ "fsutil: batches of copies; paths out of a tree", batch_and_paths },
 	T_END,
 };

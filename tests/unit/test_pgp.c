@@ -287,6 +287,7 @@ static void mpi_strict(struct t_ctx *t)
 	static const unsigned char good[] = { 0x00, 0x09, 0x01, 0xff };
 	static const unsigned char padded[] = { 0x00, 0x10, 0x00, 0xff };
 	static const unsigned char short_[] = { 0x01, 0x00, 0x80 };
+	static const unsigned char empty[] = { 0x00, 0x00 };
 	struct pgp_in in = { good, sizeof(good) };
 	const unsigned char *v;
 	size_t len;
@@ -296,6 +297,43 @@ static void mpi_strict(struct t_ctx *t)
 	CHECK(pgp_get_mpi(&in, &v, &len) < 0 && in.n == sizeof(padded));
 	in = (struct pgp_in){ short_, sizeof(short_) };
 	CHECK(pgp_get_mpi(&in, &v, &len) < 0);
+	in = (struct pgp_in){ empty, sizeof(empty) };
+	CHECK(pgp_get_mpi(&in, &v, &len) == PGP_MPI_EMPTY && in.n == 2);
+}
+
+/* Key packets of versions padpack does not read, and key material with an
+ * MPI of zero length, are refused saying so. */
+static void key_refusals(struct t_ctx *t)
+{
+	static const unsigned char empty_n[] = { 4, 0x5f, 0, 0, 0, 1,
+						 0x00, 0x00,
+						 0x00, 0x11, 0x01, 0x00, 0x01 };
+	static const unsigned char empty_e[] = { 4, 0x5f, 0, 0, 0, 1,
+						 0x00, 0x09, 0x01, 0xff,
+						 0x00, 0x00 };
+	unsigned char versioned[] = { 0, 0x5f, 0, 0, 0, 1, 0x00, 0x09, 0x01,
+				      0xff, 0x00, 0x11, 0x01, 0x00, 0x01 };
+	static const unsigned char versions[] = { 2, 3, 5, 6, 7 };
+	struct pp_pgp_key k;
+	struct pp_err err;
+	char want[64];
+
+	pp_err_init(&err);
+	for (size_t i = 0; i < ARRAY_LEN(versions); i++) {
+		versioned[0] = versions[i];
+		snprintf(want, sizeof(want), "key version %d is not supported "
+			 "(only v4)", versions[i]);
+		CHECK(pgp_key_parse(&k, versioned, sizeof(versioned), &err) < 0);
+		CHECK(strstr(err.msg, want) != NULL);
+	}
+	versioned[0] = 4;
+	CHECK(!pgp_key_parse(&k, versioned, sizeof(versioned), &err));
+	pgp_key_release(&k);
+	CHECK(pgp_key_parse(&k, empty_n, sizeof(empty_n), &err) < 0);
+	CHECK(strstr(err.msg, "MPI of zero length in the RSA key") != NULL);
+	CHECK(pgp_key_parse(&k, empty_e, sizeof(empty_e), &err) < 0);
+	CHECK(strstr(err.msg, "MPI of zero length in the RSA key") != NULL);
+	pp_err_release(&err);
 }
 
 static void packet_lengths(struct t_ctx *t)
@@ -366,6 +404,7 @@ T_SUITE(pgp_tests) = {
 	{ "pgp armor damage refused", armor_damage },
 	{ "pgp clearsign round trip", clearsign_round_trip },
 	{ "pgp MPIs must be minimal", mpi_strict },
+	{ "pgp key versions and empty MPIs refused", key_refusals },
 	{ "pgp packet lengths", packet_lengths },
 	{ "pgp packets written read back", packet_round_trip },
 	T_END,

@@ -1,0 +1,61 @@
+/* The documents padpack's --json options print (schemas in README.md and
+ * padpack(1)), built with jansson. Each function returns a new reference
+ * the caller owns; nothing here prints except pp_json_write. */
+#ifndef PP_JSON_OUT_H
+#define PP_JSON_OUT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "error.h"
+
+struct pp_debsig_report;
+struct pp_isa_report;
+struct pp_pgp_verdict;
+struct pp_repo_members;
+
+/* A JSON string of s; null when s is NULL. Text that is not UTF-8
+ * (file names, user IDs) keeps its ASCII and has every other byte
+ * written as \xNN. */
+json_t *pp_json_text(const char *s);
+
+/* The name of a verification's exit code: "good", "unsigned",
+ * "bad-signature", "unknown-key", "content-mismatch", "malformed",
+ * "io-error", else "error". */
+const char *pp_json_status_name(int code);
+
+/* padpack verify: path's report, and the error that ended the check
+ * (err->code 0 when none). */
+json_t *pp_json_debsig(const char *path, const struct pp_debsig_report *r,
+		       const struct pp_err *err);
+/* padpack verify-sig: file's verdict (v NULL when there is none). */
+json_t *pp_json_signature(const char *file, const struct pp_pgp_verdict *v,
+			  const struct pp_err *err);
+
+/* padpack isa: one file's report; needs is the limit its counted code
+ * needs (pp_isa_limit_format), violation the --max message or NULL. */
+json_t *pp_json_isa(const char *path, const struct pp_isa_report *r,
+		    const char *needs, const char *violation);
+
+/* padpack repo list: the members of a suite or of a snapshot (the
+ * other NULL). */
+json_t *pp_json_repo_list(const char *root, const char *suite,
+			  const char *snapshot,
+			  const struct pp_repo_members *ms);
+
+/* padpack repo verify. pp_json_repo_problem is a pp_repo_problem_fn
+ * that appends {path, problem} to ctx, a JSON array. */
+void pp_json_repo_problem(void *ctx, const char *path, const char *what);
+/* The report: problems (a reference taken over), the files checked,
+ * whether signatures were checked, and the error that stopped it (a
+ * repository that could not be read), err->code 0 when none. */
+json_t *pp_json_repo_verify(const char *root, json_t *problems,
+			    size_t files_checked, int signatures,
+			    int packages, const struct pp_err *err);
+
+/* Writes doc to f, indented, with a final newline, and drops the
+ * reference. */
+int pp_json_write(FILE *f, json_t *doc, struct pp_err *err);
+
+#endif

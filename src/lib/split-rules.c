@@ -1,0 +1,295 @@
+/* padpack split, the naming and grouping rules learned from Debian 12's
+ * packages (see README.md, "Splitting into packages"): pure functions of
+ * names and sizes, so that each rule is tested on its own. */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "shlibs.h"
+#include "splitint.h"
+#include "xalloc.h"
+
+/* "libpng1.6" -> "libpng", "libfoo-2.1" -> "libfoo", "libtasn1-6" ->
+ * "libtasn1": a version with a dot, or after a '-', at the end of a name;
+ * "libxml2" and "libcap2" keep their digit, as Debian's libxml2-utils and
+ * libcap2-bin do. */
+static char *strip_version(const char *name, int after_dash)
+{
+	size_t n = strlen(name), k = n;
+
+	while (k && (isdigit((unsigned char)name[k - 1]) || name[k - 1] == '.'))
+		k--;
+	if (k < n && k > 3 && (memchr(name + k, '.', n - k) ||
+			       (after_dash && name[k - 1] == '-'))) {
+		while (k > 3 && (name[k - 1] == '-' || name[k - 1] == '.'))
+			k--;
+		return xstrndup(name, k);
+	}
+	return xstrdup(name);
+}
+
+static int is_package_word(const char *s)
+{
+	if (strlen(s) < 2 || !isalnum((unsigned char)*s))
+		return 0;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
+		    !strchr("+-.", *s))
+			return 0;
+	return 1;
+}
+
+char *pp_split_tools_package(const char *source, const struct pp_strlist *programs,
+			     struct strbuf *why)
+{
+	char *stem, *out;
+
+	if (strncmp(source, "lib", 3)) {
+		strbuf_addstr(why, "programs of a source not named lib* -> the "
+			      "package named after the source (flac, zstd, "
+			      "sqlite3)");
+		return xstrdup(source);
+	}
+	if (programs->nr == 1 && is_package_word(programs->items[0]) &&
+	    strcmp(programs->items[0], source)) {
+		strbuf_addstr(why, "the one program of a lib* source -> the "
+			      "package named after the program (xsltproc, "
+			      "idn2, zipcmp)");
+		return xstrdup(programs->items[0]);
+	}
+	stem = strip_version(source, 1);
+	out = xmalloc(strlen(stem) + 7);
+	sprintf(out, "%s-tools", stem);
+	free(stem);
+	strbuf_addstr(why, "the programs of a lib* source -> lib*-tools "
+		      "(libarchive-tools, libpng-tools, libtiff-tools), "
+		      "never a name ending in a digit, which reads as a "
+		      "library package");
+	return out;
+}
+
+/* "libfoo" -> "foo", "foo" -> "foo". */
+static const char *without_lib(const char *name)
+{
+	return strncmp(name, "lib", 3) || !name[3] ? name : name + 3;
+}
+
+/* Whether a (its first n characters) and b have the same letters and
+ * digits, punctuation aside. */
+static int same_letters(const char *a, const char *b, size_t n)
+{
+	const char *end = a + n;
+
+	for (;;) {
+		while (a < end && !isalnum((unsigned char)*a))
+			a++;
+		while (*b && !isalnum((unsigned char)*b))
+			b++;
+		if (a == end || !*b)
+			return a == end && !*b;
+		if (tolower((unsigned char)*a++) != tolower((unsigned char)*b++))
+			return 0;
+	}
+}
+
+char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames)
+{
+	char *out, *dev, *stem;
+
+	/* a lib* source names its -dev (libuv1-dev, libyaml-dev,
+	 * libgcrypt20-dev, libtasn1-6-dev; libpng1.6: libpng-dev) */
+	if (!strncmp(source, "lib", 3) && source[3]) {
+		stem = strip_version(source, 0);
+		out = xmalloc(strlen(stem) + 5);
+		sprintf(out, "%s-dev", stem);
+		free(stem);
+		return out;
+	}
+	/* the library named as the source but for punctuation (libcares of
+	 * c-ares): the source's spelling, as libc-ares-dev */
+	if (sonames->nr == 1 && (dev = pp_soname_dev_package(sonames->items[0]))) {
+		if (strncmp(dev, "lib", 3) || strlen(dev) <= 7 ||
+		    !same_letters(dev + 3, source, strlen(dev) - 7))
+			return dev;
+		free(dev);
+	}
+	out = xmalloc(strlen(source) + 8);
+	sprintf(out, "lib%s-dev", without_lib(source));
+	return out;
+}
+
+/* The library named like the source, libxslt.so.1 of libxslt: its
+ * package names the group (libxslt1.1 holds libexslt.so.0 too). */
+char *pp_split_runtime_group(const char *source, const struct pp_strlist *sonames)
+{
+	const char *best = NULL, *stem = without_lib(source);
+
+	for (size_t i = 0; i < sonames->nr; i++) {
+		const char *so = sonames->items[i], *name = without_lib(so);
+		size_t n = strlen(stem);
+
+		if (!strncmp(name, stem, n) && (name[n] == '.' || name[n] == '-'))
+			return pp_soname_package(so);
+		if (!best || strcmp(so, best) < 0)
+			best = so;
+	}
+	return best ? pp_soname_package(best) : NULL;
+}
+
+int pp_split_is_dev_path(const char *path)
+{
+	static const char *const globs[] = {
+		"usr/bin/*-config", "bin/*-config", /* pcre2-config ... */
+		"usr/share/aclocal/*", "usr/share/gir-1.0/*",
+		"usr/share/vala/vapi/*", "usr/share/pkgconfig/*",
+		"usr/lib/*Conf.sh", "usr/lib/*Config.sh", /* xsltConf.sh */
+		NULL,
+	};
+
+	for (const char *const *g = globs; *g; g++)
+		if (!fnmatch(*g, path, FNM_PATHNAME) ||
+		    (strncmp(*g, "usr/bin/", 8) && !fnmatch(*g, path, 0)))
+			return 1;
+	return 0;
+}
+
+char *pp_split_doc_package(const char *source, const char *dev)
+{
+	size_t n = dev ? strlen(dev) : 0;
+	char *out;
+
+	if (n > 4 && !strcmp(dev + n - 4, "-dev")) {
+		out = xmalloc(n + 1);
+		sprintf(out, "%.*s-doc", (int)(n - 4), dev);
+		return out;
+	}
+	out = xmalloc(strlen(source) + 5);
+	sprintf(out, "%s-doc", source);
+	return out;
+}
+
+int pp_split_wants_doc_package(unsigned long long doc_bytes)
+{
+	return doc_bytes >= PP_SPLIT_DOC_PACKAGE_BYTES;
+}
+
+/* The license a full license text is, when Debian ships it in
+ * /usr/share/common-licenses (lintian: a copyright file does not copy
+ * those), else NULL. */
+const char *pp_split_common_license(const char *text)
+{
+	static const struct { const char *title, *version, *name; } known[] = {
+		{ "Apache License", "Version 2.0", "Apache-2.0" },
+		{ "GNU LESSER GENERAL PUBLIC LICENSE", "Version 3", "LGPL-3" },
+		{ "GNU LESSER GENERAL PUBLIC LICENSE", "Version 2.1", "LGPL-2.1" },
+		{ "GNU LIBRARY GENERAL PUBLIC LICENSE", "Version 2", "LGPL-2" },
+		{ "GNU GENERAL PUBLIC LICENSE", "Version 3", "GPL-3" },
+		{ "GNU GENERAL PUBLIC LICENSE", "Version 2", "GPL-2" },
+		{ "Mozilla Public License Version 2.0", "", "MPL-2.0" },
+	};
+
+	if (strlen(text) < 5000) /* a notice, not the license itself */
+		return NULL;
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++) {
+		const char *t = strstr(text, known[i].title);
+
+		if (t && t - text < 2000 && strstr(t, known[i].version))
+			return known[i].name;
+	}
+	return NULL;
+}
+
+/* The copyright notices of a license file: its lines that say
+ * "Copyright (C) 2009 ..." (a year after the word). */
+static void notices(const char *text, struct strbuf *out)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n"), lead = strspn(p, " \t");
+		const char *c = p + lead;
+
+		if (n - lead > 12 && n - lead < 200 &&
+		    !strncasecmp(c, "copyright", 9) &&
+		    strpbrk(c, "0123456789") && strpbrk(c, "0123456789") < p + n)
+			strbuf_addf(out, "%s%.*s", out->len ? "\n " : "",
+				    (int)(n - lead), c);
+		p += n + (p[n] == '\n');
+	}
+}
+
+int pp_split_has_copyright_notice(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found;
+
+	notices(text, &sb);
+	found = sb.len > 0;
+	strbuf_release(&sb);
+	return found;
+}
+
+void pp_split_dep5(const char *name, const char *homepage, const char *from,
+		   const char *license, struct strbuf *out)
+{
+	const char *common = pp_split_common_license(license), *p = license;
+	struct strbuf who = STRBUF_INIT;
+
+	notices(license, &who);
+	strbuf_addf(out, "Format: https://www.debian.org/doc/packaging-manuals/"
+		    "copyright-format/1.0/\nUpstream-Name: %s\n", name);
+	if (homepage)
+		strbuf_addf(out, "Source: %s\n", homepage);
+	strbuf_addf(out, "Comment: made by padpack split from %s, the license "
+		    "the upstream\n installation ships; give packages.copyright "
+		    "for a reviewed one\n\nFiles: *\nCopyright: %s\n", from,
+		    who.len ? who.buf : "the authors named in the license text");
+	strbuf_release(&who);
+	if (common) {
+		strbuf_addf(out, "License: %s\n On Debian systems, the complete "
+			    "text of the license is in\n "
+			    "/usr/share/common-licenses/%s.\n", common, common);
+		return;
+	}
+	strbuf_addf(out, "License: %s-license\n\nLicense: %s-license\n", name,
+		    name);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		size_t blank = strspn(p, " \t\r");
+
+		if (blank >= n)
+			strbuf_addstr(out, " .\n");
+		else
+			strbuf_addf(out, " %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+void pp_split_dep5_unknown(const char *name, const char *homepage,
+			   struct strbuf *out)
+{
+	strbuf_addf(out, "Format: https://www.debian.org/doc/packaging-manuals/"
+		    "copyright-format/1.0/\nUpstream-Name: %s\n", name);
+	if (homepage)
+		strbuf_addf(out, "Source: %s\n", homepage);
+	strbuf_addf(out, "Comment: made by padpack split, which found no "
+		    "license file in the staged\n tree nor in the directory it "
+		    "ran in; give packages.copyright\n\nFiles: *\nCopyright: "
+		    "the %s authors\nLicense: not-known\n The license of %s "
+		    "was not given to padpack split.\n", name, name);
+}
+
+int pp_split_is_license_path(const char *path)
+{
+	static const char *const globs[] = {
+		"usr/share/doc/*/COPYING*", "usr/share/doc/*/LICENSE*",
+		"usr/share/doc/*/LICENCE*", "usr/share/doc/*/COPYRIGHT*",
+		"usr/share/licenses/*/*", NULL,
+	};
+
+	for (const char *const *g = globs; *g; g++)
+		if (!fnmatch(*g, path, FNM_PATHNAME | FNM_CASEFOLD))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,227 @@
+#!/bin/bash
+# The real-world corpus of padpack split: upstream projects no one here
+# wrote, each built from its Debian 12 source with upstream's own build
+# system and Debian's build flags, installed with `make install DESTDIR`
+# (or CMake's), split by padpack with a minimal spec, and scored against
+# Debian's own .debs of the same version (tests/tools/fidelity.py).
+#
+# usage: tests/corpus/corpus.sh [-o DIR] [NAME...]
+#   Fetches, builds and splits each project (default: every
+#   tests/corpus/*.conf) into DIR/NAME/ (default: a temporary directory),
+#   prints a line per project, then the fidelity table (and writes
+#   DIR/details.md, what differs); PADPACK names the padpack to run
+#   (default: this tree's ./padpack). Exits 0 when
+#   every project split and the corpus meets the thresholds of issue 13,
+#   1 when a project failed (to fetch, build, or split with the minimal
+#   spec), 2 when only the thresholds are not met.
+# Sourced (by tests/integration/split-corpus.sh), it defines the
+# corpus_* functions and runs nothing.
+#
+# A recipe, tests/corpus/NAME.conf (bash), sets:
+#   SOURCE    Debian's source package name
+#   DEBS      the binary packages of Debian that make install's files go
+#             to (their -doc packages built by dh steps are left out)
+#   SUMMARY   the spec's summary
+#   TITLE     a packages.title and
+#   SPEC_VERSION  a version, where padpack refuses upstream's, for the
+#             spec tried when the minimal one fails (its packages are
+#             scored; the minimal spec's failure is reported)
+#   and defines corpus_build, run in a copy of the unpacked source with
+#   Debian's build flags exported and $STAGE the DESTDIR, using the
+#   helpers autotools_build and cmake_build below or its own commands.
+#
+# Cache: /var/tmp/padpack-corpus (PADPACK_CORPUS_CACHE), shared by every
+# project:  apt/ (the private apt state, refreshed after a week),
+#   fetch/SOURCE_VERSION/{src,debian}  the source and Debian's .debs,
+#   build/NAME-KEY/default/stage  the staged tree, KEY hashing the recipe,
+#     this file's build functions, the compilers' versions and the source
+#     version, so a change to any of them rebuilds.
+# Nothing depends on the cache being there; builds run one at a time
+# (a lock) under nice, on two jobs.
+set -u
+CORPUS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CORPUS_TOP=$(cd "$CORPUS_DIR/../.." && pwd)
+CORPUS_CACHE=${PADPACK_CORPUS_CACHE:-/var/tmp/padpack-corpus}
+CORPUS_PADPACK=${PADPACK:-$CORPUS_TOP/padpack}
+CORPUS_MIRROR="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main"
+CORPUS_JOBS=${CORPUS_JOBS:-2}
+
+corpus_apt() { # ARGS...: apt-get with the corpus' private configuration
+	"$CORPUS_TOP/tests/tools/apt-private.sh" "$CORPUS_CACHE/apt" "deb $CORPUS_MIRROR
+deb-src $CORPUS_MIRROR" "$@"
+}
+
+corpus_names() { (cd "$CORPUS_DIR" && ls ./*.conf | sed 's|^\./||; s/\.conf$//'); }
+
+# corpus_load NAME: reads the recipe (SOURCE, DEBS, SUMMARY, corpus_build).
+corpus_load() {
+	unset -f corpus_build
+	SOURCE='' DEBS='' SUMMARY='' TITLE='' SPEC_VERSION=''
+	# shellcheck source=/dev/null
+	source "$CORPUS_DIR/$1.conf" || return 1
+	[ -n "$SOURCE" ] && [ -n "$DEBS" ] && [ -n "$SUMMARY" ] &&
+		declare -F corpus_build >/dev/null
+}
+
+# corpus_fetch NAME: sets VERSION (Debian's, with revision), SRC (the
+# unpacked source) and DEBDIR (Debian's .debs); fetches what is missing.
+corpus_fetch() {
+	local name=$1 f log
+	mkdir -p "$CORPUS_CACHE"
+	log=$CORPUS_CACHE/apt-$name.log
+	if [ -z "$(find "$CORPUS_CACHE/apt/updated" -mtime -7 2>/dev/null)" ]; then
+		corpus_apt update >"$log" 2>&1 || return 1
+		touch "$CORPUS_CACHE/apt/updated"
+	fi
+	VERSION=$(APT_CONFIG=$CORPUS_CACHE/apt/apt.conf apt-cache showsrc "$SOURCE" |
+		awk -v s="$SOURCE" '/^Package:/ { p = $2 } /^Version:/ && p == s { print $2; exit }')
+	[ -n "$VERSION" ] || { echo "no source $SOURCE on the mirror" >"$log"; return 1; }
+	f=$CORPUS_CACHE/fetch/${SOURCE}_${VERSION#*:}
+	SRC=$f/src DEBDIR=$f/debian
+	[ -f "$f/complete" ] && return 0
+	rm -rf "$f" && mkdir -p "$SRC" "$DEBDIR"
+	(cd "$SRC" && corpus_apt source "$SOURCE=$VERSION") >"$log" 2>&1 &&
+	(cd "$DEBDIR" && corpus_apt download $(printf "%s=$VERSION " $DEBS)) >>"$log" 2>&1 ||
+		return 1
+	touch "$f/complete"
+}
+
+corpus_srcdir() { ls -d "$SRC"/*/ | head -n 1; }
+
+# The build helpers a recipe's corpus_build calls.
+autotools_build() { # CONFIGURE-ARGS... (autoreconf first, as dh does)
+	autoreconf -fi &&
+	./configure --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
+		--libdir=/usr/lib/x86_64-linux-gnu --disable-silent-rules \
+		--disable-dependency-tracking "$@" &&
+	make -j"$CORPUS_JOBS" && make install DESTDIR="$STAGE"
+}
+cmake_build() { # CMAKE-ARGS...
+	cmake -S . -B obj-corpus -G Ninja -DCMAKE_INSTALL_PREFIX=/usr \
+		-DCMAKE_INSTALL_LIBDIR=lib/x86_64-linux-gnu -DCMAKE_BUILD_TYPE=None \
+		-DCMAKE_INSTALL_SYSCONFDIR=/etc -DCMAKE_INSTALL_LOCALSTATEDIR=/var "$@" &&
+	ninja -C obj-corpus -j"$CORPUS_JOBS" && DESTDIR="$STAGE" ninja -C obj-corpus install
+}
+
+corpus_key() { # NAME: what the staged tree of NAME depends on (the
+	# recipe, the helpers it calls, the compilers, the source version)
+	local h
+	corpus_load "$1" || return 1
+	{ declare -f corpus_build
+	  for h in autotools_build cmake_build; do
+		declare -f corpus_build | grep -q "$h" && declare -f "$h"
+	  done
+	  cc --version; c++ --version; echo "$VERSION"; } | sha256sum | cut -c1-16
+}
+
+# corpus_build_cached NAME: sets BUILD (for padpack split -B), building
+# into it when its cache is missing; the log is BUILD.log.
+corpus_build_cached() {
+	local name=$1 work
+	BUILD=$CORPUS_CACHE/build/$name-$(corpus_key "$name")
+	[ -f "$BUILD/complete" ] && return 0
+	# The builds of older keys (16 hex digits: no other project's name).
+	rm -rf "$CORPUS_CACHE/build/$name"-???????????????? \
+		"$CORPUS_CACHE/build/$name"-????????????????.log && mkdir -p "$BUILD"
+	work=$CORPUS_CACHE/work/$name
+	rm -rf "$work" && mkdir -p "$(dirname "$work")" && cp -a "$(corpus_srcdir)" "$work"
+	(cd "$work" && eval "$(dpkg-buildflags --export=sh)" &&
+	 STAGE=$BUILD/default/stage && export STAGE && corpus_build) >"$BUILD.log" 2>&1 &&
+	rm -rf "$work" && touch "$BUILD/complete"
+}
+
+# corpus_spec NAME FILE [fallback]: the minimal spec (name, version,
+# maintainer, summary, revision, copyright file), and the homepage,
+# description and one-variant axes, which today's padpack requires
+# (issue 13, point 7: a default must not be an error); the description
+# is the summary, as a sentence; the maintainer and homepage are those of
+# the source's debian/control. "fallback" adds the recipe's TITLE as
+# packages.title and puts SPEC_VERSION for the version.
+corpus_spec() {
+	local name=$1 up=${VERSION#*:} src maint home
+	up=${up%-*}
+	[ -n "${3:-}" ] && up=${SPEC_VERSION:-$up}
+	src=$(corpus_srcdir)
+	maint=$(sed -n 's/^Maintainer: *//p' "$src/debian/control" | head -n 1)
+	home=$(sed -n 's/^Homepage: *//p' "$src/debian/control" | head -n 1)
+	cat >"$2" <<-EOC
+	name = "$name";
+	version = "$up";
+	maintainer = "$maint";
+	homepage = "$home";
+	summary = "$SUMMARY";
+	description = "$SUMMARY.";
+	axes = ( { name = "flavor"; values = ( { name = "default"; suffix = ""; } ); } );
+	packages = {
+		revision = "${VERSION##*-}";
+		copyright = "${src}debian/copyright";${3:+
+		title = \"$TITLE\";}
+	};
+	EOC
+}
+
+# corpus_one NAME OUT: fetch, build and split NAME into OUT/NAME/debs,
+# Debian's .debs linked as OUT/NAME/debian; prints one line, returns
+# 1 (fetch), 2 (build), 3 (split) on failure, and 4 when the minimal
+# spec failed but the fallback one (TITLE, SPEC_VERSION) split:
+# the packages are then there, to be scored.
+corpus_one() {
+	local name=$1 out=$2/$1 rc=0
+	rm -rf "$out" && mkdir -p "$out"
+	corpus_load "$name" || { echo "$name: bad recipe"; return 1; }
+	(
+		flock 9
+		corpus_fetch "$name" || { echo "$name: fetch failed, see $CORPUS_CACHE/apt-$name.log"; exit 1; }
+		ln -s "$DEBDIR" "$out/debian"
+		echo "$VERSION" >"$out/version"
+		renice -n 10 -p "$BASHPID" >/dev/null
+		corpus_build_cached "$name" ||
+			{ echo "$name $VERSION: build failed, see $BUILD.log"; exit 2; }
+		echo "$BUILD" >"$out/build"
+	) 9>"$CORPUS_CACHE/lock" || return $?
+	VERSION=$(cat "$out/version") BUILD=$(cat "$out/build")
+	corpus_fetch "$name" || return 1
+	corpus_spec "$name" "$out/spec.cfg"
+	if ! "$CORPUS_PADPACK" split -c "$out/spec.cfg" -B "$BUILD" -o "$out/debs" \
+		>"$out/split.log" 2>&1; then
+		rm -rf "$out/debs"
+		echo -n "$name $VERSION: padpack split failed with the minimal spec: $(head -c 300 "$out/split.log")"
+		rc=3
+		[ -n "$TITLE" ] || { echo; return $rc; }
+		corpus_spec "$name" "$out/spec-title.cfg" fallback
+		"$CORPUS_PADPACK" split -c "$out/spec-title.cfg" -B "$BUILD" -o "$out/debs" \
+			>"$out/split-title.log" 2>&1 || { echo; rm -rf "$out/debs"; return $rc; }
+		echo -n " (split with packages.title${SPEC_VERSION:+ and version $SPEC_VERSION}: scored)"
+		head -n 1 "$out/split.log" >"$out/fallback"
+		echo
+		return 4
+	fi
+	echo "$name $VERSION: $(ls "$out/debs"/*.deb | wc -l) packages (Debian: $(ls "$out/debian"/*.deb | wc -l))"
+}
+
+corpus_main() {
+	local out="" rc=0 n names
+	if [ "${1:-}" = -o ]; then out=$2; shift 2; fi
+	if [ -z "$out" ]; then
+		out=$(mktemp -d "${TMPDIR:-/tmp}/padpack-corpus.XXXXXX")
+		trap 'rm -rf "$out"' EXIT
+	fi
+	mkdir -p "$out"
+	mkdir -p "$CORPUS_CACHE"
+	names=("$@")
+	[ $# -eq 0 ] && names=($(corpus_names))
+	for n in "${names[@]}"; do
+		corpus_one "$n" "$out" || rc=1
+	done
+	echo
+	"$CORPUS_TOP/tests/tools/fidelity.py" --details "$out" >"$out/details.md"
+	"$CORPUS_TOP/tests/tools/fidelity.py" --thresholds "$out" || { [ $rc = 0 ] && rc=2; }
+	echo "what differs, project by project: $out/details.md"
+	return $rc
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
+	corpus_main "$@"
+	exit $?
+fi

@@ -1,0 +1,183 @@
+#!/bin/bash
+# padpack repo verify on hostile repositories, each crafted from a good
+# one: paths out of the tree (.., absolute, symbolic links) in Release, in
+# Packages and in the pool, compressed indices that expand past what
+# Release lists, and files that are no regular files. Each is refused with
+# a problem naming the file; nothing outside the repository is read.
+source "$(dirname "$0")/../lib.sh"
+REHASH=$TOP/tests/tools/rehash-release.py
+
+G=$WORK/good
+mkdir -p "$WORK/debs" "$WORK/outside"
+for i in 1 2; do
+	t=$WORK/mk/pkg$i
+	mkdir -p "$t/DEBIAN" "$t/usr/share/pkg$i"
+	printf 'Package: pkg%s\nVersion: 1.0\nArchitecture: all\nMaintainer: T <t@example.org>\nDescription: test package %s\n' \
+		"$i" "$i" > "$t/DEBIAN/control"
+	echo "data $i" > "$t/usr/share/pkg$i/data"
+	SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$t" "$WORK/debs/pkg${i}_1.0_all.deb"
+done
+"$PADPACK" repo init "$G" --architectures amd64 >/dev/null &&
+	"$PADPACK" repo add "$G" "$WORK"/debs/*.deb >/dev/null &&
+	"$PADPACK" repo publish "$G" --unsigned >/dev/null
+check "the good repository verifies" "$PADPACK" repo verify "$G"
+
+POOL1=pool/main/p/pkg1/pkg1_1.0_all.deb
+IDX=main/binary-amd64
+# A file outside the repository, identical to what is named inside: read,
+# it would pass every hash.
+cp "$G/$POOL1" "$WORK/outside/pkg1.deb"
+cp "$G/dists/stable/$IDX/Packages" "$WORK/outside/Packages"
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+size() { stat -c %s "$1"; }
+
+# hostile NAME: a fresh copy of the good repository in $H.
+hostile() { H=$WORK/$1; rm -rf "$H"; cp -a "$G" "$H"; S=$H/dists/stable; }
+# refused NAME PATTERN: repo verify finds a problem matching PATTERN.
+refused() { check_fails "$1" 1 "$2" timeout 60 "$PADPACK" repo verify "$H"; }
+
+# ---- Release names a path out of the suite --------------------------------
+
+hostile dotdot
+out=$WORK/outside/Packages
+python3 "$REHASH" "$S" "../../../outside/Packages=$(size "$out"):$(sha "$out")"
+refused "a Release entry with '..' is refused, not read" \
+	"dists/stable/\.\./\.\./\.\./outside/Packages: listed in Release, but the path has a '\.\.' component; not read"
+
+hostile absolute
+python3 "$REHASH" "$S" "$out=$(size "$out"):$(sha "$out")"
+refused "an absolute Release entry is refused, not read" \
+	"listed in Release, but the path is absolute; not read"
+
+# ---- symbolic links leading out ---------------------------------------------
+
+hostile pool-link
+ln -sf "$WORK/outside/pkg1.deb" "$H/$POOL1"
+refused "a pool file that is a symbolic link out of the repository" \
+	"$POOL1: refused: the path is a symbolic link leading out of the repository"
+
+hostile pool-rel-link
+ln -sf ../../../../../outside/pkg1.deb "$H/$POOL1"
+refused "a pool file that is a relative symbolic link out" \
+	"$POOL1: refused: the path is a symbolic link leading out of the repository"
+
+hostile pool-dir-link
+mv "$H/pool/main/p/pkg1" "$WORK/outside/pkg1-dir"
+ln -s "$WORK/outside/pkg1-dir" "$H/pool/main/p/pkg1"
+refused "a pool directory that is a symbolic link out" \
+	"$POOL1: refused: the path is a symbolic link leading out"
+
+hostile index-link
+ln -sf "$WORK/outside/Packages" "$S/$IDX/Packages"
+refused "an index that is a symbolic link out of the repository" \
+	"$IDX/Packages: refused: the path is a symbolic link leading out"
+
+hostile release-link
+cp "$S/Release" "$WORK/outside/Release"
+ln -sf "$WORK/outside/Release" "$S/Release"
+refused "a Release that is a symbolic link out of the repository" \
+	"dists/stable/Release: refused: the path is a symbolic link leading out"
+
+hostile inside-link
+mkdir -p "$H/elsewhere"
+mv "$H/$POOL1" "$H/elsewhere/pkg1.deb"
+ln -s ../../../../elsewhere/pkg1.deb "$H/$POOL1"
+check "a symbolic link that stays inside the repository is followed" \
+	"$PADPACK" repo verify "$H"
+
+hostile dists-link
+mv "$H/dists" "$WORK/outside/dists"
+ln -s "$WORK/outside/dists" "$H/dists"
+check_fails "dists/ as a symbolic link is refused" 3 "dists' is a symbolic link" \
+	"$PADPACK" repo verify "$H"
+
+hostile huge-release
+truncate -s 65M "$S/Release"
+refused "a Release larger than padpack reads is refused unread" \
+	"dists/stable/Release: larger than padpack reads \(67108864 bytes\)"
+
+hostile fifo
+rm "$H/$POOL1" && mkfifo "$H/$POOL1"
+refused "a pool file that is a FIFO is refused, without waiting on it" \
+	"$POOL1: refused: the path is not a regular file"
+
+# ---- Packages names a file out of the repository ----------------------------
+
+# rewrite_filename TO: pkg1's Filename set to TO, the indices and Release
+# made to agree.
+rewrite_filename() {
+	sed -i "s|^Filename: $POOL1\$|Filename: $1|" "$S/$IDX/Packages"
+	gzip -9n < "$S/$IDX/Packages" > "$S/$IDX/Packages.gz"
+	xz -6 < "$S/$IDX/Packages" > "$S/$IDX/Packages.xz"
+	python3 "$REHASH" "$S"
+}
+hostile filename-dotdot
+rewrite_filename ../outside/pkg1.deb
+refused "a Filename with '..' is refused, not read" \
+	"Packages: stanza at line [0-9]+: Filename '\.\./outside/pkg1\.deb' points outside the repository \(the path has a '\.\.' component\); not read"
+
+hostile filename-absolute
+rewrite_filename "$WORK/outside/pkg1.deb"
+refused "an absolute Filename is refused, not read" \
+	"Filename '/.*' points outside the repository \(the path is absolute\)"
+
+hostile filename-dots
+mv "$H/$POOL1" "$H/pool/main/p/pkg1/pkg1..1.0_all.deb"
+rewrite_filename pool/main/p/pkg1/pkg1..1.0_all.deb
+check "a Filename with '..' inside a name (not a component) is read" \
+	"$PADPACK" repo verify "$H"
+
+# ---- compressed indices: checked before, and bounded while, inflating -------
+
+# 1 GiB of zeros as 64 xz streams of 16 MiB (made in a moment).
+head -c 16M /dev/zero | xz -0 > "$WORK/z16.xz"
+for i in $(seq 64); do cat "$WORK/z16.xz"; done > "$WORK/bomb.xz"
+# peak_kib: the peak RSS of repo verify on $H, in KiB.
+peak_kib() { /usr/bin/time -f '%M' -o "$WORK/rss" "$PADPACK" repo verify "$H" >/dev/null 2>&1; tail -n 1 "$WORK/rss"; }
+
+hostile bomb-unlisted
+cp "$WORK/bomb.xz" "$S/$IDX/Packages.xz"
+rm "$S/$IDX/Packages"
+refused "a Packages.xz that differs from Release is refused by its size, not inflated" \
+	"$IDX/Packages\.xz: size [0-9]+, expected [0-9]+"
+check "... and nothing is decompressed" \
+	bash -c "! '$PADPACK' repo verify '$H' 2>&1 | grep -q expands"
+kib=$(peak_kib)
+[ "$kib" -lt 200000 ] && ok "... in little memory (peak $kib KiB)" ||
+	not_ok "... in little memory" "peak RSS $kib KiB"
+
+# only_xz: the uncompressed and gzip indices gone, Release still listing
+# the uncompressed one (as Debian's archive does).
+only_xz() {
+	rm "$S/$IDX/Packages" "$S/$IDX/Packages.gz"
+	sed -i "\| $IDX/Packages.gz\$|d" "$S/Release"
+}
+hostile bomb-listed
+cp "$WORK/bomb.xz" "$S/$IDX/Packages.xz"
+only_xz
+python3 "$REHASH" "$S"
+refused "a Packages.xz Release lists that expands past the Packages size Release lists is stopped there" \
+	"$IDX/Packages\.xz: expands past the [0-9]+ bytes Release lists for $IDX/Packages; not decompressed further"
+kib=$(peak_kib)
+[ "$kib" -lt 200000 ] && ok "... in little memory (peak $kib KiB)" ||
+	not_ok "... in little memory" "peak RSS $kib KiB"
+
+hostile bomb-huge-size
+cp "$WORK/bomb.xz" "$S/$IDX/Packages.xz"
+only_xz
+python3 "$REHASH" "$S" "$IDX/Packages=68719476736:$(printf '0%.0s' $(seq 64))"
+refused "an uncompressed size past what padpack reads is refused before inflating" \
+	"Release lists 68719476736 bytes for $IDX/Packages, more than padpack reads"
+
+hostile no-text-size
+rm "$S/$IDX/Packages"
+sed -i "\| $IDX/Packages\$|d" "$S/Release"
+refused "a Packages.xz without the uncompressed size in Release is not inflated" \
+	"$IDX/Packages\.gz: Release lists no uncompressed Packages beside it"
+
+hostile other-text
+only_xz
+printf 'Package: other\n' | xz > "$S/$IDX/Packages.xz"
+python3 "$REHASH" "$S"
+refused "a Packages.xz whose text is not the Packages Release lists is refused" \
+	"$IDX/Packages\.xz: expands to [0-9]+ bytes with SHA256 [0-9a-f]+; Release lists [0-9]+ bytes"

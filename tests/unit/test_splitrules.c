@@ -1,0 +1,201 @@
+/* The rules padpack split learned from Debian 12's packages, each on its
+ * own: the examples are Debian's package names. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/lib/spec.h"
+#include "../../src/lib/splitint.h"
+#include "test.h"
+
+static char *tools(const char *source, const char *const *progs)
+{
+	struct pp_strlist l = PP_STRLIST_INIT;
+	struct strbuf why = STRBUF_INIT;
+	char *out;
+
+	for (; *progs; progs++)
+		pp_strlist_push(&l, *progs);
+	out = pp_split_tools_package(source, &l, &why);
+	strbuf_release(&why);
+	pp_strlist_release(&l);
+	return out;
+}
+
+#define CHECK_OWNED(expr, want) do { char *got_ = (expr); \
+	CHECK_STR(got_, want); free(got_); } while (0)
+
+/* Rule 3: a lib* source's programs are named after the program, or
+ * lib*-tools; never a name ending in a version digit. */
+static void tools_name(struct t_ctx *t)
+{
+	static const char *const one[] = { "xsltproc", NULL };
+	static const char *const many[] = { "bsdtar", "bsdcpio", NULL };
+	static const char *const none[] = { NULL };
+	static const char *const upper[] = { "Foo", NULL };
+
+	CHECK_OWNED(tools("libxslt", one), "xsltproc");
+	CHECK_OWNED(tools("libarchive", many), "libarchive-tools");
+	CHECK_OWNED(tools("libpng1.6", many), "libpng-tools");
+	CHECK_OWNED(tools("libfoo1.6", one + 1), "libfoo-tools");
+	CHECK_OWNED(tools("libevent-2.1", many), "libevent-tools");
+	CHECK_OWNED(tools("libxml2", many), "libxml2-tools");
+	CHECK_OWNED(tools("libfoo", upper), "libfoo-tools");
+	CHECK_OWNED(tools("flac", many), "flac");
+	CHECK_OWNED(tools("sqlite3", none), "sqlite3");
+}
+
+static char *dev(const char *source, const char *so1, const char *so2)
+{
+	struct pp_strlist l = PP_STRLIST_INIT;
+	char *out;
+
+	if (so1)
+		pp_strlist_push(&l, so1);
+	if (so2)
+		pp_strlist_push(&l, so2);
+	out = pp_split_dev_package(source, &l);
+	pp_strlist_release(&l);
+	return out;
+}
+
+/* Rule 1: one -dev package per source; rule 1's spec line: the runtime
+ * group's name. */
+static void dev_and_group(struct t_ctx *t)
+{
+	struct pp_strlist l = PP_STRLIST_INIT;
+
+	CHECK_OWNED(dev("jansson", "libjansson.so.4", NULL), "libjansson-dev");
+	CHECK_OWNED(dev("libevent", "libevent-2.1.so.7",
+			"libevent_core-2.1.so.7"), "libevent-dev");
+	CHECK_OWNED(dev("pcre2", "libpcre2-8.so.0", "libpcre2-16.so.0"),
+		    "libpcre2-dev");
+	CHECK_OWNED(dev("tool", NULL, NULL), "libtool-dev");
+	CHECK_OWNED(dev("libuv1", "libuv.so.1", NULL), "libuv1-dev");
+	CHECK_OWNED(dev("c-ares", "libcares.so.2", NULL), "libc-ares-dev");
+	CHECK_OWNED(dev("pixman", "libpixman-1.so.0", NULL), "libpixman-1-dev");
+	CHECK_OWNED(dev("libyaml", "libyaml-0.so.2", NULL), "libyaml-dev");
+	CHECK_OWNED(dev("libtasn1-6", "libtasn1.so.6", NULL), "libtasn1-6-dev");
+	CHECK_OWNED(dev("libpng1.6", "libpng16.so.16", NULL), "libpng-dev");
+	CHECK_OWNED(dev("libevent", "libevent-2.1.so.7", NULL), "libevent-dev");
+	pp_strlist_push(&l, "libexslt.so.0");
+	pp_strlist_push(&l, "libxslt.so.1");
+	CHECK_OWNED(pp_split_runtime_group("libxslt", &l), "libxslt1");
+	CHECK_OWNED(pp_split_runtime_group("other", &l), "libexslt0");
+	pp_strlist_release(&l);
+	CHECK(pp_split_is_dev_path("usr/bin/pcre2-config"));
+	CHECK(pp_split_is_dev_path("usr/share/aclocal/libgcrypt.m4"));
+	CHECK(pp_split_is_dev_path("usr/lib/x86_64-linux-gnu/xsltConf.sh"));
+	CHECK(!pp_split_is_dev_path("usr/bin/xsltproc"));
+	CHECK(!pp_split_is_dev_path("usr/bin/sub/x-config"));
+}
+
+/* Rule 5: a -doc package for a manual only, named as the -dev. */
+static void docs(struct t_ctx *t)
+{
+	CHECK(!pp_split_wants_doc_package(0));
+	CHECK(!pp_split_wants_doc_package(PP_SPLIT_DOC_PACKAGE_BYTES - 1));
+	CHECK(pp_split_wants_doc_package(PP_SPLIT_DOC_PACKAGE_BYTES));
+	CHECK_OWNED(pp_split_doc_package("jansson", "libjansson-dev"),
+		    "libjansson-doc");
+	CHECK_OWNED(pp_split_doc_package("sqlite3", NULL), "sqlite3-doc");
+}
+
+/* Rule 7: a synopsis by default, never starting with the package's name
+ * and short enough for any role's words. */
+static void synopsis(struct t_ctx *t)
+{
+	CHECK_OWNED(pp_split_default_title("C library for encoding, decoding "
+					   "and manipulating JSON data",
+					   "libjansson4", 59), "C library for "
+		    "encoding, decoding and manipulating JSON data");
+	CHECK_OWNED(pp_split_default_title("C library for encoding, decoding "
+					   "and manipulating JSON data",
+					   "libjansson4", 48), "C library for encoding");
+	CHECK_OWNED(pp_split_default_title("a very long summary that goes on "
+					   "and on for many words", "x", 20),
+		    "a very long summary");
+	CHECK_OWNED(pp_split_default_title("jansson JSON library", "jansson", 59),
+		    "the jansson JSON library");
+	CHECK_OWNED(pp_split_default_title("JSON library", "json", 59),
+		    "the JSON library");
+}
+
+/* Rule 7: the copyright file made from the license the tree ships. */
+static void copyright(struct t_ctx *t)
+{
+	struct strbuf out = STRBUF_INIT, gpl = STRBUF_INIT;
+
+	pp_split_dep5("demo", NULL, "usr/share/doc/demo/COPYING",
+		      "Copyright (c) 2020 A B\n\nPermission is granted.\n", &out);
+	CHECK(strstr(out.buf, "Copyright: Copyright (c) 2020 A B\n") != NULL);
+	CHECK(strstr(out.buf, "License: demo-license\n Copyright (c) 2020 A B"
+		      "\n .\n Permission is granted.\n") != NULL);
+	strbuf_reset(&out);
+	strbuf_addstr(&gpl, "\t\t    GNU GENERAL PUBLIC LICENSE\n\t\t       "
+		      "Version 2, June 1991\n");
+	while (gpl.len < 6000)
+		strbuf_addstr(&gpl, "terms and conditions ");
+	CHECK_STR(pp_split_common_license(gpl.buf), "GPL-2");
+	pp_split_dep5("demo", NULL, "COPYING", gpl.buf, &out);
+	CHECK(strstr(out.buf, "/usr/share/common-licenses/GPL-2") != NULL);
+	CHECK(!strstr(out.buf, "terms and conditions"));
+	CHECK(pp_split_has_copyright_notice("x\n  Copyright (C) 2009 A B\n"));
+	CHECK(!pp_split_has_copyright_notice("Please see the file LICENCE.\n"));
+	CHECK(pp_split_is_license_path("usr/share/doc/demo/COPYING"));
+	CHECK(pp_split_is_license_path("usr/share/doc/demo/license.txt"));
+	CHECK(!pp_split_is_license_path("usr/share/doc/demo/README"));
+	strbuf_release(&out);
+	strbuf_release(&gpl);
+}
+
+static int load(const char *text, struct pp_spec *spec, struct pp_err *err)
+{
+	char path[] = "/tmp/padpack-splitrules-XXXXXX";
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		return -2;
+	close(fd);
+	rc = pp_spec_load(path, spec, err);
+	unlink(path);
+	return rc;
+}
+
+/* Rule 7: a spec of a name and a version loads, with defaults. */
+static void minimal_spec(struct t_ctx *t)
+{
+	struct pp_spec spec;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	setenv("DEBFULLNAME", "Jane Doe", 1);
+	setenv("DEBEMAIL", "jane@example.org", 1);
+	CHECK_INT(load("name = \"demo\";\nversion = \"1.2\";\n"
+		       "packages = { runtime = \"one\"; };\n", &spec, &err), 0);
+	if (!err.code) {
+		CHECK_STR(spec.maintainer, "Jane Doe <jane@example.org>");
+		CHECK_STR(spec.summary, "software of the demo project");
+		CHECK_STR(spec.description, "Software of the demo project.");
+		CHECK(spec.homepage == NULL);
+		CHECK(spec.nr_variants == 1 && !*spec.variants[0].suffix);
+		CHECK(spec.runtime_one);
+		pp_spec_release(&spec);
+	}
+	unsetenv("DEBFULLNAME");
+	unsetenv("DEBEMAIL");
+	CHECK_INT(load("name = \"demo\";\nversion = \"1.2\";\n", &spec, &err), -1);
+	CHECK(strstr(err.msg, "'maintainer' is missing") &&
+	      strstr(err.msg, "DEBEMAIL"));
+	pp_err_release(&err);
+}
+
+const struct t_case splitrules_tests[] = {
+	{ "split rules: programs of a lib* source, named as Debian does", tools_name },
+	{ "split rules: one -dev per source, the runtime group, files for building", dev_and_group },
+	{ "split rules: a -doc package only for a manual", docs },
+	{ "split rules: the default synopsis", synopsis },
+	{ "split rules: the copyright file made from the tree's license", copyright },
+	{ "split rules: a minimal spec loads with defaults", minimal_spec },
+	{ NULL, NULL },
+};
