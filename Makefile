@@ -44,7 +44,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 # The binary of a sanitized build lives in build-asan/, the plain one here.
 PADPACK := $(if $(filter 1,$(SANITIZE)),$(B)/padpack,padpack)
 
-.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build fidelity
+.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build fidelity openblas
 all: $(PADPACK) $(B)/unit-tests
 
 $(B)/%.o: %.c $(wildcard src/lib/*.h src/cmd/*.h tests/unit/*.h) Makefile
@@ -87,6 +87,14 @@ bench:
 	scripts/install-deps.sh bench
 	$(MAKE) all
 	tests/bench/run.sh $(PARTS)
+
+# OpenBLAS from Debian 12's source through pkg/openblas.cfg: minutes of
+# compiling a variant, so not part of check. OPENBLAS_VARIANTS="GLOB..."
+# chooses the variants (default pthread-haswell; "*" for all six).
+openblas: deps
+	$(MAKE) all
+	bash tests/openblas.sh | tee build/openblas.log
+	! grep -q '^not ok' build/openblas.log
 
 # padpack split on the real-world corpus (tests/corpus/), scored against
 # Debian's own packages; fails while issue 13's thresholds are not met.

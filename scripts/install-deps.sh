@@ -27,6 +27,9 @@ test_pkgs="$test_pkgs docker.io shellcheck"
 test_pkgs="$test_pkgs lighttpd"
 # repo-contents: apt-file searches the Contents indices.
 test_pkgs="$test_pkgs apt-file"
+# build-systems: padpack build drives meson, and copies plain-make trees
+# with rsync.
+test_pkgs="$test_pkgs meson rsync"
 # What the projects of padpack split's corpus (tests/corpus/) build with.
 test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
 

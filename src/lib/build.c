@@ -1,6 +1,6 @@
 /* Planning a build: for each selected variant, the tools it needs, its
  * settings with placeholders expanded, and the command of every step. */
-#include "build.h"
+#include "buildint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +16,8 @@
 const char *pp_phase_name(enum pp_phase phase)
 {
 	static const char *const names[] = {
-		"waiting", "configure", "build", "test", "install", "done",
-		"failed", "skipped",
+		"waiting", "copy", "configure", "build", "test", "install",
+		"done", "failed", "skipped",
 	};
 
 	return (size_t)phase < ARRAY_SIZE(names) ? names[phase] : "?";
@@ -78,22 +78,6 @@ static void env_set(struct pp_strlist *env, char *assignment)
 	pp_strlist_push_owned(env, assignment);
 }
 
-static void env_set_var(struct pp_strlist *env, const char *name,
-			const char *value)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s=%s", name, value);
-	env_set(env, strbuf_detach(&sb, NULL));
-}
-
-/* A variant's settings with placeholders expanded. */
-struct settings_out {
-	struct pp_strlist cmake, cflags, env;
-	struct pp_strlist test_args;    /* the spec's */
-	struct pp_strlist engine_flags; /* its values' container.build_flags */
-};
-
 static int expand_into(const struct pp_strlist *in,
 		       const struct pp_expand_ctx *ctx, struct pp_strlist *out,
 		       int is_env, struct pp_err *err)
@@ -119,7 +103,74 @@ static int add_settings(const struct pp_settings *set,
 {
 	return expand_into(&set->cmake, ctx, &o->cmake, 0, err) ||
 	       expand_into(&set->cflags, ctx, &o->cflags, 0, err) ||
+	       expand_into(&set->cppflags, ctx, &o->cppflags, 0, err) ||
+	       expand_into(&set->ldflags, ctx, &o->ldflags, 0, err) ||
+	       expand_into(&set->make_vars, ctx, &o->make_vars, 0, err) ||
+	       expand_into(&set->configure_args, ctx, &o->configure_args, 0,
+			   err) ||
+	       expand_into(&set->meson_args, ctx, &o->meson_args, 0, err) ||
 	       expand_into(&set->env, ctx, &o->env, 1, err) ? -1 : 0;
+}
+
+/* dpkg-buildflags' value of name (with build.buildflags), then the
+ * spec's flags: the variant's come last, so they win. */
+static char *joined_flags(const struct pp_build *b, const char *name,
+			  const struct pp_strlist *more)
+{
+	struct pp_strlist all = PP_STRLIST_INIT;
+	size_t len = strlen(name);
+	char *s;
+
+	for (size_t i = 0; i < b->buildflags.nr; i++)
+		if (!strncmp(b->buildflags.items[i], name, len) &&
+		    b->buildflags.items[i][len] == '=' &&
+		    b->buildflags.items[i][len + 1])
+			pp_strlist_push(&all, b->buildflags.items[i] + len + 1);
+	pp_strlist_extend(&all, more);
+	s = pp_strlist_join(&all, " ");
+	pp_strlist_release(&all);
+	return s;
+}
+
+static void set_flag(struct pp_strlist *env, const char *name,
+		     const char *first, const char *value)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!*value && !*first)
+		return;
+	strbuf_addf(&sb, "%s=%s%s%s", name, first, *first && *value ? " " : "",
+		    value);
+	env_set(env, strbuf_detach(&sb, NULL));
+}
+
+/* CFLAGS, CXXFLAGS, CPPFLAGS and LDFLAGS of the variant's environment;
+ * CMake reads no CPPFLAGS, so with CMake they go before the others, as
+ * debhelper does. */
+static void add_flags(const struct pp_build *b, struct settings_out *o)
+{
+	char *cflags = joined_flags(b, "CFLAGS", &o->cflags);
+	char *cxxflags = joined_flags(b, "CXXFLAGS", &o->cflags);
+	char *cppflags = joined_flags(b, "CPPFLAGS", &o->cppflags);
+	char *ldflags = joined_flags(b, "LDFLAGS", &o->ldflags);
+	int cmake = b->spec->system.kind == PP_BUILD_CMAKE;
+
+	set_flag(&o->env, "CFLAGS", cmake ? cppflags : "", cflags);
+	set_flag(&o->env, "CXXFLAGS", cmake ? cppflags : "", cxxflags);
+	if (!cmake)
+		set_flag(&o->env, "CPPFLAGS", "", cppflags);
+	set_flag(&o->env, "LDFLAGS", "", ldflags);
+	for (size_t i = 0; i < b->buildflags.nr; i++) {
+		const char *nv = b->buildflags.items[i];
+
+		if (strncmp(nv, "CFLAGS=", 7) && strncmp(nv, "CXXFLAGS=", 9) &&
+		    strncmp(nv, "CPPFLAGS=", 9) && strncmp(nv, "LDFLAGS=", 8))
+			env_set(&o->env, xstrdup(nv));
+	}
+	free(cflags);
+	free(cxxflags);
+	free(cppflags);
+	free(ldflags);
 }
 
 /* The build section's settings, then each axis value's in axis order.
@@ -129,24 +180,21 @@ static int variant_settings(const struct pp_build *b, const struct pp_job *j,
 			    const struct pp_expand_ctx *ctx,
 			    struct settings_out *o, struct pp_err *err)
 {
-	char *cflags;
-
 	const struct pp_variant *v = j->variant;
 
 	if (add_settings(&b->spec->build, ctx, o, err) < 0 ||
 	    expand_into(&b->spec->test_args, ctx, &o->test_args, 0, err) < 0)
 		return -1;
+	for (int i = 0; i < PP_NR_CMD_STEPS; i++)
+		if (expand_into(&b->spec->system.commands[i], ctx,
+				&o->commands[i], 0, err) < 0)
+			return -1;
 	for (size_t a = 0; a < b->spec->nr_axes; a++)
 		if (add_settings(&v->values[a]->set, ctx, o, err) < 0 ||
 		    expand_into(&v->values[a]->container.build_flags, ctx,
 				&o->engine_flags, 0, err) < 0)
 			return -1;
-	if (!o->cflags.nr)
-		return 0;
-	cflags = pp_strlist_join(&o->cflags, " ");
-	env_set_var(&o->env, "CFLAGS", cflags);
-	env_set_var(&o->env, "CXXFLAGS", cflags);
-	free(cflags);
+	add_flags(b, o);
 	return 0;
 }
 
@@ -154,88 +202,16 @@ static void settings_release(struct settings_out *o)
 {
 	pp_strlist_release(&o->cmake);
 	pp_strlist_release(&o->cflags);
+	pp_strlist_release(&o->cppflags);
+	pp_strlist_release(&o->ldflags);
 	pp_strlist_release(&o->env);
+	pp_strlist_release(&o->make_vars);
+	pp_strlist_release(&o->configure_args);
+	pp_strlist_release(&o->meson_args);
 	pp_strlist_release(&o->test_args);
 	pp_strlist_release(&o->engine_flags);
-}
-
-static struct pp_step *add_step(struct pp_job *j, enum pp_phase phase,
-				const char *cwd, const struct pp_strlist *env)
-{
-	struct pp_step *st = &j->steps[j->nr_steps++];
-
-	st->phase = phase;
-	st->cwd = cwd ? xstrdup(cwd) : NULL;
-	pp_strlist_extend(&st->env, env);
-	return st;
-}
-
-/* Where container builds see the source tree. */
-static const char *mount_point(const struct pp_build *b)
-{
-	return b->spec->image.mount ? b->spec->image.mount : "/paddle";
-}
-
-/* The host's ccache, through the variables CMake reads at configure. */
-static void add_ccache(struct pp_strlist *env)
-{
-	static const char *const langs[] = { "C", "CXX", "CUDA" };
-	char *ccache = pp_find_program("ccache", NULL);
-
-	for (size_t i = 0; ccache && i < ARRAY_SIZE(langs); i++)
-		pp_strlist_pushf(env, "CMAKE_%s_COMPILER_LAUNCHER=%s", langs[i],
-				 ccache);
-	free(ccache);
-}
-
-static void configure_step(const struct pp_build *b, struct pp_job *j,
-			   const struct settings_out *o, int ccache)
-{
-	struct pp_strlist env = PP_STRLIST_INIT;
-	struct pp_step *st;
-
-	pp_strlist_extend(&env, &o->env);
-	if (ccache && !b->image)
-		add_ccache(&env);
-	st = add_step(j, PP_PHASE_CONFIGURE, NULL, &env);
-	pp_strlist_push(&st->argv, "cmake");
-	pp_strlist_push(&st->argv, "-S");
-	pp_strlist_push(&st->argv, b->image ? mount_point(b) : b->source);
-	pp_strlist_push(&st->argv, "-B");
-	pp_strlist_push(&st->argv, j->obj);
-	if (b->spec->generator) {
-		pp_strlist_push(&st->argv, "-G");
-		pp_strlist_push(&st->argv, b->spec->generator);
-	}
-	pp_strlist_extend(&st->argv, &o->cmake);
-	pp_strlist_release(&env);
-}
-
-static void later_steps(const struct pp_build *b, struct pp_job *j,
-			const struct settings_out *o)
-{
-	struct pp_strlist env = PP_STRLIST_INIT;
-	struct pp_step *st;
-
-	st = add_step(j, PP_PHASE_BUILD, NULL, &o->env);
-	pp_strlist_push(&st->argv, "cmake");
-	pp_strlist_push(&st->argv, "--build");
-	pp_strlist_push(&st->argv, j->obj);
-	pp_strlist_push(&st->argv, "--parallel");
-	pp_strlist_pushf(&st->argv, "%d", b->compile_jobs);
-	if (b->test) {
-		st = add_step(j, PP_PHASE_TEST, j->obj, &o->env);
-		pp_strlist_push(&st->argv, "ctest");
-		pp_strlist_push(&st->argv, "--output-on-failure");
-		pp_strlist_extend(&st->argv, &o->test_args);
-	}
-	pp_strlist_extend(&env, &o->env);
-	pp_strlist_pushf(&env, "DESTDIR=%s", j->stage);
-	st = add_step(j, PP_PHASE_INSTALL, NULL, &env);
-	pp_strlist_push(&st->argv, "cmake");
-	pp_strlist_push(&st->argv, "--install");
-	pp_strlist_push(&st->argv, j->obj);
-	pp_strlist_release(&env);
+	for (int i = 0; i < PP_NR_CMD_STEPS; i++)
+		pp_strlist_release(&o->commands[i]);
 }
 
 /* Runs the step in the image instead: the source at the spec's mount
@@ -252,7 +228,7 @@ static void in_container(const struct pp_build *b, const struct pp_job *j,
 	pp_strlist_pushf(&argv, "--user=%u:%u", (unsigned)getuid(),
 			 (unsigned)getgid());
 	pp_strlist_push(&argv, "-v");
-	pp_strlist_pushf(&argv, "%s:%s", b->source, mount_point(b));
+	pp_strlist_pushf(&argv, "%s:%s", b->source, pp_build_source_seen(b));
 	pp_strlist_push(&argv, "-v");
 	pp_strlist_pushf(&argv, "%s:%s", j->dir, j->dir);
 	pp_strlist_pushf(&argv, "--workdir=%s", st->cwd ? st->cwd : j->dir);
@@ -320,23 +296,32 @@ void pp_step_stamp(const struct pp_step *st, struct strbuf *out)
 		strbuf_addf(out, "%s\n", st->env.items[i]);
 }
 
-/* Configure is up to date when the last one in obj ran with the same
- * command and environment; the build step re-runs CMake by itself when
- * the project's CMake files change. */
+/* The tree in obj is set up as wanted when the last configure there ran
+ * with the same command and environment (make: the same variables and
+ * environment); a configure is then skipped, and else it starts afresh.
+ * The build steps notice changed sources by themselves (CMake and meson
+ * also changed build files). */
 static void check_up_to_date(struct pp_job *j)
 {
 	struct strbuf want = STRBUF_INIT, have = STRBUF_INIT;
 	struct pp_err ignored;
-	char *cache = path_join(j->obj, "CMakeCache.txt");
+	int same = 0;
 
+	if (!j->stamp_text && j->steps[0].phase == PP_PHASE_CONFIGURE) {
+		pp_step_stamp(&j->steps[0], &want);
+		j->stamp_text = strbuf_detach(&want, NULL);
+	}
+	if (!j->stamp_text)
+		return;
 	pp_err_init(&ignored);
-	pp_step_stamp(&j->steps[0], &want);
-	if (!access(cache, F_OK) && !pp_read_file(j->stamp, &have, &ignored))
-		j->steps[0].up_to_date = !strcmp(want.buf, have.buf);
+	if ((!j->tree_mark || !access(j->tree_mark, F_OK)) &&
+	    !pp_read_file(j->stamp, &have, &ignored))
+		same = !strcmp(j->stamp_text, have.buf);
 	pp_err_release(&ignored);
-	strbuf_release(&want);
 	strbuf_release(&have);
-	free(cache);
+	j->fresh = !same;
+	if (same && j->steps[0].phase == PP_PHASE_CONFIGURE)
+		j->steps[0].up_to_date = 1;
 }
 
 static int job_steps(struct pp_build *b, struct pp_job *j,
@@ -345,18 +330,18 @@ static int job_steps(struct pp_build *b, struct pp_job *j,
 {
 	struct pp_expand_ctx ctx = { b->spec, j->variant, b->version, b->test,
 				     b->compile_jobs, tools };
-	struct settings_out o = { PP_STRLIST_INIT, PP_STRLIST_INIT,
-				  PP_STRLIST_INIT, PP_STRLIST_INIT,
-				  PP_STRLIST_INIT };
+	struct settings_out o;
 
+	memset(&o, 0, sizeof(o));
 	if (variant_settings(b, j, &ctx, &o, err) < 0) {
 		settings_release(&o);
 		return -1;
 	}
-	configure_step(b, j, &o, ccache);
-	later_steps(b, j, &o);
+	pp_system_steps(b, j, &o, ccache);
+	/* a copy of the source is made on the host */
 	for (size_t i = 0; b->image && i < j->nr_steps; i++)
-		in_container(b, j, &o.engine_flags, &j->steps[i]);
+		if (j->steps[i].phase != PP_PHASE_COPY)
+			in_container(b, j, &o.engine_flags, &j->steps[i]);
 	settings_release(&o);
 	check_up_to_date(j);
 	return 0;
@@ -384,23 +369,89 @@ int pp_container_engine(const char *name, char **path, struct pp_err *err)
 	return 0;
 }
 
-static int check_source(const char *source, struct pp_err *err)
+static int check_source(const char *source, enum pp_build_kind kind,
+			struct pp_err *err)
 {
 	struct stat st;
-	char *lists;
+	const char *hint, *file = pp_system_source_file(kind, &hint);
+	char *path;
 	int rc = 0;
 
 	if (stat(source, &st) < 0 || !S_ISDIR(st.st_mode))
 		return pp_err_set(err, PP_EXIT_IO, "source tree '%s' is not a "
 				  "directory%s%s", source, errno ? ": " : "",
 				  errno ? strerror(errno) : "");
-	lists = path_join(source, "CMakeLists.txt");
-	if (access(lists, R_OK) < 0)
+	if (!file)
+		return 0;
+	path = path_join(source, file);
+	if (access(path, R_OK) < 0)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "source tree '%s' has no "
-				"CMakeLists.txt; padpack build drives CMake "
-				"projects", source);
-	free(lists);
+				"%s; %s", source, file, hint);
+	free(path);
 	return rc;
+}
+
+/* NAME=VALUE of dpkg-buildflags' flags, for build.buildflags, asked in
+ * the source tree as debhelper does: its -ffile-prefix-map then names the
+ * source, not wherever padpack runs (which would configure anew). */
+static int get_buildflags(const char *source, struct pp_strlist *out,
+			  struct pp_err *err)
+{
+	static const char *const names[] = {
+		"CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "FCFLAGS",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *argv[] = { "dpkg-buildflags", "--get", (char *)names[i],
+				 NULL };
+		struct strbuf sb = STRBUF_INIT;
+		int status = -1;
+
+		if (pp_proc_capture(argv, source, &sb, &status, err) < 0 ||
+		    status != 0) {
+			strbuf_release(&sb);
+			pp_err_set(err, PP_EXIT_BUILD, "build.buildflags: "
+				   "dpkg-buildflags --get %s failed; install "
+				   "dpkg-dev or set buildflags = false",
+				   names[i]);
+			return -1;
+		}
+		strbuf_rtrim(&sb);
+		pp_strlist_pushf(out, "%s=%s", names[i], sb.buf);
+		strbuf_release(&sb);
+	}
+	return 0;
+}
+
+/* The Debian multiarch tuple libraries go under (autotools, meson). */
+static int get_multiarch(char **out, struct pp_err *err)
+{
+	char *argv[] = { "dpkg-architecture", "-qDEB_HOST_MULTIARCH", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	int status = -1;
+
+	if (pp_proc_capture(argv, NULL, &sb, &status, err) < 0 ||
+	    status != 0 || (strbuf_rtrim(&sb), !sb.len)) {
+		strbuf_release(&sb);
+		return pp_err_set(err, PP_EXIT_BUILD, "dpkg-architecture "
+				  "-qDEB_HOST_MULTIARCH failed (it names the "
+				  "library directory); install dpkg-dev");
+	}
+	*out = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+/* What the host says once for every variant: flags, library directory. */
+static int host_settings(struct pp_build *b, struct pp_err *err)
+{
+	enum pp_build_kind kind = b->spec->system.kind;
+
+	if (b->spec->system.buildflags &&
+	    get_buildflags(b->source, &b->buildflags, err) < 0)
+		return -1;
+	if (kind == PP_BUILD_AUTOTOOLS || kind == PP_BUILD_MESON)
+		return get_multiarch(&b->multiarch, err);
+	return 0;
 }
 
 /* The image to build in: the one given, else the spec's image.dev. */
@@ -433,9 +484,12 @@ static int plan_setup(struct pp_build *b, const struct pp_spec *spec,
 	memset(b, 0, sizeof(*b));
 	b->spec = spec;
 	errno = 0;
-	if (check_source(opts->source ? opts->source : spec->source, err) < 0)
+	if (check_source(opts->source ? opts->source : spec->source,
+			 spec->system.kind, err) < 0)
 		return -1;
 	b->source = absolute(opts->source ? opts->source : spec->source);
+	if (host_settings(b, err) < 0)
+		return -1;
 	if (pp_spec_version(spec, b->source, &b->version, &b->version_origin,
 			    err) < 0)
 		return -1;
@@ -509,6 +563,8 @@ void pp_build_release(struct pp_build *b)
 		free(j->stage);
 		free(j->log);
 		free(j->stamp);
+		free(j->stamp_text);
+		free(j->tree_mark);
 		free(j->message);
 		if (j->log_fd >= 0)
 			close(j->log_fd);
@@ -518,5 +574,7 @@ void pp_build_release(struct pp_build *b)
 	free(b->version);
 	free(b->engine);
 	free(b->image);
+	free(b->multiarch);
+	pp_strlist_release(&b->buildflags);
 	memset(b, 0, sizeof(*b));
 }

@@ -19,10 +19,11 @@
 
 enum pp_phase {
 	PP_PHASE_WAIT,      /* not started yet */
-	PP_PHASE_CONFIGURE, /* cmake -S -B */
-	PP_PHASE_BUILD,     /* cmake --build */
-	PP_PHASE_TEST,      /* ctest */
-	PP_PHASE_INSTALL,   /* cmake --install, DESTDIR=stage */
+	PP_PHASE_COPY,      /* make: the source copied into the build tree */
+	PP_PHASE_CONFIGURE, /* cmake -S -B, ./configure, meson setup */
+	PP_PHASE_BUILD,     /* cmake --build, make, meson compile */
+	PP_PHASE_TEST,      /* ctest, make check, meson test */
+	PP_PHASE_INSTALL,   /* cmake --install, make install, DESTDIR=stage */
 	PP_PHASE_DONE,
 	PP_PHASE_FAILED,
 	PP_PHASE_SKIPPED,   /* cannot build here (a tool is missing) */
@@ -45,10 +46,14 @@ struct pp_step {
 struct pp_job {
 	const struct pp_variant *variant;
 	char *dir;        /* BUILD_DIR/VARIANT */
-	char *obj;        /* the CMake build tree */
+	char *obj;        /* the build tree (make: a copy of the source) */
 	char *stage;      /* the DESTDIR of the install */
 	char *log;        /* the full log */
-	char *stamp;      /* the configure command last run in obj */
+	char *stamp;      /* the configuration last set up in obj: a file */
+	char *stamp_text; /* ... and what it must say; NULL: nothing to say */
+	char *tree_mark;  /* a file of obj a set-up tree has (CMakeCache.txt) */
+	int fresh;        /* obj is set up afresh: step 0 first removes it */
+	int keep_objects; /* ... all but tree_mark (CMake: its cache) */
 	struct pp_step steps[PP_MAX_STEPS];
 	size_t nr_steps;
 	size_t current;   /* the step running (or that failed) */
@@ -81,6 +86,8 @@ struct pp_build {
 	int parallel;          /* variants at once */
 	int compile_jobs;      /* jobs of each variant's compile */
 	char *engine;          /* the container engine, with an image */
+	char *multiarch;       /* for autotools and meson: x86_64-linux-gnu */
+	struct pp_strlist buildflags; /* NAME=VALUE from dpkg-buildflags */
 	char *image;
 	struct pp_job *jobs;   /* the selected variants, spec order */
 	size_t nr_jobs;
@@ -111,7 +118,8 @@ double pp_job_seconds(const struct pp_job *job);
 /* The shell command that runs step again by hand, from any directory. */
 void pp_step_command(const struct pp_step *step, struct strbuf *out);
 /* What identifies a configure step (its command and environment), as
- * kept in the job's stamp file to tell whether it must run again. */
+ * kept in the job's stamp file to tell whether it must run again
+ * (pp_job.stamp_text). */
 void pp_step_stamp(const struct pp_step *step, struct strbuf *out);
 /* Appends the last n lines of the job's log. */
 int pp_job_log_tail(const struct pp_job *job, int n, struct strbuf *out,

@@ -53,7 +53,7 @@ double pp_job_seconds(const struct pp_job *job)
 
 static int job_active(const struct pp_job *j)
 {
-	return j->phase >= PP_PHASE_CONFIGURE && j->phase <= PP_PHASE_INSTALL;
+	return j->phase >= PP_PHASE_COPY && j->phase <= PP_PHASE_INSTALL;
 }
 
 void pp_step_command(const struct pp_step *step, struct strbuf *out)
@@ -152,27 +152,26 @@ static void log_step(struct pp_job *j, const struct pp_step *st,
 	strbuf_release(&cmd);
 }
 
-/* What must happen before a step: a configure that will run starts from
- * no cache, so the cache holds the spec's options and nothing older; an
- * install starts from an empty stage, so nothing stale is staged. */
+/* What must happen before a step: a tree set up afresh starts from
+ * nothing (with CMake, from no cache), so it holds the spec's options and
+ * nothing older; an install starts from an empty stage, so nothing stale
+ * is staged; every other step finds the build tree there. */
 static int prepare_step(struct pp_job *j, const struct pp_step *st,
 			struct pp_err *err)
 {
 	if (st->phase == PP_PHASE_INSTALL)
 		return remove_tree(j->stage, err);
-	if (st->phase == PP_PHASE_CONFIGURE) {
-		char *cache = xmalloc(strlen(j->obj) + 16);
-		int rc = 0;
+	if (st == &j->steps[0] && j->fresh) {
+		int cmake = j->keep_objects;
 
-		sprintf(cache, "%s/CMakeCache.txt", j->obj);
-		if (unlink(cache) < 0 && errno != ENOENT)
-			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
-					  cache);
-		free(cache);
+		if (cmake && unlink(j->tree_mark) < 0 && errno != ENOENT)
+			return pp_err_errno(err, PP_EXIT_IO, "cannot remove "
+					    "'%s'", j->tree_mark);
+		if (!cmake && remove_tree(j->obj, err) < 0)
+			return -1;
 		unlink(j->stamp);
-		return rc;
 	}
-	return 0;
+	return pp_mkdir_p(j->obj, 0755, err);
 }
 
 /* Starts the job's next step that has something to do. */
@@ -204,7 +203,7 @@ static int begin_job(struct pp_job *j, const sigset_t *mask)
 
 	pp_err_init(&err);
 	j->started = now();
-	j->phase = PP_PHASE_CONFIGURE;
+	j->phase = j->steps[0].phase;
 	if (pp_mkdir_p(j->dir, 0755, &err) < 0 ||
 	    (j->log_fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
 			      O_CLOEXEC, 0644)) < 0) {
@@ -219,18 +218,17 @@ static int begin_job(struct pp_job *j, const sigset_t *mask)
 	return 0;
 }
 
-/* Records the configure command that just succeeded (see build.c). */
+/* Records the configuration that was just set up (see build.c). */
 static void write_stamp(const struct pp_job *j)
 {
-	const struct pp_step *st = &j->steps[0];
-	struct strbuf sb = STRBUF_INIT;
 	struct pp_err ignored;
 
-	pp_step_stamp(st, &sb);
+	if (!j->stamp_text)
+		return;
 	pp_err_init(&ignored);
-	pp_write_file(j->stamp, sb.buf, sb.len, 0644, &ignored);
+	pp_write_file(j->stamp, j->stamp_text, strlen(j->stamp_text), 0644,
+		      &ignored);
 	pp_err_release(&ignored);
-	strbuf_release(&sb);
 }
 
 static void finish_step(struct pp_job *j, int status, const sigset_t *mask)
@@ -245,7 +243,7 @@ static void finish_step(struct pp_job *j, int status, const sigset_t *mask)
 			 pp_phase_name(st->phase), status);
 		return;
 	}
-	if (st->phase == PP_PHASE_CONFIGURE)
+	if (j->current == 0)
 		write_stamp(j);
 	if (++j->current < j->nr_steps) {
 		start_step(j, mask);

@@ -32,7 +32,38 @@ struct pp_settings {
 	struct pp_strlist env;     /* NAME=VALUE */
 	struct pp_tool *needs;
 	size_t nr_needs;
+	/* what only some build systems read (build.system) */
+	struct pp_strlist cppflags;  /* C preprocessor flags (CPPFLAGS) */
+	struct pp_strlist ldflags;   /* linker flags (LDFLAGS) */
+	struct pp_strlist make_vars; /* make and autotools: NAME=VALUE */
+	struct pp_strlist configure_args; /* autotools: ./configure's */
+	struct pp_strlist meson_args;     /* meson: meson setup's */
 };
+
+/* How the source is built (build.system). */
+enum pp_build_kind {
+	PP_BUILD_CMAKE,     /* cmake -S -B, --build, ctest, --install */
+	PP_BUILD_MAKE,      /* a plain Makefile, in a copy of the source */
+	PP_BUILD_AUTOTOOLS, /* SOURCE/configure in the build tree, make */
+	PP_BUILD_MESON,     /* meson setup, compile, test, install */
+	PP_BUILD_COMMANDS,  /* the spec's own shell commands */
+};
+
+/* The steps of build.commands, in order. */
+enum pp_command_step { PP_CMD_CONFIGURE, PP_CMD_BUILD, PP_CMD_TEST,
+		       PP_CMD_INSTALL, PP_NR_CMD_STEPS };
+
+struct pp_build_system {
+	enum pp_build_kind kind;
+	int buildflags;           /* start from dpkg-buildflags' flags */
+	char *make_target;        /* NULL: the Makefile's default */
+	char *make_test_target;   /* NULL: no test (make), "check" (autotools) */
+	char *make_install_target; /* "install" */
+	struct pp_strlist commands[PP_NR_CMD_STEPS]; /* shell lines */
+};
+
+/* The name of a build system, "cmake" ... */
+const char *pp_build_kind_name(enum pp_build_kind kind);
 
 /* Containers of one device kind: images for `padpack docker`, and the
  * docker run flags used by builds (--in-image) and by running an image. */
@@ -183,6 +214,7 @@ struct pp_spec {
 	int test;            /* run the tests unless told not to */
 	struct pp_strlist test_args; /* extra ctest arguments */
 	struct pp_settings build;
+	struct pp_build_system system;
 	struct pp_axis *axes;
 	size_t nr_axes;
 	struct pp_variant *variants; /* the matrix less the excluded */

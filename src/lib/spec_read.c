@@ -222,6 +222,75 @@ static int read_tools(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
+static const char *const build_kind_names[] = {
+	"cmake", "make", "autotools", "meson", "commands", NULL,
+};
+
+const char *pp_build_kind_name(enum pp_build_kind kind)
+{
+	return build_kind_names[kind];
+}
+
+#define SYS(kind) (1u << (kind))
+#define SYS_MAKE (SYS(PP_BUILD_MAKE) | SYS(PP_BUILD_AUTOTOOLS))
+
+/* Settings only some build systems read; any other system would ignore
+ * them without a word, so a spec that has them is wrong. */
+static const struct {
+	const char *key;
+	unsigned systems;
+} system_only[] = {
+	{ "cmake", SYS(PP_BUILD_CMAKE) },
+	{ "generator", SYS(PP_BUILD_CMAKE) },
+	{ "make_vars", SYS_MAKE },
+	{ "make_target", SYS_MAKE },
+	{ "make_test_target", SYS_MAKE },
+	{ "make_install_target", SYS_MAKE },
+	{ "configure_args", SYS(PP_BUILD_AUTOTOOLS) },
+	{ "meson_args", SYS(PP_BUILD_MESON) },
+	{ "commands", SYS(PP_BUILD_COMMANDS) },
+};
+
+static int check_system_keys(struct loader *L, const config_setting_t *g)
+{
+	enum pp_build_kind kind = L->spec->system.kind;
+
+	for (size_t i = 0; i < ARRAY_SIZE(system_only); i++) {
+		const config_setting_t *s =
+			config_setting_get_member(g, system_only[i].key);
+		struct strbuf for_whom = STRBUF_INIT;
+
+		if (!s || (system_only[i].systems & SYS(kind)))
+			continue;
+		for (int k = 0; build_kind_names[k]; k++)
+			if (system_only[i].systems & SYS(k))
+				strbuf_addf(&for_whom, "%s%s", for_whom.len ?
+					    " and " : "", build_kind_names[k]);
+		pp_setting_error(s, L->file, L->err, "the %s build system "
+				 "(build.system) does not read it; it is for %s: "
+				 "remove it or change build.system",
+				 build_kind_names[kind], for_whom.buf);
+		strbuf_release(&for_whom);
+		return -1;
+	}
+	return 0;
+}
+
+/* The flags and arguments only some build systems read. */
+static int read_system_settings(struct loader *L, const config_setting_t *g,
+				struct pp_settings *set,
+				const struct pp_strlist *scope)
+{
+	return check_system_keys(L, g) ||
+	       read_strings(L, g, "cppflags", &set->cppflags, scope, 1) ||
+	       read_strings(L, g, "ldflags", &set->ldflags, scope, 1) ||
+	       read_strings(L, g, "make_vars", &set->make_vars, scope, 1) ||
+	       read_strings(L, g, "configure_args", &set->configure_args,
+			    scope, 1) ||
+	       read_strings(L, g, "meson_args", &set->meson_args, scope, 1) ?
+	       -1 : 0;
+}
+
 /* The settings shared by the build section and axis values. */
 static int read_settings(struct loader *L, const config_setting_t *g,
 			 struct pp_settings *set,
@@ -235,7 +304,8 @@ static int read_settings(struct loader *L, const config_setting_t *g,
 	if (read_tools(L, g, set, &scope) == 0 &&
 	    read_strings(L, g, "cmake", &set->cmake, &scope, 1) == 0 &&
 	    read_strings(L, g, "cflags", &set->cflags, &scope, 1) == 0 &&
-	    read_env(L, g, &set->env, &scope) == 0)
+	    read_env(L, g, &set->env, &scope) == 0 &&
+	    read_system_settings(L, g, set, &scope) == 0)
 		rc = 0;
 	pp_strlist_release(&scope);
 	return rc;
@@ -246,6 +316,11 @@ static void settings_release(struct pp_settings *set)
 	pp_strlist_release(&set->cmake);
 	pp_strlist_release(&set->cflags);
 	pp_strlist_release(&set->env);
+	pp_strlist_release(&set->cppflags);
+	pp_strlist_release(&set->ldflags);
+	pp_strlist_release(&set->make_vars);
+	pp_strlist_release(&set->configure_args);
+	pp_strlist_release(&set->meson_args);
 	for (size_t i = 0; i < set->nr_needs; i++) {
 		free(set->needs[i].program);
 		free(set->needs[i].what);
@@ -319,6 +394,64 @@ static int read_about(struct loader *L, const config_setting_t *root)
 	       read_string(L, root, "source", &sp->source, NULL, NULL) ? -1 : 0;
 }
 
+/* build.system, which the other build settings are checked against. */
+static int read_system_kind(struct loader *L, const config_setting_t *b)
+{
+	const config_setting_t *s = config_setting_get_member(b, "system");
+	const config_setting_t *c = config_setting_get_member(b, "commands");
+	struct pp_build_system *sys = &L->spec->system;
+	int k = 0;
+
+	while (s && build_kind_names[k] &&
+	       strcmp(build_kind_names[k], config_setting_get_string(s)))
+		k++;
+	if (s && !build_kind_names[k])
+		return pp_setting_error(s, L->file, L->err, "unknown build "
+					"system '%s'; known: cmake, make, "
+					"autotools, meson, commands",
+					config_setting_get_string(s));
+	sys->kind = (enum pp_build_kind)k;
+	if (sys->kind == PP_BUILD_COMMANDS && !c)
+		return pp_setting_error(s, L->file, L->err, "is \"commands\", "
+					"which needs build.commands = { build = "
+					"[...]; install = [...]; }");
+	return 0;
+}
+
+/* What goes with build.system: make targets, commands, buildflags. */
+static int read_system(struct loader *L, const config_setting_t *b)
+{
+	const config_setting_t *c = config_setting_get_member(b, "commands");
+	static const char *const steps[PP_NR_CMD_STEPS] = {
+		"configure", "build", "test", "install",
+	};
+	struct pp_build_system *sys = &L->spec->system;
+	struct pp_strlist tools = PP_STRLIST_INIT;
+	int flags = 0, rc = 0;
+
+	if (config_setting_lookup_bool(b, "buildflags", &flags))
+		sys->buildflags = flags;
+	for (size_t i = 0; i < L->spec->build.nr_needs; i++)
+		pp_strlist_push(&tools, L->spec->build.needs[i].program);
+	for (int i = 0; c && !rc && i < PP_NR_CMD_STEPS; i++)
+		rc = read_strings(L, c, steps[i], &sys->commands[i], &tools, 1);
+	pp_strlist_release(&tools);
+	return rc ||
+	       read_template(L, b, "make_target", &sys->make_target) ||
+	       read_template(L, b, "make_test_target", &sys->make_test_target) ||
+	       read_template(L, b, "make_install_target",
+			     &sys->make_install_target) ? -1 : 0;
+}
+
+static void system_release(struct pp_build_system *sys)
+{
+	free(sys->make_target);
+	free(sys->make_test_target);
+	free(sys->make_install_target);
+	for (int i = 0; i < PP_NR_CMD_STEPS; i++)
+		pp_strlist_release(&sys->commands[i]);
+}
+
 static int read_build(struct loader *L, const config_setting_t *root)
 {
 	const config_setting_t *b = config_setting_get_member(root, "build");
@@ -333,7 +466,9 @@ static int read_build(struct loader *L, const config_setting_t *root)
 	return read_string(L, b, "generator", &sp->generator, any_string,
 			   "a CMake generator name") ||
 	       read_strings(L, b, "test_args", &sp->test_args, NULL, 1) ||
-	       read_settings(L, b, &sp->build, NULL) ? -1 : 0;
+	       read_system_kind(L, b) ||
+	       read_settings(L, b, &sp->build, NULL) ||
+	       read_system(L, b) ? -1 : 0;
 }
 
 static int is_value_name(const char *s)
@@ -1093,6 +1228,7 @@ int pp_spec_read(const config_setting_t *root, const char *file,
 void pp_spec_release_settings(struct pp_spec *spec)
 {
 	settings_release(&spec->build);
+	system_release(&spec->system);
 	for (size_t i = 0; i < spec->nr_axes; i++) {
 		struct pp_axis *a = &spec->axes[i];
 

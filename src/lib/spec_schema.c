@@ -43,6 +43,20 @@ static const struct pp_skey container_keys[] = {
 	{ "needs", PP_ST_GROUPS, 0, tool_keys, \
 	  "a list of tools, e.g. ( { program = \"nvcc\"; what = \"CUDA\"; } )" }
 
+/* What only some build systems read (build.system); last in their
+ * groups, after the keys every system reads. */
+#define SYSTEM_SETTINGS_KEYS \
+	{ "cppflags", PP_ST_STRINGS, 0, NULL, \
+	  "a list of preprocessor flags, e.g. [\"-DNDEBUG\"]" }, \
+	{ "ldflags", PP_ST_STRINGS, 0, NULL, \
+	  "a list of linker flags, e.g. [\"-Wl,--as-needed\"]" }, \
+	{ "make_vars", PP_ST_STRINGS, 0, NULL, \
+	  "make variables, e.g. [\"USE_OPENMP=1\", \"PREFIX=/usr\"]" }, \
+	{ "configure_args", PP_ST_STRINGS, 0, NULL, \
+	  "./configure arguments, e.g. [\"--enable-shared\"]" }, \
+	{ "meson_args", PP_ST_STRINGS, 0, NULL, \
+	  "meson setup arguments, e.g. [\"-Dtests=true\"]" }
+
 static const struct pp_skey accel_keys[] = {
 	{ "what", PP_ST_STRING, PP_SK_REQUIRED, NULL,
 	  "what drives the device, e.g. \"the NVIDIA driver\"" },
@@ -69,6 +83,7 @@ static const struct pp_skey value_keys[] = {
 	{ "container", PP_ST_GROUP, 0, container_keys,
 	  "a group: { base = ...; dev_base = ...; build_flags = [...]; "
 	  "run_flags = [...]; env = [...]; }" },
+	SYSTEM_SETTINGS_KEYS,
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -80,6 +95,18 @@ static const struct pp_skey axis_keys[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+static const struct pp_skey commands_keys[] = {
+	{ "configure", PP_ST_STRINGS, 0, NULL,
+	  "shell command lines, e.g. [\"$SRC/configure.sh\"]" },
+	{ "build", PP_ST_STRINGS, PP_SK_REQUIRED, NULL,
+	  "shell command lines, e.g. [\"make -C $SRC -j$JOBS\"]" },
+	{ "test", PP_ST_STRINGS, 0, NULL,
+	  "shell command lines, e.g. [\"./run-tests\"]" },
+	{ "install", PP_ST_STRINGS, PP_SK_REQUIRED, NULL,
+	  "shell command lines, e.g. [\"cp prog $DESTDIR/usr/bin/\"]" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
 static const struct pp_skey build_keys[] = {
 	{ "generator", PP_ST_STRING, 0, NULL,
 	  "a CMake generator, e.g. \"Ninja\"" },
@@ -87,6 +114,20 @@ static const struct pp_skey build_keys[] = {
 	{ "test_args", PP_ST_STRINGS, 0, NULL,
 	  "a list of ctest arguments, e.g. [\"--timeout\", \"600\"]" },
 	SETTINGS_KEYS,
+	{ "system", PP_ST_STRING, 0, NULL,
+	  "\"cmake\", \"make\", \"autotools\", \"meson\" or \"commands\"" },
+	{ "buildflags", PP_ST_BOOL, 0, NULL,
+	  "true: start from dpkg-buildflags' CFLAGS, LDFLAGS, ..." },
+	{ "make_target", PP_ST_STRING, 0, NULL,
+	  "make targets, separated by spaces, e.g. \"libs shared\"" },
+	{ "make_test_target", PP_ST_STRING, 0, NULL,
+	  "a make target, e.g. \"check\"" },
+	{ "make_install_target", PP_ST_STRING, 0, NULL,
+	  "a make target, e.g. \"install\"" },
+	{ "commands", PP_ST_GROUP, 0, commands_keys,
+	  "a group: { configure = [...]; build = [...]; test = [...]; "
+	  "install = [...]; }" },
+	SYSTEM_SETTINGS_KEYS,
 	{ NULL, 0, 0, NULL, NULL },
 };
 

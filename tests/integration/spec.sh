@@ -85,6 +85,55 @@ check_fails "no spec file: I/O error" 4 "cannot read spec '$WORK/none.cfg'" \
 check_fails "source tree without CMakeLists.txt" 3 "has no CMakeLists.txt" \
 	"$PADPACK" build -n --source "$WORK"
 
+# build.system: the kinds there are, what each reads, what it needs.
+mini_spec() { # NAME BUILD-SETTINGS VALUE-SETTINGS: a small spec
+	cat >"$WORK/$1.cfg" <<-EOF
+	name = "mini";
+	maintainer = "Padpack Tests <tests@example.org>";
+	homepage = "https://example.org/mini";
+	summary = "a small spec";
+	description = "For the tests of build.system.";
+	source = "$WORK";
+	build = {
+		$2
+	};
+	axes = ( { name = "flavor"; values = ( { name = "plain"; suffix = "";
+		${3:-} } ); } );
+	EOF
+	echo "$WORK/$1.cfg"
+}
+f=$(mini_spec system 'system = "scons";')
+check_fails "unknown build system: file, line, the systems there are" 3 \
+	"$f:$(line_of 'system = "scons"' "$f"): setting 'build\.system': unknown build system 'scons'; known: cmake, make, autotools, meson, commands" \
+	"$PADPACK" build -n -c "$f"
+f=$(mini_spec makecmake 'system = "make";
+	cmake = [ "-DX=1" ];')
+check_fails "a setting the build system does not read: where, and for which it is" 3 \
+	"$f:$(line_of 'cmake = ' "$f"): setting 'build\.cmake': the make build system \(build\.system\) does not read it; it is for cmake" \
+	"$PADPACK" build -n -c "$f"
+f=$(mini_spec makevars '' 'make_vars = [ "NOAVX=1" ];')
+check_fails "... in an axis value too" 3 \
+	"$f:$(line_of 'NOAVX=1' "$f"): setting 'axes\[flavor\]\.values\[plain\]\.make_vars': the cmake build system \(build\.system\) does not read it; it is for make and autotools" \
+	"$PADPACK" build -n -c "$f"
+f=$(mini_spec nocommands 'system = "commands";')
+check_fails "commands without build.commands" 3 \
+	"$f:$(line_of 'system = "commands"' "$f"): setting 'build\.system': is \"commands\", which needs build\.commands" \
+	"$PADPACK" build -n -c "$f"
+f=$(mini_spec noinstall 'system = "commands";
+	commands = { build = [ "make" ]; };')
+check_fails "commands without an install command" 3 \
+	"$f:$(line_of 'commands = ' "$f"): setting 'build\.commands': lacks 'install', which must be shell command lines" \
+	"$PADPACK" build -n -c "$f"
+f=$(mini_spec meson 'system = "meson";')
+check_fails "source tree without meson.build (build.system meson)" 3 \
+	"has no meson\.build; build\.system is \"meson\"" \
+	"$PADPACK" build -n -c "$f"
+f=$(mini_spec commands 'system = "commands";
+	commands = { build = [ "make -j@jobs@" ]; install = [ "make install" ]; };')
+check_fails "commands: a dry run shows sh -ec with SRC, BUILD, JOBS, DESTDIR" 0 \
+	"^cd $WORK/b/plain/obj && env SRC=$WORK BUILD=$WORK/b/plain/obj JOBS=[0-9]+ DESTDIR=$WORK/b/plain/stage sh -ec 'make install'\$" \
+	"$PADPACK" build -n -c "$f" -B "$WORK/b"
+
 check_fails "-j 0 is a usage error" 2 "-j '0' is not a number from 1 to 1024" \
 	"$PADPACK" build -n -j 0
 check_fails "--quiet and --json together" 2 "exclude each other" \

@@ -341,6 +341,40 @@ static void versions(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* pkg/openblas.cfg: a make build, its variables per value; a plain spec
+ * is CMake. */
+static void build_systems(struct t_ctx *t)
+{
+	struct pp_spec spec;
+	struct pp_err err;
+	char path[64];
+	static const char *const cmake_in_make[] = {
+		"setting 'build.cmake': the make build system (build.system) "
+		"does not read it; it is for cmake", NULL,
+	};
+
+	pp_err_init(&err);
+	CHECK_INT(pp_spec_load("pkg/openblas.cfg", &spec, &err), 0);
+	if (err.msg[0])
+		t_fail(t, __FILE__, __LINE__, "%s", err.msg);
+	CHECK_INT(spec.nr_variants, 6);
+	CHECK(spec.system.kind == PP_BUILD_MAKE && spec.system.buildflags);
+	CHECK_STR(spec.system.make_target, "libs shared");
+	CHECK(pp_strlist_find(&spec.build.make_vars, "NO_LAPACK=1") >= 0);
+	CHECK(pp_strlist_find(&spec.axes[1].values[1].set.make_vars,
+			      "TARGET=HASWELL") >= 0);
+	CHECK_STR(pp_build_kind_name(spec.system.kind), "make");
+	pp_spec_release(&spec);
+	CHECK_INT(load_text(HEAD "axes = ( " ISA_AXIS " );\n", &spec, &err,
+			    path), 0);
+	CHECK(spec.system.kind == PP_BUILD_CMAKE && !spec.system.buildflags);
+	pp_spec_release(&spec);
+	pp_err_release(&err);
+	fails_with(t, HEAD "build = { system = \"make\";\n"
+		   "cmake = [ \"-DX=1\" ]; };\naxes = ( " ISA_AXIS " );\n",
+		   "7", cmake_in_make);
+}
+
 T_SUITE(spec_tests) = {
 	{ "spec: pkg/paddle.cfg has the four Paddle variants", paddle_spec },
 	{ "spec: a third axis is config only", third_axis_and_device },
@@ -354,5 +388,6 @@ T_SUITE(spec_tests) = {
 	{ "spec: exclude must match a variant", bad_exclude },
 	{ "spec: placeholders expand; --variant globs select", expand_and_select },
 	{ "spec: version from env, spec, else 0.0.0", versions },
+	{ "spec: build.system and what each system reads", build_systems },
 	T_END,
 };

@@ -1,0 +1,316 @@
+/* The steps of each build system (build.system) for one variant: CMake,
+ * a plain Makefile, autotools, meson, or the spec's own commands. Each
+ * builds out of the source tree (a plain Makefile in a copy of it),
+ * installs with DESTDIR into the variant's stage, and says what identifies
+ * its configuration, so a second run sets up nothing that did not change. */
+#include "buildint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc.h"
+#include "xalloc.h"
+
+const char *pp_build_source_seen(const struct pp_build *b)
+{
+	if (!b->image)
+		return b->source;
+	return b->spec->image.mount ? b->spec->image.mount : "/paddle";
+}
+
+const char *pp_system_source_file(enum pp_build_kind kind, const char **hint)
+{
+	switch (kind) {
+	case PP_BUILD_CMAKE:
+		*hint = "padpack build drives CMake projects; set build.system "
+			"for another kind";
+		return "CMakeLists.txt";
+	case PP_BUILD_MAKE:
+		*hint = "build.system is \"make\"";
+		return "Makefile";
+	case PP_BUILD_AUTOTOOLS:
+		*hint = "build.system is \"autotools\": run autoreconf -fi "
+			"there first (padpack builds out of the source tree and "
+			"never writes into it)";
+		return "configure";
+	case PP_BUILD_MESON:
+		*hint = "build.system is \"meson\"";
+		return "meson.build";
+	case PP_BUILD_COMMANDS:
+		break;
+	}
+	*hint = NULL;
+	return NULL;
+}
+
+static struct pp_step *add_step(struct pp_job *j, enum pp_phase phase,
+				const char *cwd, const struct pp_strlist *env)
+{
+	struct pp_step *st = &j->steps[j->nr_steps++];
+
+	st->phase = phase;
+	st->cwd = cwd ? xstrdup(cwd) : NULL;
+	if (env)
+		pp_strlist_extend(&st->env, env);
+	return st;
+}
+
+static char *in_obj(const struct pp_job *j, const char *name)
+{
+	char *p = xmalloc(strlen(j->obj) + strlen(name) + 2);
+
+	sprintf(p, "%s/%s", j->obj, name);
+	return p;
+}
+
+/* ---- CMake ----------------------------------------------------------- */
+
+/* The host's ccache, through the variables CMake reads at configure. */
+static void add_ccache(struct pp_strlist *env)
+{
+	static const char *const langs[] = { "C", "CXX", "CUDA" };
+	char *ccache = pp_find_program("ccache", NULL);
+
+	for (size_t i = 0; ccache && i < ARRAY_SIZE(langs); i++)
+		pp_strlist_pushf(env, "CMAKE_%s_COMPILER_LAUNCHER=%s", langs[i],
+				 ccache);
+	free(ccache);
+}
+
+static void cmake_steps(const struct pp_build *b, struct pp_job *j,
+			const struct settings_out *o, int ccache)
+{
+	struct pp_strlist env = PP_STRLIST_INIT;
+	struct pp_step *st;
+
+	pp_strlist_extend(&env, &o->env);
+	if (ccache && !b->image)
+		add_ccache(&env);
+	st = add_step(j, PP_PHASE_CONFIGURE, NULL, &env);
+	pp_strlist_release(&env);
+	pp_strlist_push(&st->argv, "cmake");
+	pp_strlist_push(&st->argv, "-S");
+	pp_strlist_push(&st->argv, pp_build_source_seen(b));
+	pp_strlist_push(&st->argv, "-B");
+	pp_strlist_push(&st->argv, j->obj);
+	if (b->spec->generator) {
+		pp_strlist_push(&st->argv, "-G");
+		pp_strlist_push(&st->argv, b->spec->generator);
+	}
+	pp_strlist_extend(&st->argv, &o->cmake);
+	/* a configure that runs starts from no cache, keeping the objects */
+	j->tree_mark = in_obj(j, "CMakeCache.txt");
+	j->keep_objects = 1;
+
+	st = add_step(j, PP_PHASE_BUILD, NULL, &o->env);
+	pp_strlist_push(&st->argv, "cmake");
+	pp_strlist_push(&st->argv, "--build");
+	pp_strlist_push(&st->argv, j->obj);
+	pp_strlist_push(&st->argv, "--parallel");
+	pp_strlist_pushf(&st->argv, "%d", b->compile_jobs);
+	if (b->test) {
+		st = add_step(j, PP_PHASE_TEST, j->obj, &o->env);
+		pp_strlist_push(&st->argv, "ctest");
+		pp_strlist_push(&st->argv, "--output-on-failure");
+		pp_strlist_extend(&st->argv, &o->test_args);
+	}
+	pp_strlist_extend(&env, &o->env);
+	pp_strlist_pushf(&env, "DESTDIR=%s", j->stage);
+	st = add_step(j, PP_PHASE_INSTALL, NULL, &env);
+	pp_strlist_push(&st->argv, "cmake");
+	pp_strlist_push(&st->argv, "--install");
+	pp_strlist_push(&st->argv, j->obj);
+	pp_strlist_release(&env);
+}
+
+/* ---- make, and the make part of autotools ---------------------------- */
+
+/* The words of targets ("libs shared": two targets), if any. */
+static void add_targets(struct pp_strlist *argv, const char *targets)
+{
+	const char *p = targets;
+
+	while (p && *(p += strspn(p, " \t"))) {
+		size_t len = strcspn(p, " \t");
+
+		pp_strlist_push_owned(argv, xstrndup(p, len));
+		p += len;
+	}
+}
+
+/* make -C OBJ [-j N] VARS [TARGET], its flags in the environment (so that
+ * a Makefile's own CFLAGS += ... still adds to them). */
+static struct pp_step *make_step(const struct pp_build *b, struct pp_job *j,
+				 enum pp_phase phase,
+				 const struct settings_out *o, const char *target)
+{
+	struct pp_step *st = add_step(j, phase, NULL, &o->env);
+
+	pp_strlist_push(&st->argv, "make");
+	pp_strlist_push(&st->argv, "-C");
+	pp_strlist_push(&st->argv, j->obj);
+	if (phase == PP_PHASE_BUILD)
+		pp_strlist_pushf(&st->argv, "-j%d", b->compile_jobs);
+	pp_strlist_extend(&st->argv, &o->make_vars);
+	if (phase == PP_PHASE_INSTALL)
+		pp_strlist_pushf(&st->argv, "DESTDIR=%s", j->stage);
+	add_targets(&st->argv, target);
+	if (phase == PP_PHASE_TEST)
+		pp_strlist_extend(&st->argv, &o->test_args);
+	return st;
+}
+
+/* Build, test and install by make in OBJ, as make and autotools do. */
+static void make_later_steps(const struct pp_build *b, struct pp_job *j,
+			     const struct settings_out *o,
+			     const char *test_target)
+{
+	const struct pp_build_system *sys = &b->spec->system;
+
+	make_step(b, j, PP_PHASE_BUILD, o, sys->make_target);
+	if (b->test && test_target)
+		make_step(b, j, PP_PHASE_TEST, o, test_target);
+	make_step(b, j, PP_PHASE_INSTALL, o, sys->make_install_target ?
+		  sys->make_install_target : "install");
+}
+
+/* A plain Makefile builds in its source directory: each variant gets a
+ * copy (rsync, on the host even for container builds), updated by size
+ * and time, so make sees only what changed. Its configuration is its
+ * variables and environment: when they change, the copy starts afresh,
+ * as a Makefile does not know its objects were made with other flags. */
+static void make_steps(const struct pp_build *b, struct pp_job *j,
+		       const struct settings_out *o)
+{
+	const struct pp_build_system *sys = &b->spec->system;
+	struct strbuf stamp = STRBUF_INIT;
+	struct pp_step *st;
+
+	st = add_step(j, PP_PHASE_COPY, NULL, NULL);
+	pp_strlist_push(&st->argv, "rsync");
+	pp_strlist_push(&st->argv, "-a");
+	pp_strlist_push(&st->argv, "--modify-window=-1");
+	pp_strlist_push(&st->argv, "--exclude=/.git");
+	pp_strlist_pushf(&st->argv, "%s/", b->source);
+	pp_strlist_pushf(&st->argv, "%s/", j->obj);
+	make_later_steps(b, j, o, sys->make_test_target);
+
+	strbuf_addstr(&stamp, "make\n");
+	for (size_t i = 0; i < o->make_vars.nr; i++)
+		strbuf_addf(&stamp, "%s\n", o->make_vars.items[i]);
+	strbuf_addf(&stamp, "target %s\n", sys->make_target ?
+		    sys->make_target : "");
+	strbuf_addstr(&stamp, "--- environment\n");
+	for (size_t i = 0; i < o->env.nr; i++)
+		strbuf_addf(&stamp, "%s\n", o->env.items[i]);
+	j->stamp_text = strbuf_detach(&stamp, NULL);
+}
+
+/* SOURCE/configure in OBJ, as Debian's dh_auto_configure but keeping
+ * dependency tracking (for rebuilds), then make. */
+static void autotools_steps(const struct pp_build *b, struct pp_job *j,
+			    const struct settings_out *o)
+{
+	const struct pp_build_system *sys = &b->spec->system;
+	struct pp_step *st = add_step(j, PP_PHASE_CONFIGURE, j->obj, &o->env);
+
+	pp_strlist_pushf(&st->argv, "%s/configure", pp_build_source_seen(b));
+	pp_strlist_push(&st->argv, "--prefix=/usr");
+	pp_strlist_pushf(&st->argv, "--libdir=/usr/lib/%s", b->multiarch);
+	pp_strlist_push(&st->argv, "--sysconfdir=/etc");
+	pp_strlist_push(&st->argv, "--localstatedir=/var");
+	pp_strlist_extend(&st->argv, &o->configure_args);
+	j->tree_mark = in_obj(j, "config.status");
+	make_later_steps(b, j, o, sys->make_test_target ?
+			 sys->make_test_target : "check");
+}
+
+/* ---- meson ----------------------------------------------------------- */
+
+static struct pp_step *meson_step(struct pp_job *j, enum pp_phase phase,
+				  const char *verb,
+				  const struct pp_strlist *env)
+{
+	struct pp_step *st = add_step(j, phase, NULL, env);
+
+	pp_strlist_push(&st->argv, "meson");
+	pp_strlist_push(&st->argv, verb);
+	pp_strlist_push(&st->argv, "-C");
+	pp_strlist_push(&st->argv, j->obj);
+	return st;
+}
+
+static void meson_steps(const struct pp_build *b, struct pp_job *j,
+			const struct settings_out *o)
+{
+	struct pp_step *st = add_step(j, PP_PHASE_CONFIGURE, NULL, &o->env);
+
+	pp_strlist_push(&st->argv, "meson");
+	pp_strlist_push(&st->argv, "setup");
+	pp_strlist_push(&st->argv, "--prefix=/usr");
+	pp_strlist_pushf(&st->argv, "--libdir=lib/%s", b->multiarch);
+	pp_strlist_push(&st->argv, "--buildtype=plain");
+	pp_strlist_push(&st->argv, "--wrap-mode=nodownload");
+	pp_strlist_extend(&st->argv, &o->meson_args);
+	pp_strlist_push(&st->argv, j->obj);
+	pp_strlist_push(&st->argv, pp_build_source_seen(b));
+	j->tree_mark = in_obj(j, "build.ninja");
+
+	st = meson_step(j, PP_PHASE_BUILD, "compile", &o->env);
+	pp_strlist_pushf(&st->argv, "-j%d", b->compile_jobs);
+	if (b->test) {
+		st = meson_step(j, PP_PHASE_TEST, "test", &o->env);
+		pp_strlist_push(&st->argv, "--print-errorlogs");
+		pp_strlist_extend(&st->argv, &o->test_args);
+	}
+	st = meson_step(j, PP_PHASE_INSTALL, "install", &o->env);
+	pp_strlist_push(&st->argv, "--destdir");
+	pp_strlist_push(&st->argv, j->stage);
+}
+
+/* ---- the spec's commands --------------------------------------------- */
+
+/* Each step's lines run by sh -e in OBJ with SRC, BUILD and JOBS (and
+ * DESTDIR for the install) besides the variant's environment. */
+static void commands_steps(const struct pp_build *b, struct pp_job *j,
+			   const struct settings_out *o)
+{
+	const struct pp_strlist *lines = o->commands;
+	static const enum pp_phase phases[PP_NR_CMD_STEPS] = {
+		PP_PHASE_CONFIGURE, PP_PHASE_BUILD, PP_PHASE_TEST,
+		PP_PHASE_INSTALL,
+	};
+	struct pp_strlist env = PP_STRLIST_INIT;
+
+	pp_strlist_extend(&env, &o->env);
+	pp_strlist_pushf(&env, "SRC=%s", pp_build_source_seen(b));
+	pp_strlist_pushf(&env, "BUILD=%s", j->obj);
+	pp_strlist_pushf(&env, "JOBS=%d", b->compile_jobs);
+	for (int i = 0; i < PP_NR_CMD_STEPS; i++) {
+		struct pp_step *st;
+
+		if (!lines[i].nr || (i == PP_CMD_TEST && !b->test))
+			continue;
+		if (i == PP_CMD_INSTALL)
+			pp_strlist_pushf(&env, "DESTDIR=%s", j->stage);
+		st = add_step(j, phases[i], j->obj, &env);
+		pp_strlist_push(&st->argv, "sh");
+		pp_strlist_push(&st->argv, "-ec");
+		pp_strlist_push_owned(&st->argv, pp_strlist_join(&lines[i],
+								 "\n"));
+	}
+	pp_strlist_release(&env);
+}
+
+void pp_system_steps(const struct pp_build *b, struct pp_job *j,
+		     const struct settings_out *o, int ccache)
+{
+	switch (b->spec->system.kind) {
+	case PP_BUILD_CMAKE: cmake_steps(b, j, o, ccache); break;
+	case PP_BUILD_MAKE: make_steps(b, j, o); break;
+	case PP_BUILD_AUTOTOOLS: autotools_steps(b, j, o); break;
+	case PP_BUILD_MESON: meson_steps(b, j, o); break;
+	case PP_BUILD_COMMANDS: commands_steps(b, j, o); break;
+	}
+}

@@ -1,0 +1,260 @@
+#!/bin/bash
+# padpack build beyond CMake (build.system): a plain Makefile, autotools,
+# meson and the spec's own commands, each on a tiny project generated here
+# and built in two variants: the variant's flags and settings reach the
+# build, DESTDIR staging, the log, a no-change rebuild that compiles
+# nothing, a failing build and its reproduce line; and padpack split of
+# the meson one. Each project builds in a second or two.
+source "$(dirname "$0")/../lib.sh"
+
+export SOURCE_DATE_EPOCH=1700000000
+LIBDIR=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+cd "$WORK" || exit 1
+
+# spec NAME SYSTEM-AND-BUILD-SETTINGS VALUE1-SETTINGS VALUE2-SETTINGS: a
+# spec of project NAME (source $WORK/NAME), one axis with values plain
+# and loud.
+spec() {
+	cat >"$WORK/$1.cfg" <<-EOF
+	name = "$1";
+	version = "1.0";
+	maintainer = "Padpack Tests <tests@example.org>";
+	homepage = "https://example.org/$1";
+	summary = "a tiny $1 project to test padpack build";
+	description = "It builds in a second.";
+	source = "$1";
+	build = { $2 };
+	axes = ( { name = "flavor"; values = (
+		{ name = "plain"; suffix = ""; $3 },
+		{ name = "loud"; suffix = "loud"; $4 } ); } );
+	EOF
+	echo "$WORK/$1.cfg"
+}
+
+# The program each project builds: it prints its greeting and the macros
+# the variant's flags defined.
+greet_c() {
+	cat <<-'EOF'
+	#include <stdio.h>
+	#ifndef GREETING
+	#define GREETING "hello"
+	#endif
+	int main(void) {
+	#ifdef FROM_CFLAGS
+		puts("cflags");
+	#endif
+	#ifdef FROM_CPPFLAGS
+		puts("cppflags");
+	#endif
+		puts(GREETING);
+		return 0;
+	}
+	EOF
+}
+
+# matches NAME PATTERN TEXT: TEXT, its lines joined by spaces, matches
+# the grep -E PATTERN.
+matches() {
+	if printf '%s' "$3" | tr '\n' ' ' | grep -Eq -- "$2"; then ok "$1"; else
+		not_ok "$1" "wanted pattern: $2" "$(printf '%s' "$3" | tail -n 20)"
+	fi
+}
+
+compiles() { # LOG: how many compiler runs the log shows
+	grep -cE '(^| )(cc|gcc)( .*)? -c |(^| )(cc|gcc) .* -o [a-z]+ ' "$1" || true
+}
+
+# ---- a plain Makefile --------------------------------------------------
+mkdir -p mk
+greet_c >mk/greet.c
+cat >mk/Makefile <<'EOF'
+PREFIX ?= /usr/local
+GREETING ?= hello
+ifdef BREAK
+$(error broken on purpose)
+endif
+all: greet
+greet: greet.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DGREETING='"$(GREETING)"' -o $@ greet.c $(LDFLAGS)
+check: greet
+	./greet | grep -qx '$(GREETING)'
+install: greet
+	install -D -m 755 greet $(DESTDIR)$(PREFIX)/bin/greet
+EOF
+f=$(spec mk 'system = "make"; make_vars = [ "PREFIX=/usr" ];
+	make_test_target = "check"; cflags = [ "-O1" ];
+	cppflags = [ "-DFROM_CPPFLAGS" ]; ldflags = [ "-Wl,-z,now" ];' \
+	'make_vars = [ "GREETING=plain" ];' \
+	'make_vars = [ "GREETING=loud" ]; cflags = [ "-DFROM_CFLAGS" ];')
+out=$("$PADPACK" build -c "$f" -B "$WORK/mb" -j2 2>&1)
+check "make: both variants built (exit 0)" test $? = 0
+check_fails "make: each variant's make variables and flags" 0 \
+	'^cppflags plain$' bash -c "'$WORK/mb/plain/stage/usr/bin/greet' | tr '\n' ' ' | sed 's/ \$//'"
+check_fails "make: ... the other variant's flags are its own" 0 \
+	'^cflags cppflags loud$' bash -c "'$WORK/mb/loud/stage/usr/bin/greet' | tr '\n' ' ' | sed 's/ \$//'"
+check "make: LDFLAGS reached the link (BIND_NOW)" bash -c \
+	"readelf -d '$WORK/mb/loud/stage/usr/bin/greet' | grep -q BIND_NOW"
+check "make: the source is copied into the build tree, the source stays clean" \
+	bash -c "test -x '$WORK/mb/plain/obj/greet' && test ! -e '$WORK/mk/greet'"
+check "make: the log has copy, build (make -C obj -j1 VARS), test, install" bash -c "
+	grep -q '^==> padpack: copy: rsync -a --modify-window=-1 --exclude=/.git $WORK/mk/ $WORK/mb/plain/obj/' '$WORK/mb/plain/build.log' &&
+	grep -q '^==> padpack: build: env .* make -C $WORK/mb/plain/obj -j1 PREFIX=/usr GREETING=plain\$' '$WORK/mb/plain/build.log' &&
+	grep -q '^==> padpack: test: .* make -C $WORK/mb/plain/obj PREFIX=/usr GREETING=plain check\$' '$WORK/mb/plain/build.log' &&
+	grep -q '^==> padpack: install: .* make -C .* DESTDIR=$WORK/mb/plain/stage install\$' '$WORK/mb/plain/build.log'"
+"$PADPACK" build -q -c "$f" -B "$WORK/mb" -j2
+check_fails "make: a second run compiles nothing" 0 '^0$' compiles "$WORK/mb/plain/build.log"
+touch mk/greet.c
+"$PADPACK" build -q -c "$f" -B "$WORK/mb" --variant plain
+check_fails "make: a changed source is compiled again" 0 '^1$' compiles "$WORK/mb/plain/build.log"
+f2=$(spec mk 'system = "make"; make_vars = [ "PREFIX=/usr" ];' \
+	'make_vars = [ "GREETING=changed" ];' '')
+"$PADPACK" build -q -c "$f2" -B "$WORK/mb" --variant plain
+check_fails "make: changed variables start the copy afresh, and build with them" 0 \
+	'^changed$' "$WORK/mb/plain/stage/usr/bin/greet"
+f=$(spec mk 'system = "make"; make_vars = [ "PREFIX=/usr" ];' '' \
+	'make_vars = [ "BREAK=1" ];')
+out=$("$PADPACK" build -c "$f" -B "$WORK/mf" 2>&1)
+check "make: a failing build: exit 5" test $? = 5
+matches "make: ... names the variant and step, shows the log's end" \
+	"variant loud: build failed \(exit status 2\) after .* \| Makefile:4: \*\*\* broken on purpose" "$out"
+matches "make: ... and the command that reproduces it" \
+	"to reproduce: +make -C $WORK/mf/loud/obj -j1 PREFIX=/usr BREAK=1" "$out"
+
+# ---- autotools ---------------------------------------------------------
+mkdir -p at
+greet_c >at/greet.c
+cat >at/configure.ac <<'EOF'
+AC_INIT([greet], [1.0])
+AM_INIT_AUTOMAKE([foreign])
+AC_PROG_CC
+AC_PROG_RANLIB
+AC_ARG_ENABLE([loud], [AS_HELP_STRING([--enable-loud], [shout])],
+	[AC_DEFINE([GREETING], ["loud"], [the greeting])])
+AC_CONFIG_HEADERS([config.h])
+AC_CONFIG_FILES([Makefile])
+AC_OUTPUT
+EOF
+cat >at/Makefile.am <<'EOF'
+bin_PROGRAMS = greet
+greet_CPPFLAGS = -include config.h
+lib_LIBRARIES = libgreet.a
+libgreet_a_SOURCES = greet.c
+EOF
+if (cd at && autoreconf -fi) >"$WORK/autoreconf.log" 2>&1; then
+	f=$(spec at 'system = "autotools"; buildflags = true;
+		make_vars = [ "V=1" ];' '' 'configure_args = [ "--enable-loud" ];')
+	out=$("$PADPACK" build -c "$f" -B "$WORK/ab" -j2 2>&1)
+	check "autotools: both variants built (exit 0)" test $? = 0
+	check_fails "autotools: the variant's configure arguments" 0 '^loud$' \
+		"$WORK/ab/loud/stage/usr/bin/greet"
+	check_fails "autotools: ... and the other's" 0 '^hello$' \
+		"$WORK/ab/plain/stage/usr/bin/greet"
+	check "autotools: configure in the build tree with /usr and the multiarch libdir" \
+		grep -q "^==> padpack: configure: cd $WORK/ab/plain/obj && env .* $WORK/at/configure --prefix=/usr --libdir=/$LIBDIR --sysconfdir=/etc --localstatedir=/var\$" \
+		"$WORK/ab/plain/build.log"
+	check "autotools: libdir staged, the source tree untouched" bash -c "
+		test -f '$WORK/ab/plain/stage/$LIBDIR/libgreet.a' &&
+		test ! -e '$WORK/at/config.status' && test ! -e '$WORK/at/greet'"
+	check "autotools: dpkg-buildflags' flags (buildflags = true)" \
+		grep -q -- "-fstack-protector-strong.*-D_FORTIFY_SOURCE=2\|-D_FORTIFY_SOURCE=2.*-fstack-protector-strong" \
+		"$WORK/ab/plain/build.log"
+	"$PADPACK" build -q -c "$f" -B "$WORK/ab" -j2
+	check "autotools: a second run configures and compiles nothing" bash -c "
+		grep -q 'configure (up to date, skipped)' '$WORK/ab/loud/build.log' &&
+		test \$(grep -c 'gcc .* -c' '$WORK/ab/loud/build.log') = 0"
+else
+	not_ok "autotools: autoreconf -fi of the generated project" \
+		"$(tail -n 5 "$WORK/autoreconf.log")"
+fi
+
+# ---- meson -------------------------------------------------------------
+mkdir -p me
+cat >me/meson.build <<'EOF'
+project('me', 'c', version: '1.0')
+lib = shared_library('me', 'me.c', version: '1.0.0', soversion: '1',
+	c_args: get_option('loud') ? ['-DGREETING="loud"'] : [], install: true)
+executable('me', 'main.c', link_with: lib, install: true)
+install_headers('me.h')
+test('runs', executable('me-test', 'main.c', link_with: lib))
+EOF
+echo "option('loud', type: 'boolean', value: false)" >me/meson_options.txt
+cat >me/me.h <<'EOF'
+const char *me_greeting(void);
+EOF
+cat >me/me.c <<'EOF'
+#include "me.h"
+#ifndef GREETING
+#define GREETING "hello"
+#endif
+const char *me_greeting(void) { return GREETING; }
+EOF
+cat >me/main.c <<'EOF'
+#include <stdio.h>
+#include "me.h"
+int main(void) { puts(me_greeting()); return 0; }
+EOF
+f=$(spec me 'system = "meson"; cflags = [ "-g", "-O2" ];' '' \
+	'meson_args = [ "-Dloud=true" ];')
+cat >>"$f" <<'EOF'
+packages = { copyright = "me.copyright"; title = "greeting library"; };
+EOF
+cat >"$WORK/me.copyright" <<'EOF'
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: me
+
+Files: *
+Copyright: 2024 Padpack Tests
+License: MIT
+ Permission is hereby granted, free of charge, to any person obtaining a copy.
+EOF
+out=$("$PADPACK" build -c "$f" -B "$WORK/eb" -j2 2>&1)
+check "meson: both variants built, tests run (exit 0)" test $? = 0
+check_fails "meson: the variant's meson arguments" 0 '^loud$' env \
+	LD_LIBRARY_PATH="$WORK/eb/loud/stage/$LIBDIR" "$WORK/eb/loud/stage/usr/bin/me"
+check "meson: library, SONAME link and header staged under the multiarch libdir" bash -c "
+	test -f '$WORK/eb/plain/stage/$LIBDIR/libme.so.1.0.0' &&
+	test -L '$WORK/eb/plain/stage/$LIBDIR/libme.so.1' &&
+	test -f '$WORK/eb/plain/stage/usr/include/me.h'"
+check "meson: setup, compile, test, install --destdir in the log" bash -c "
+	grep -q \"^==> padpack: configure: env 'CFLAGS=-g -O2' .* meson setup --prefix=/usr --libdir=${LIBDIR#usr/} --buildtype=plain --wrap-mode=nodownload $WORK/eb/plain/obj $WORK/me\\$\" '$WORK/eb/plain/build.log' &&
+	grep -q 'meson test -C $WORK/eb/plain/obj --print-errorlogs' '$WORK/eb/plain/build.log' &&
+	grep -q 'meson install -C $WORK/eb/plain/obj --destdir $WORK/eb/plain/stage' '$WORK/eb/plain/build.log'"
+"$PADPACK" build -q -c "$f" -B "$WORK/eb" -j2
+check "meson: a second run configures and compiles nothing" bash -c "
+	grep -q 'configure (up to date, skipped)' '$WORK/eb/plain/build.log' &&
+	grep -q 'ninja: no work to do' '$WORK/eb/plain/build.log'"
+out=$("$PADPACK" split -q -c "$f" -B "$WORK/eb" -o "$WORK/edebs" 2>&1)
+check "meson: padpack split of both variants (exit 0)" test $? = 0
+check "meson: ... a runtime package per variant, with the library" bash -c "
+	dpkg-deb -c '$WORK/edebs/libme1_1.0-1_amd64.deb' | grep -q '/$LIBDIR/libme.so.1.0.0' &&
+	dpkg-deb -c '$WORK/edebs/libme1-loud_1.0-1_amd64.deb' | grep -q '/$LIBDIR/libme.so.1.0.0'"
+
+# ---- the spec's commands -----------------------------------------------
+mkdir -p cm
+greet_c >cm/greet.c
+f=$(spec cm 'system = "commands"; cflags = [ "-O1" ]; commands = {
+	configure = [ "echo \"$SRC\" >configured-from", "test -n \"$JOBS\"" ];
+	build = [ "cc $CFLAGS -o greet \"$SRC/greet.c\"" ];
+	test = [ "./greet | grep -q .", "test \"$TEST_BREAK\" != yes" ];
+	install = [ "install -D -m 755 greet \"$DESTDIR/usr/bin/greet\"" ]; };' \
+	'env = { TEST_BREAK = "no"; };' \
+	'cflags = [ "-DGREETING=\"loud\"" ]; env = { TEST_BREAK = "no"; };')
+out=$("$PADPACK" build -c "$f" -B "$WORK/cb" -j2 2>&1)
+check "commands: both variants built (exit 0)" test $? = 0
+check_fails "commands: \$CFLAGS with the variant's flags, installed to \$DESTDIR" 0 \
+	'^loud$' "$WORK/cb/loud/stage/usr/bin/greet"
+check_fails "commands: run in the build tree with \$SRC" 0 "^$WORK/cm\$" \
+	cat "$WORK/cb/plain/obj/configured-from"
+"$PADPACK" build -q -c "$f" -B "$WORK/cb"
+check "commands: a second run skips the configure commands" \
+	grep -q 'configure (up to date, skipped)' "$WORK/cb/plain/build.log"
+f=$(spec cm 'system = "commands"; commands = {
+	build = [ "cc -o greet \"$SRC/greet.c\"" ];
+	test = [ "test \"$TEST_BREAK\" != yes" ];
+	install = [ "install -D greet \"$DESTDIR/usr/bin/greet\"" ]; };' \
+	'' 'env = { TEST_BREAK = "yes"; };')
+out=$("$PADPACK" build -c "$f" -B "$WORK/cf" 2>&1)
+check "commands: a failing test: exit 5" test $? = 5
+matches "commands: ... the step, and the commands that reproduce it" \
+	"variant loud: test failed \(exit status 1\).*to reproduce: +cd $WORK/cf/loud/obj && env TEST_BREAK=yes SRC=$WORK/cm BUILD=$WORK/cf/loud/obj JOBS=1 sh -ec 'test \"\\\$TEST_BREAK\" != yes'" \
+	"$out"
