@@ -230,6 +230,16 @@ int pp_split_has_copyright_notice(const char *text)
 	return found;
 }
 
+/* The first lines of a machine-readable copyright file (DEP-5). */
+static void dep5_head(const char *name, const char *homepage,
+		      struct strbuf *out)
+{
+	strbuf_addf(out, "Format: https://www.debian.org/doc/packaging-manuals/"
+		    "copyright-format/1.0/\nUpstream-Name: %s\n", name);
+	if (homepage)
+		strbuf_addf(out, "Source: %s\n", homepage);
+}
+
 void pp_split_dep5(const char *name, const char *homepage, const char *from,
 		   const char *license, struct strbuf *out)
 {
@@ -237,10 +247,7 @@ void pp_split_dep5(const char *name, const char *homepage, const char *from,
 	struct strbuf who = STRBUF_INIT;
 
 	notices(license, &who);
-	strbuf_addf(out, "Format: https://www.debian.org/doc/packaging-manuals/"
-		    "copyright-format/1.0/\nUpstream-Name: %s\n", name);
-	if (homepage)
-		strbuf_addf(out, "Source: %s\n", homepage);
+	dep5_head(name, homepage, out);
 	strbuf_addf(out, "Comment: made by padpack split from %s, the license "
 		    "the upstream\n installation ships; give packages.copyright "
 		    "for a reviewed one\n\nFiles: *\nCopyright: %s\n", from,
@@ -269,10 +276,7 @@ void pp_split_dep5(const char *name, const char *homepage, const char *from,
 void pp_split_dep5_unknown(const char *name, const char *homepage,
 			   struct strbuf *out)
 {
-	strbuf_addf(out, "Format: https://www.debian.org/doc/packaging-manuals/"
-		    "copyright-format/1.0/\nUpstream-Name: %s\n", name);
-	if (homepage)
-		strbuf_addf(out, "Source: %s\n", homepage);
+	dep5_head(name, homepage, out);
 	strbuf_addf(out, "Comment: made by padpack split, which found no "
 		    "license file in the staged\n tree nor in the directory it "
 		    "ran in; give packages.copyright\n\nFiles: *\nCopyright: "
