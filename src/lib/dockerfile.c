@@ -20,7 +20,8 @@
 static const char *const padpack_build_deps[] = {
 	"make", "gcc", "pkg-config", "libarchive-dev", "zlib1g-dev",
 	"liblzma-dev", "libssl-dev", "libconfig-dev", "libelf-dev",
-	"libzstd-dev", "libzydis-dev", "binutils", "dpkg-dev", "file",
+	"libzstd-dev", "libzydis-dev", "libjansson-dev", "binutils",
+	"dpkg-dev", "file",
 	"ca-certificates", NULL,
 };
 

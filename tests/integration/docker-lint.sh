@@ -39,6 +39,19 @@ check "stand-in packages made" fake_debs "$B/debs"
 check "padpack docker all writes every image and script" \
 	"$PADPACK" docker all -q -B "$B" --revision 0123abc
 
+# The dev image builds padpack itself: it installs every package of the
+# build part of scripts/install-deps.sh that padpack's own build needs.
+dev_has_build_deps() {
+	local p missing=
+	for p in $(sed -n '/^build_pkgs="gcc/,/"$/p' "$TOP/scripts/install-deps.sh" |
+		tr -d '"' | sed 's/^build_pkgs=//'); do
+		grep -Eq "(^| )$p( |$)" "$B/image-dev/Dockerfile" || missing="$missing $p"
+	done
+	[ -z "$missing" ] || { echo "not in the dev Dockerfile:$missing"; return 1; }
+}
+check "dev: installs every package padpack's build needs (install-deps.sh)" \
+	dev_has_build_deps
+
 lint_all() {
 	local f
 	for f in "$B/image-dev/Dockerfile" "$B"/*/image/Dockerfile \

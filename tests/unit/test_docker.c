@@ -321,6 +321,7 @@ static void dev_text(struct t_ctx *t)
 	HAS(sb.buf, " openssh-server ");
 	HAS(sb.buf, " ccache gdb ");
 	HAS(sb.buf, " libzydis-dev ");
+	HAS(sb.buf, " libjansson-dev ");
 	HAS(sb.buf, "ARG WOBOQ_REPO=\n");
 	HAS(sb.buf, "\nCMD [\"padpack-dev-build\"]\n");
 	HAS(sb.buf, "ENV PADPACK_SPEC=/usr/local/share/padpack/spec/paddle.cfg");
