@@ -130,28 +130,23 @@ corpus_build_cached() {
 	rm -rf "$work" && touch "$BUILD/complete"
 }
 
-# corpus_spec NAME FILE [fallback]: the minimal spec (name, version,
-# maintainer, summary, revision, copyright file), and the homepage,
-# description and one-variant axes, which today's padpack requires
-# (issue 13, point 7: a default must not be an error); the description
-# is the summary, as a sentence; the maintainer and homepage are those of
-# the source's debian/control. "fallback" adds the recipe's TITLE as
-# packages.title and puts SPEC_VERSION for the version.
+# corpus_spec NAME FILE [fallback]: the minimal spec of issue 13 (name,
+# version, maintainer, summary, revision, copyright file) and nothing
+# else: padpack's defaults give the rest (description from the summary,
+# one variant, no Homepage). The maintainer is the source's
+# debian/control's. "fallback" adds the recipe's TITLE as packages.title
+# and puts SPEC_VERSION for the version.
 corpus_spec() {
-	local name=$1 up=${VERSION#*:} src maint home
+	local name=$1 up=${VERSION#*:} src maint
 	up=${up%-*}
 	[ -n "${3:-}" ] && up=${SPEC_VERSION:-$up}
 	src=$(corpus_srcdir)
 	maint=$(sed -n 's/^Maintainer: *//p' "$src/debian/control" | head -n 1)
-	home=$(sed -n 's/^Homepage: *//p' "$src/debian/control" | head -n 1)
 	cat >"$2" <<-EOC
 	name = "$name";
 	version = "$up";
 	maintainer = "$maint";
-	homepage = "$home";
 	summary = "$SUMMARY";
-	description = "$SUMMARY.";
-	axes = ( { name = "flavor"; values = ( { name = "default"; suffix = ""; } ); } );
 	packages = {
 		revision = "${VERSION##*-}";
 		copyright = "${src}debian/copyright";${3:+
