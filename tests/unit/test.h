@@ -27,6 +27,15 @@ void t_fail(struct t_ctx *t, const char *file, int line, const char *fmt, ...)
 	if (a_ != b_) t_fail(t, __FILE__, __LINE__, "%s == %lld, want %lld", \
 	#a, a_, b_); } while (0)
 
+struct pp_spec;
+struct pp_err;
+/* Writes text to a file made from the mkstemp template tmpl (its name
+ * left in path, when not NULL: as long as tmpl, at most 127 bytes), loads
+ * it as a spec and removes it; the load's result, -2 when it could not
+ * be written. */
+int t_spec_load_text(const char *tmpl, const char *text, struct pp_spec *spec,
+		     struct pp_err *err, char *path);
+
 #define T_SUITE(name) const struct t_case name[]
 #define T_END { NULL, NULL }
 

@@ -412,20 +412,6 @@ static void build_images_order(struct t_ctx *t)
 	pp_spec_release(&spec);
 }
 
-static int load_text(const char *text, struct pp_spec *spec,
-		     struct pp_err *err)
-{
-	char path[] = "/mnt-docker-XXXXXX";
-	int fd = mkstemp(path), rc;
-
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		return -2;
-	close(fd);
-	rc = pp_spec_load(path, spec, err);
-	unlink(path);
-	return rc;
-}
-
 static void fails(struct t_ctx *t, const char *extra, const char *want)
 {
 	char text[2048];
@@ -434,7 +420,8 @@ static void fails(struct t_ctx *t, const char *extra, const char *want)
 
 	snprintf(text, sizeof(text), "%s%s", HEAD, extra);
 	pp_err_init(&err);
-	CHECK_INT(load_text(text, &spec, &err), -1);
+	CHECK_INT(t_spec_load_text("/mnt-docker-XXXXXX", text, &spec, &err,
+				   NULL), -1);
 	CHECK_INT(err.code, PP_EXIT_INPUT);
 	if (!strstr(err.msg, want))
 		t_fail(t, __FILE__, __LINE__, "'%s' lacks '%s'", err.msg, want);

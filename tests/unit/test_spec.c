@@ -26,22 +26,7 @@
 	"    forbid_isa = [ \"avx\", \"fma\" ]; }\n" \
 	"); }"
 
-/* Writes text to a temporary file and loads it; returns the load's
- * result, with the error in err. */
-static int load_text(const char *text, struct pp_spec *spec,
-		     struct pp_err *err, char *path)
-{
-	int fd, rc;
-
-	sprintf(path, "/tmp/padpack-spec-XXXXXX");
-	fd = mkstemp(path);
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		return -2;
-	close(fd);
-	rc = pp_spec_load(path, spec, err);
-	unlink(path);
-	return rc;
-}
+#define SPEC_TMPL "/tmp/padpack-spec-XXXXXX"
 
 /* Loading text fails with a message holding every one of want[]. */
 static void fails_with(struct t_ctx *t, const char *text, const char *line,
@@ -52,7 +37,7 @@ static void fails_with(struct t_ctx *t, const char *text, const char *line,
 	char path[64], where[96];
 
 	pp_err_init(&err);
-	CHECK_INT(load_text(text, &spec, &err, path), -1);
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, text, &spec, &err, path), -1);
 	CHECK_INT(err.code, PP_EXIT_INPUT);
 	snprintf(where, sizeof(where), "%s:%s: ", path, line);
 	if (*line && !strstr(err.msg, where))
@@ -111,7 +96,7 @@ static void third_axis_and_device(struct t_ctx *t)
 	char path[64];
 
 	pp_err_init(&err);
-	CHECK_INT(load_text(text, &spec, &err, path), 0);
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, text, &spec, &err, path), 0);
 	if (err.msg[0])
 		t_fail(t, __FILE__, __LINE__, "%s", err.msg);
 	CHECK_INT(spec.nr_variants, 6);
@@ -140,7 +125,7 @@ static void new_device_kind(struct t_ctx *t)
 	char path[64];
 
 	pp_err_init(&err);
-	CHECK_INT(load_text(text, &spec, &err, path), 0);
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, text, &spec, &err, path), 0);
 	CHECK_INT(spec.nr_variants, 2);
 	CHECK_STR(spec.variants[1].name, "musa");
 	CHECK_STR(spec.axes[0].values[1].container.run_flags.items[0],
@@ -231,7 +216,7 @@ static void bad_isa_and_placeholders(struct t_ctx *t)
 		char path[64];
 
 		pp_err_init(&err);
-		CHECK_INT(load_text(HEAD "build = { cmake = [ \"-DM=a@b.c\","
+		CHECK_INT(t_spec_load_text(SPEC_TMPL, HEAD "build = { cmake = [ \"-DM=a@b.c\","
 				    " \"-DX=@-@\" ]; };\naxes = ( " ISA_AXIS
 				    " );\n", &spec, &err, path), 0);
 		pp_spec_release(&spec);
@@ -260,7 +245,7 @@ static void expand_and_select(struct t_ctx *t)
 	char path[64], *pats[] = { "gpu-*", "cpu-avx" }, *bad[] = { "tpu" };
 
 	pp_err_init(&err);
-	CHECK_INT(load_text(HEAD "axes = ( " DEVICE_AXIS ", " ISA_AXIS " );\n",
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, HEAD "axes = ( " DEVICE_AXIS ", " ISA_AXIS " );\n",
 			    &spec, &err, path), 0);
 	pp_strlist_push(&tools, "nvcc=/opt/cuda/bin/nvcc");
 	{
@@ -313,7 +298,7 @@ static void versions(struct t_ctx *t)
 	CHECK(!pp_version_is_upstream("1.0 beta"));
 	CHECK(!pp_version_is_upstream(""));
 	pp_err_init(&err);
-	CHECK_INT(load_text(HEAD "version = \"1.2.3\";\n"
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, HEAD "version = \"1.2.3\";\n"
 			    "version_env = \"PP_TEST_VERSION\";\n"
 			    "axes = ( " ISA_AXIS " );\n", &spec, &err, path), 0);
 	unsetenv("PP_TEST_VERSION");
@@ -365,7 +350,7 @@ static void build_systems(struct t_ctx *t)
 			      "TARGET=HASWELL") >= 0);
 	CHECK_STR(pp_build_kind_name(spec.system.kind), "make");
 	pp_spec_release(&spec);
-	CHECK_INT(load_text(HEAD "axes = ( " ISA_AXIS " );\n", &spec, &err,
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, HEAD "axes = ( " ISA_AXIS " );\n", &spec, &err,
 			    path), 0);
 	CHECK(spec.system.kind == PP_BUILD_CMAKE && !spec.system.buildflags);
 	pp_spec_release(&spec);

@@ -149,18 +149,7 @@ static void copyright(struct t_ctx *t)
 	strbuf_release(&gpl);
 }
 
-static int load(const char *text, struct pp_spec *spec, struct pp_err *err)
-{
-	char path[] = "/tmp/padpack-splitrules-XXXXXX";
-	int fd = mkstemp(path), rc;
-
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		return -2;
-	close(fd);
-	rc = pp_spec_load(path, spec, err);
-	unlink(path);
-	return rc;
-}
+#define TMPL "/tmp/padpack-splitrules-XXXXXX"
 
 /* Rule 7: a spec of a name and a version loads, with defaults. */
 static void minimal_spec(struct t_ctx *t)
@@ -171,8 +160,9 @@ static void minimal_spec(struct t_ctx *t)
 	pp_err_init(&err);
 	setenv("DEBFULLNAME", "Jane Doe", 1);
 	setenv("DEBEMAIL", "jane@example.org", 1);
-	CHECK_INT(load("name = \"demo\";\nversion = \"1.2\";\n"
-		       "packages = { runtime = \"one\"; };\n", &spec, &err), 0);
+	CHECK_INT(t_spec_load_text(TMPL, "name = \"demo\";\nversion = \"1.2\";\n"
+				   "packages = { runtime = \"one\"; };\n",
+				   &spec, &err, NULL), 0);
 	if (!err.code) {
 		CHECK_STR(spec.maintainer, "Jane Doe <jane@example.org>");
 		CHECK_STR(spec.summary, "software of the demo project");
@@ -184,7 +174,8 @@ static void minimal_spec(struct t_ctx *t)
 	}
 	unsetenv("DEBFULLNAME");
 	unsetenv("DEBEMAIL");
-	CHECK_INT(load("name = \"demo\";\nversion = \"1.2\";\n", &spec, &err), -1);
+	CHECK_INT(t_spec_load_text(TMPL, "name = \"demo\";\nversion = \"1.2\";\n",
+				   &spec, &err, NULL), -1);
 	CHECK(strstr(err.msg, "'maintainer' is missing") &&
 	      strstr(err.msg, "DEBEMAIL"));
 	pp_err_release(&err);

@@ -19,18 +19,7 @@
 	"  { name = \"noavx\"; suffix = \"noavx\"; " noavx " }\n" \
 	"); } );\n"
 
-static int load(const char *text, struct pp_spec *spec, struct pp_err *err)
-{
-	char path[] = "/tmp/padpack-splitspec-XXXXXX";
-	int fd = mkstemp(path), rc;
-
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		return -2;
-	close(fd);
-	rc = pp_spec_load(path, spec, err);
-	unlink(path);
-	return rc;
-}
+#define TMPL "/tmp/padpack-splitspec-XXXXXX"
 
 static void fails(struct t_ctx *t, const char *text, const char *want1,
 		  const char *want2)
@@ -39,7 +28,7 @@ static void fails(struct t_ctx *t, const char *text, const char *want1,
 	struct pp_err err;
 
 	pp_err_init(&err);
-	CHECK_INT(load(text, &spec, &err), -1);
+	CHECK_INT(t_spec_load_text(TMPL, text, &spec, &err, NULL), -1);
 	CHECK_INT(err.code, PP_EXIT_INPUT);
 	if (!strstr(err.msg, want1) || !strstr(err.msg, want2))
 		t_fail(t, __FILE__, __LINE__, "'%s' lacks '%s' or '%s'",
@@ -54,7 +43,7 @@ static void loads(struct t_ctx *t)
 	int rc;
 
 	pp_err_init(&err);
-	rc = load(HEAD AXES("isa = \"x86-64-v3\"; isa_require = [ \"avx\" ];",
+	rc = t_spec_load_text(TMPL, HEAD AXES("isa = \"x86-64-v3\"; isa_require = [ \"avx\" ];",
 			    "isa = \"x86-64-v2+AES\"; forbid_isa = [ \"avx\" ];"
 			    " accelerator = { what = \"drv\"; libs = "
 			    "[ \"libdrv.so.1\" ]; };")
@@ -65,7 +54,7 @@ static void loads(struct t_ctx *t)
 		  " isa_dispatch = ( { path = \"usr/lib/*\"; symbols = [ \"*_avx2\" ];"
 		  " ifunc = true; } );\n"
 		  " control = ( { package = \"demo*\"; fields = { Section = \"x\"; };"
-		  " postinst = \"p.postinst\"; } ); };\n", &spec, &err);
+		  " postinst = \"p.postinst\"; } ); };\n", &spec, &err, NULL);
 	CHECK_INT(rc, 0);
 	if (rc == 0) {
 		CHECK_STR(spec.revision, "3");
