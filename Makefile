@@ -44,8 +44,8 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 # The binary of a sanitized build lives in build-asan/, the plain one here.
 PADPACK := $(if $(filter 1,$(SANITIZE)),$(B)/padpack,padpack)
 
-.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build fidelity openblas
-all: $(PADPACK) $(B)/unit-tests
+.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build fidelity openblas man
+all: $(PADPACK) $(B)/unit-tests man
 
 $(B)/%.o: %.c $(wildcard src/lib/*.h src/cmd/*.h tests/unit/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -63,6 +63,22 @@ $(B)/unit-tests: $(UNIT_OBJ) $(B)/libpadpack.a
 
 deps:
 	scripts/install-deps.sh
+
+# The man pages: written once in scdoc (doc/man/NAME.SECTION.scd), made
+# into roff under build/man/manSECTION/ (a MANPATH: man -M build/man).
+# Dated by SOURCE_DATE_EPOCH, else the last commit, so they are reproducible.
+MAN_SRC := $(sort $(wildcard doc/man/*.scd))
+MAN_PAGES := $(foreach f,$(MAN_SRC:doc/man/%.scd=%),build/man/man$(subst .,,$(suffix $(f)))/$(f))
+MAN_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
+man: $(MAN_PAGES)
+
+build/man/man1/%.1: doc/man/%.1.scd
+	@mkdir -p $(dir $@)
+	$(if $(MAN_EPOCH),SOURCE_DATE_EPOCH=$(MAN_EPOCH)) scdoc <$< >$@.tmp && mv $@.tmp $@
+
+build/man/man5/%.5: doc/man/%.5.scd
+	@mkdir -p $(dir $@)
+	$(if $(MAN_EPOCH),SOURCE_DATE_EPOCH=$(MAN_EPOCH)) scdoc <$< >$@.tmp && mv $@.tmp $@
 
 # Every test: the plain build, then the unit and format tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer. The last line printed
@@ -102,10 +118,11 @@ fidelity: deps
 	$(MAKE) all
 	tests/corpus/corpus.sh -o build/corpus
 
-install: padpack
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+install: padpack man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 0755 padpack $(DESTDIR)$(BINDIR)/padpack
-	install -m 0644 doc/padpack.1 $(DESTDIR)$(MANDIR)/man1/padpack.1
+	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5
 	install -d $(DESTDIR)$(DATADIR)/control-templates $(DESTDIR)$(DATADIR)/scripts
 	install -m 0644 control-templates/*.control $(DESTDIR)$(DATADIR)/control-templates
 	install -m 0644 scripts/*.preinst scripts/*.postinst $(DESTDIR)$(DATADIR)/scripts

@@ -11,6 +11,8 @@ set -eu
 build_pkgs="gcc make pkg-config libarchive-dev zlib1g-dev liblzma-dev
  libssl-dev libconfig-dev libelf-dev libzstd-dev libzydis-dev cmake
  libjansson-dev"
+# The man pages are written in scdoc (doc/man/*.scd) and made into roff.
+build_pkgs="$build_pkgs scdoc"
 # What `padpack build` needs to build the bundled Paddle core (pkg/).
 build_pkgs="$build_pkgs g++ ninja-build ccache python3-dev git"
 

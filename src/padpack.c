@@ -1,6 +1,9 @@
 /* padpack: the command table and the one place errors are printed. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd/cmds.h"
 
@@ -39,6 +42,7 @@ static void print_help(FILE *f)
 {
 	fprintf(f, "usage: padpack COMMAND [ARGS...]\n"
 		"       padpack COMMAND --help\n"
+		"       padpack help [COMMAND | spec]   (the manual page)\n"
 		"       padpack --version\n\n"
 		"padpack builds, inspects and checks Debian packages.\n\n"
 		"Commands:\n");
@@ -54,6 +58,49 @@ static const struct pp_cmd *find_command(const char *name)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
+}
+
+/* Shows the manual page PAGE with man(1), as git help does. Where man
+ * or the page is missing, says so and prints the short form, if any. */
+static int show_manual(const char *page, const char *section,
+		       const char *short_form)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execlp("man", "man", section, page, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	fprintf(stderr, "padpack: could not show the manual page %s(%s); "
+		"install padpack's manual pages and man-db\n", page, section);
+	if (short_form)
+		printf("%s", short_form);
+	return 0;
+}
+
+static int help_command(const char *name)
+{
+	const struct pp_cmd *cmd;
+	char page[64];
+
+	if (!strcmp(name, "spec"))
+		return show_manual("padpack-spec", "5", NULL);
+	cmd = find_command(name);
+	if (!cmd) {
+		fprintf(stderr, "padpack: '%s' is not a command; see "
+			"'padpack --help'\n", name);
+		return PP_EXIT_USAGE;
+	}
+	snprintf(page, sizeof(page), "padpack-%s", cmd->name);
+	return show_manual(page, "1", cmd->usage);
 }
 
 static int wants_help(int argc, char **argv)
@@ -89,6 +136,8 @@ int main(int argc, char **argv)
 		print_help(stderr);
 		return PP_EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2)
+		return help_command(argv[2]);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		print_help(stdout);
 		return 0;

@@ -15,7 +15,12 @@ else
 fi
 deb=$(ls "$WORK"/padpack_*_*.deb)
 check "lintian: no error or warning" lintian --fail-on error,warning "$WORK"/padpack_*.changes
-check "the package ships the man page" bash -c "dpkg-deb --contents '$deb' | grep -q './usr/share/man/man1/padpack.1.gz'"
+for page in man1/padpack.1 man1/padpack-repo.1 man1/padpack-split.1 man5/padpack-spec.5; do
+	check "the package ships the man page $page" bash -c "dpkg-deb --contents '$deb' | grep -q './usr/share/man/$page.gz$'"
+done
+check "the package ships a man page per command" bash -c "
+	n=\$('$TOP/padpack' --help | sed -n '/^Commands:/,/^\$/p' | awk 'NF > 1' | wc -l)
+	[ \$(dpkg-deb --contents '$deb' | grep -c './usr/share/man/man1/padpack-.*\\.1\\.gz$') = \$n ]"
 check "the package ships /usr/bin/padpack" bash -c "dpkg-deb --contents '$deb' | grep -q './usr/bin/padpack$'"
 check "the package ships the bash completion" bash -c "dpkg-deb --contents '$deb' | grep -q './usr/share/bash-completion/completions/padpack$'"
 check "the package Build-Depends on libjansson-dev (--json)" grep -q 'libjansson-dev' "$src/debian/control"
@@ -29,3 +34,7 @@ check "the installed completion completes the installed padpack's commands" bash
 	source '$R/usr/share/bash-completion/completions/padpack' &&
 	COMP_WORDS=('$R/usr/bin/padpack' rep) COMP_CWORD=1 && _padpack &&
 	[ \"\${COMPREPLY[*]}\" = repo ]"
+check "man padpack-repo shows the installed page" bash -c "
+	MANPATH='$R/usr/share/man' MANPAGER=cat MANWIDTH=80 man padpack-repo 2>&1 | grep -q 'padpack-repo - publish'"
+check "padpack help repo opens the installed page" bash -c "
+	MANPATH='$R/usr/share/man' MANPAGER=cat MANWIDTH=80 '$R/usr/bin/padpack' help repo 2>&1 | grep -q 'padpack-repo - publish'"

@@ -1,0 +1,75 @@
+#!/bin/bash
+# The documentation kept in step with the code: a man page per command
+# (doc/man/padpack-COMMAND.1.scd, made into roff by `make man`) naming
+# every option its --help names; padpack(1) listing every command and exit
+# code; padpack-spec(5) naming every setting of the spec schema; every
+# page rendering without groff warnings; `padpack help COMMAND` opening
+# the page; and the README's tour, run (tests/docs/tour.sh).
+source "$(dirname "$0")/../lib.sh"
+MAN=$TOP/build/man
+make -C "$TOP" -s man >"$WORK/make.log" 2>&1 || not_ok "make man" "$(tail -n 5 "$WORK/make.log")"
+
+# render PAGE: the page as plain text (ASCII hyphens), one long line a
+# paragraph, so that a phrase is never cut by the line width.
+render() {
+	MANWIDTH=1000 LC_ALL=C man -l "$1" 2>/dev/null | col -b
+}
+
+# The options a command's --help names: in its usage lines and in the
+# lines that start with an option.
+help_options() {
+	"$PADPACK" "$1" --help | awk '/^$/ {u = 0} NR == 1 {u = 1} u || /^ *-/' |
+		grep -oE -- '(^|[^A-Za-z0-9_-])--?[A-Za-z][A-Za-z0-9-]*' |
+		sed 's/^[^-]*//' | sort -u
+}
+
+commands=$("$PADPACK" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 {print $1}')
+[ -n "$commands" ] || not_ok "padpack --help lists commands"
+render "$MAN/man1/padpack.1" >"$WORK/padpack.txt"
+for c in $commands; do
+	page=$MAN/man1/padpack-$c.1
+	if [ ! -f "$page" ]; then
+		not_ok "padpack-$c(1) exists" "no doc/man/padpack-$c.1.scd"
+		continue
+	fi
+	render "$page" >"$WORK/$c.txt"
+	help_options "$c" >"$WORK/$c.help"
+	missing=$(while read -r o; do
+		grep -qE -- "(^|[^A-Za-z0-9-])$o([^A-Za-z0-9-]|$)" "$WORK/$c.txt" || echo "$o"
+	done <"$WORK/$c.help")
+	if [ -z "$missing" ]; then
+		ok "padpack-$c(1) names every option of 'padpack $c --help'"
+	else
+		not_ok "padpack-$c(1) names every option of 'padpack $c --help'" \
+			"missing from doc/man/padpack-$c.1.scd:" $missing
+	fi
+	check "padpack(1) lists $c" grep -qE "padpack-$c\(1\)" "$WORK/padpack.txt"
+done
+
+sed -n '/^EXIT STATUS/,/^[A-Z]/p' "$WORK/padpack.txt" >"$WORK/exit.txt"
+for code in $("$PADPACK" --help | sed -n '/^Exit codes:/,$p' | awk '$1 ~ /^[0-9]+$/ {print $1}'); do
+	check "exit code $code is documented in padpack(1)" grep -qE "^ +$code( |$)" "$WORK/exit.txt"
+done
+
+render "$MAN/man5/padpack-spec.5" >"$WORK/spec.txt"
+python3 "$TOP/tests/docs/spec-settings.py" "$TOP/src/lib/spec_schema.c" | cut -f1 >"$WORK/settings"
+[ -s "$WORK/settings" ] || not_ok "the spec schema's settings are read"
+missing=$(while read -r s; do grep -qF -- "$s" "$WORK/spec.txt" || echo "$s"; done <"$WORK/settings")
+if [ -z "$missing" ]; then
+	ok "padpack-spec(5) names every setting of the spec schema ($(wc -l <"$WORK/settings"))"
+else
+	not_ok "padpack-spec(5) names every setting of the spec schema" \
+		"missing from doc/man/padpack-spec.5.scd:" $missing
+fi
+
+for page in "$MAN"/man*/*.[15]; do
+	check "$(basename "$page") renders without groff warnings" \
+		bash -c "groff -man -ww -z '$page' 2>&1 | (! grep .)"
+done
+
+check "padpack help repo opens padpack-repo(1)" bash -c "
+	MANPATH='$MAN' MANPAGER=cat PAGER=cat MANWIDTH=80 '$PADPACK' help repo | grep -q 'padpack-repo - '"
+check "padpack help spec opens padpack-spec(5)" bash -c "
+	MANPATH='$MAN' MANPAGER=cat PAGER=cat MANWIDTH=80 '$PADPACK' help spec | grep -q 'padpack-spec - '"
+check "padpack repo --help stays the short form" bash -c "'$PADPACK' repo --help | head -n 1 | grep -q '^usage: padpack repo'"
+check_fails "padpack help of no command is a usage error" 2 "'frobnicate' is not a command" "$PADPACK" help frobnicate
