@@ -20,7 +20,7 @@
 static const char *const padpack_build_deps[] = {
 	"make", "gcc", "pkg-config", "libarchive-dev", "zlib1g-dev",
 	"liblzma-dev", "libssl-dev", "libconfig-dev", "libelf-dev",
-	"libzstd-dev", "libzydis-dev", "libjansson-dev", "binutils",
+	"libzstd-dev", "libzydis-dev", "libjansson-dev", "scdoc", "binutils",
 	"dpkg-dev", "file",
 	"ca-certificates", NULL,
 };
@@ -456,12 +456,13 @@ static void padpack_itself(struct strbuf *out)
 		      "control templates and\n# scripts, stays beside it)\n"
 		      "COPY padpack /usr/local/src/padpack\n");
 	pp_strlist_push(&cmds, "make -C /usr/local/src/padpack -j\"$(nproc)\" "
-			"padpack");
+			"padpack man");
 	pp_strlist_push(&cmds, "ln -s /usr/local/src/padpack/padpack "
 			"/usr/local/bin/padpack");
-	pp_strlist_push(&cmds, "install -D -m 0644 "
-			"/usr/local/src/padpack/doc/padpack.1 "
-			"/usr/local/share/man/man1/padpack.1");
+	pp_strlist_push(&cmds, "install -D -m 0644 -t /usr/local/share/man/man1 "
+			"/usr/local/src/padpack/build/man/man1/*.1");
+	pp_strlist_push(&cmds, "install -D -m 0644 -t /usr/local/share/man/man5 "
+			"/usr/local/src/padpack/build/man/man5/*.5");
 	pp_strlist_push(&cmds, "rm -rf /usr/local/src/padpack/build");
 	pp_df_run(out, NULL, &cmds);
 	strbuf_addstr(out, "ENV PADPACK_DATADIR=/usr/local/src/padpack\n");
