@@ -62,6 +62,16 @@ else
 		"missing from doc/man/padpack-spec.5.scd:" $missing
 fi
 
+missing=$(while read -r s; do grep -qF -- "\`$s\`" "$TOP/doc/spec.md" || echo "$s"; done <"$WORK/settings")
+if [ -z "$missing" ]; then
+	ok "doc/spec.md names every setting of the spec schema"
+else
+	not_ok "doc/spec.md names every setting of the spec schema" "missing:" $missing
+fi
+python3 "$TOP/tests/docs/spec-md.py" "$TOP/doc/man/padpack-spec.5.scd" >"$WORK/spec.md"
+same "doc/spec.md is padpack-spec(5) in Markdown (tests/docs/spec-md.py makes it)" \
+	"$WORK/spec.md" "$TOP/doc/spec.md"
+
 for page in "$MAN"/man*/*.[15]; do
 	check "$(basename "$page") renders without groff warnings" \
 		bash -c "groff -man -ww -z '$page' 2>&1 | (! grep .)"
@@ -73,3 +83,46 @@ check "padpack help spec opens padpack-spec(5)" bash -c "
 	MANPATH='$MAN' MANPAGER=cat PAGER=cat MANWIDTH=80 '$PADPACK' help spec | grep -q 'padpack-spec - '"
 check "padpack repo --help stays the short form" bash -c "'$PADPACK' repo --help | head -n 1 | grep -q '^usage: padpack repo'"
 check_fails "padpack help of no command is a usage error" 2 "'frobnicate' is not a command" "$PADPACK" help frobnicate
+
+# The README's tour (tests/docs/tour.py): each block's commands run in a
+# scratch checkout (pkg/ in a git tree, ./padpack), those
+# marked root in a clean Debian root (tests/tools/debian-root.sh) that
+# sees the scratch checkout at its own path; each command's output is
+# compared with the README's.
+source "$TOP/tests/tools/debian-root.sh"
+T=$WORK/tour
+mkdir -p "$T/.tour"
+ln -s "$PADPACK" "$T/padpack"
+cp -a "$TOP/pkg" "$T/"
+(cd "$T" && git init -q && git add pkg &&
+	git -c user.name=tour -c user.email=tour@example.org commit -qm tour)
+blocks=$(python3 "$TOP/tests/docs/tour.py" extract "$TOP/README.md" "$T/.tour") ||
+	not_ok "the README's tour blocks are read" "$blocks"
+for s in "$T"/.tour/*.sh; do
+	[ -e "$s" ] || continue
+	n=${s%.*.sh}; n=${n##*/}
+	case $s in
+	*.host.sh)
+		# what a block exports (PATH ...) holds for the blocks after it
+		(cd "$T" && env SOURCE_DATE_EPOCH=1700000000 bash -c \
+			'[ -f .tour/env ] && source .tour/env; source "$1"; export -p >.tour/env' \
+			tour "$s") >"$T/.tour/$n.out" 2>&1 ;;
+	*.root.sh)
+		if ! debian_root_prepare; then
+			not_ok "README tour block $n: a clean Debian root" "mmdebstrap failed"
+			continue
+		fi
+		{ printf 'mkdir -p %q && ln -s /debs %q && cd %q\n' "$(dirname "$T")" "$T" "$T"
+		  echo 'sudo() { "$@"; }'
+		  printf 'printf %s >/etc/apt/apt.conf.d/99tour\n' \
+			"'Dir::Etc::SourceList \"/dev/null\";\nAPT::Get::List-Cleanup \"0\";\n'"
+		  cat "$s"; } >"$T/.tour/$n.run"
+		debian_root_run "$T" "bash /debs/.tour/$n.run" >"$T/.tour/$n.out" 2>&1 ;;
+	esac
+	if why=$(python3 "$TOP/tests/docs/tour.py" compare "$T/.tour/$n.expected" "$T/.tour/$n.out"); then
+		ok "README tour block $n prints what the README shows"
+	else
+		not_ok "README tour block $n prints what the README shows" "$why"
+	fi
+done
+[ "${blocks:-0}" -ge 5 ] || not_ok "the README has its tour (5 blocks or more)" "found ${blocks:-0}"
