@@ -10,9 +10,7 @@ set -eu
 
 build_pkgs="gcc make pkg-config libarchive-dev zlib1g-dev liblzma-dev
  libssl-dev libconfig-dev libelf-dev libzstd-dev libzydis-dev cmake
- libjansson-dev"
-# The man pages are written in scdoc (doc/man/*.scd) and made into roff.
-build_pkgs="$build_pkgs scdoc"
+ libjansson-dev scdoc"
 # What `padpack build` needs to build the bundled Paddle core (pkg/).
 build_pkgs="$build_pkgs g++ ninja-build ccache python3-dev git"
 
@@ -32,6 +30,8 @@ test_pkgs="$test_pkgs apt-file"
 # build-systems: padpack build drives meson, and copies plain-make trees
 # with rsync.
 test_pkgs="$test_pkgs meson rsync"
+# docs: the man pages rendered and opened (man, groff, col).
+test_pkgs="$test_pkgs man-db groff-base bsdextrautils"
 # What the projects of padpack split's corpus (tests/corpus/) build with.
 test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
 
