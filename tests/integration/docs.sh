@@ -72,6 +72,9 @@ python3 "$TOP/tests/docs/spec-md.py" "$TOP/doc/man/padpack-spec.5.scd" >"$WORK/s
 same "doc/spec.md is padpack-spec(5) in Markdown (tests/docs/spec-md.py makes it)" \
 	"$WORK/spec.md" "$TOP/doc/spec.md"
 
+check "README.md and doc/*.md: every link leads to a file and heading" \
+	python3 "$TOP/tests/docs/links.py" "$TOP/README.md" "$TOP"/doc/*.md
+
 for page in "$MAN"/man*/*.[15]; do
 	check "$(basename "$page") renders without groff warnings" \
 		bash -c "groff -man -ww -z '$page' 2>&1 | (! grep .)"
