@@ -44,7 +44,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 # The binary of a sanitized build lives in build-asan/, the plain one here.
 PADPACK := $(if $(filter 1,$(SANITIZE)),$(B)/padpack,padpack)
 
-.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build fidelity openblas man
+.PHONY: all check demo bench install clean deps unit deb fuzz fuzz-build fidelity openblas man html
 all: $(PADPACK) $(B)/unit-tests man
 
 $(B)/%.o: %.c $(wildcard src/lib/*.h src/cmd/*.h tests/unit/*.h) Makefile
@@ -79,6 +79,22 @@ build/man/man1/%.1: doc/man/%.1.scd
 build/man/man5/%.5: doc/man/%.5.scd
 	@mkdir -p $(dir $@)
 	$(if $(MAN_EPOCH),SOURCE_DATE_EPOCH=$(MAN_EPOCH)) scdoc <$< >$@.tmp && mv $@.tmp $@
+
+# The man pages as HTML for doc/ (build/html/NAME.SECTION.html), by
+# mandoc; a warning fails the page. scripts/scdoc-mandoc.awk first drops
+# the paragraph macros scdoc writes where mandoc would skip them.
+HTML_PAGES := $(MAN_SRC:doc/man/%.scd=build/html/%.html)
+html: $(HTML_PAGES)
+
+MANDOC_HTML = @mkdir -p $(dir $@); awk -f scripts/scdoc-mandoc.awk $< | \
+	mandoc -T html -W warning -O man=%N.%S.html >$@.tmp && \
+	mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+build/html/%.1.html: build/man/man1/%.1 scripts/scdoc-mandoc.awk
+	$(MANDOC_HTML)
+
+build/html/%.5.html: build/man/man5/%.5 scripts/scdoc-mandoc.awk
+	$(MANDOC_HTML)
 
 # Every test: the plain build, then the unit and format tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer. The last line printed

@@ -32,6 +32,8 @@ test_pkgs="$test_pkgs apt-file"
 test_pkgs="$test_pkgs meson rsync"
 # docs: the man pages rendered and opened (man, groff, col).
 test_pkgs="$test_pkgs man-db groff-base bsdextrautils"
+# make html: the man pages as HTML for doc/ (mandoc -T html).
+test_pkgs="$test_pkgs mandoc"
 # What the projects of padpack split's corpus (tests/corpus/) build with.
 test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
 

@@ -3,7 +3,8 @@
 # (doc/man/padpack-COMMAND.1.scd, made into roff by `make man`) naming
 # every option its --help names; padpack(1) listing every command and exit
 # code; padpack-spec(5) naming every setting of the spec schema; every
-# page rendering without groff warnings; `padpack help COMMAND` opening
+# page rendering without groff warnings and as HTML without mandoc's
+# (make html); `padpack help COMMAND` opening
 # the page; and the README's tour, run (tests/docs/tour.sh).
 source "$(dirname "$0")/../lib.sh"
 MAN=$TOP/build/man
@@ -78,6 +79,27 @@ check "README.md and doc/*.md: every link leads to a file and heading" \
 for page in "$MAN"/man*/*.[15]; do
 	check "$(basename "$page") renders without groff warnings" \
 		bash -c "groff -man -ww -z '$page' 2>&1 | (! grep .)"
+done
+
+# make html: every page made into build/html/ by mandoc, with no warning
+# (made afresh, -B, so a warning shows even when the pages were made
+# before); scripts/scdoc-mandoc.awk, which drops the paragraph macros
+# mandoc would skip, changes nothing mandoc renders.
+if make -C "$TOP" -s -B html >"$WORK/html.log" 2>&1 && [ ! -s "$WORK/html.log" ]; then
+	ok "make html builds every page without a warning"
+else
+	not_ok "make html builds every page without a warning" "$(head -n 5 "$WORK/html.log")"
+fi
+for scd in "$TOP"/doc/man/*.scd; do
+	name=$(basename "$scd" .scd) # padpack-repo.1
+	title="${name%.*}(${name##*.})" # padpack-repo(1)
+	check "make html made $name.html" grep -qF "<title>$title</title>" "$TOP/build/html/$name.html"
+done
+for page in "$MAN"/man*/*.[15]; do
+	mandoc -T html "$page" >"$WORK/raw.html" 2>/dev/null
+	awk -f "$TOP/scripts/scdoc-mandoc.awk" "$page" | mandoc -T html >"$WORK/prep.html" 2>/dev/null
+	same "$(basename "$page"): scdoc-mandoc.awk changes nothing in mandoc's HTML" \
+		"$WORK/raw.html" "$WORK/prep.html"
 done
 
 check "padpack help repo opens padpack-repo(1)" bash -c "
