@@ -24,7 +24,7 @@ static const char usage[] =
 	"ccache is used when installed. Each variant's full log is\n"
 	"BUILD_DIR/VARIANT/build.log. The spec's build.system may choose make\n"
 	"(in a copy of the source), autotools, meson or its own commands\n"
-	"instead of CMake; see padpack(1).\n\n"
+	"instead of CMake; see padpack-build(1).\n\n"
 	"A variant that fails is shown with the end of its log and the command\n"
 	"that reproduces it; the others finish. A variant whose tools are not\n"
 	"installed (nvcc for GPU variants) is skipped, saying so.\n\n"

@@ -48,7 +48,7 @@ static const char usage[] =
 	"                        DESTDIR=DIR) instead of BUILD_DIR/VARIANT/stage\n"
 	"      --name=NAME       with --stage and no -c: the source's name;\n"
 	"      --version=V       its upstream version; the other settings\n"
-	"                        take their defaults (see README.md):\n"
+	"                        take their defaults (padpack-split(1)):\n"
 	"      --maintainer=M    (default: DEBFULLNAME <DEBEMAIL>)\n"
 	"      --summary=TEXT    (default: software of the NAME project)\n"
 	"      --copyright=FILE  a DEP-5 file (default: one made from the\n"

@@ -5,7 +5,8 @@
 
 #include "strbuf.h"
 
-/* Exit codes of padpack; documented in README.md, padpack(1) and --help. */
+/* Exit codes of padpack; documented in doc/hardening.md, padpack(1) and
+ * --help. */
 enum pp_exit {
 	PP_EXIT_OK = 0,
 	PP_EXIT_FAIL = 1,      /* ran, and the answer is no (a check failed) */

@@ -1,5 +1,6 @@
 /* The --json documents, built with jansson: one function a document, the
- * schema of each in README.md ("Machine-readable output"). */
+ * schema of each in doc/signing.md and doc/repository.md ("JSON output")
+ * and doc/split.md ("The ISA scan"). */
 #include <time.h>
 
 #include "debsig.h"

@@ -1,6 +1,7 @@
-/* The documents padpack's --json options print (schemas in README.md and
- * padpack(1)), built with jansson. Each function returns a new reference
- * the caller owns; nothing here prints except pp_json_write. */
+/* The documents padpack's --json options print (schemas in doc/signing.md,
+ * doc/repository.md and doc/split.md), built with jansson. Each function
+ * returns a new reference the caller owns; nothing here prints except
+ * pp_json_write. */
 #ifndef PP_JSON_OUT_H
 #define PP_JSON_OUT_H
 

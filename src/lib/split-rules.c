@@ -1,5 +1,5 @@
 /* padpack split, the naming and grouping rules learned from Debian 12's
- * packages (see README.md, "Splitting into packages"): pure functions of
+ * packages (see doc/split.md, "Classification and the package set"): pure functions of
  * names and sizes, so that each rule is tested on its own. */
 #include <ctype.h>
 #include <fnmatch.h>

@@ -36,7 +36,13 @@ check "shellcheck finds nothing in it" shellcheck -s bash "$COMPLETION"
 
 cd "$WORK" || exit 1
 commands=$("$PADPACK" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 {print $1}' | sort | tr '\n' ' ' | sed 's/ $//')
-offers "every command of padpack --help" "$commands" "$PADPACK" ""
+offers "every command of padpack --help, and help" \
+	"$(printf '%s\n' $commands help | sort | tr '\n' ' ' | sed 's/ $//')" "$PADPACK" ""
+offers "help: every command's page, and spec" \
+	"$(printf '%s\n' $commands spec | sort | tr '\n' ' ' | sed 's/ $//')" "$PADPACK" help ""
+offers "help r: repo" "repo" "$PADPACK" help r
+offers "help s: the commands, and spec" "sign spec split" "$PADPACK" help s
+offers "help COMMAND: nothing more" "" "$PADPACK" help repo ""
 offers "a command from its first letters" "verify verify-sig" "$PADPACK" veri
 offers "repo's subcommands" "add diff init list publish remove snapshot verify" "$PADPACK" repo ""
 offers "an option of repo list" "--snapshot" "$PADPACK" repo list "$WORK/r" --sn
