@@ -22,7 +22,24 @@ out = ['# The spec', '',
        '[padpack-spec(5)](man/padpack-spec.5.scd) (`man padpack-spec`), the',
        'reference; `tests/run.sh docs` checks that both name every setting the',
        'schema (`src/lib/spec_schema.c`) knows. `pkg/paddle.cfg` documents every',
-       'setting in its comments.', '']
+       'setting in its comments.', '',
+       '## How do I', '',
+       '| to | set |',
+       '|---|---|',
+       '| start a spec for a project of my own | `padpack split --stage DIR --name NAME --version V --scaffold NAME.cfg` writes one |',
+       '| add a CPU variant (AVX-512) | a value of an axis, with its `cmake`, `cflags`, `isa`, `isa_require` ([example](#examples)) |',
+       '| add an axis (one build per Python version) | an entry of `axes` ([example](#examples)) |',
+       '| name the packages of a variant | `axes[].values[].suffix` |',
+       '| build with make, autotools, meson or my own commands | `build.system` |',
+       '| start from dpkg-buildflags | `build.buildflags = true` |',
+       '| skip a variant where its toolkit is missing | `axes[].values[].needs` |',
+       '| move files to another package, or drop them | `packages.files` ([example](#examples)) |',
+       '| override a control field, add a maintainer script | `packages.control` |',
+       '| depend on a library no installed package ships | `packages.needed` |',
+       '| put every shared library in one package | `packages.runtime = "one"` |',
+       '| choose what a production image installs | `image.runtime` |',
+       '| make production images dpkg knows (derived images run apt) | `image.records = "dpkg"` |',
+       '']
 i = 0
 # skip header up to DESCRIPTION
 while not S[i].startswith('# DESCRIPTION'): i += 1
