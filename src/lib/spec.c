@@ -240,6 +240,14 @@ const struct pp_variant *pp_spec_hwcaps_base(const struct pp_spec *spec,
 	return NULL;
 }
 
+int pp_spec_hwcaps_higher(const struct pp_spec *spec,
+			  const struct pp_variant *v)
+{
+	const struct pp_variant *base = pp_spec_hwcaps_base(spec, v);
+
+	return base && base != v;
+}
+
 static int hwcaps_siblings(const struct pp_spec *spec,
 			   const struct pp_variant *a, const struct pp_variant *b)
 {

@@ -264,6 +264,10 @@ long pp_spec_hwcaps_axis(const struct pp_spec *spec);
  * no hwcaps axis, or that variant is excluded. */
 const struct pp_variant *pp_spec_hwcaps_base(const struct pp_spec *spec,
 					     const struct pp_variant *v);
+/* Whether v is a glibc-hwcaps build above its axis's baseline: its
+ * libraries ship in the baseline variant's packages (and image). */
+int pp_spec_hwcaps_higher(const struct pp_spec *spec,
+			  const struct pp_variant *v);
 const struct pp_variant *pp_spec_find_variant(const struct pp_spec *spec,
 					      const char *name);
 /* Marks in selected[] (nr_variants entries) the variants matching the

@@ -254,16 +254,6 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* A glibc-hwcaps build above its axis's baseline: read on its own, then
- * its libraries are carried into the baseline's stage. */
-static int is_hwcaps_higher(const struct pp_spec *spec,
-			    const struct pp_variant *v)
-{
-	const struct pp_variant *base = pp_spec_hwcaps_base(spec, v);
-
-	return base && base != v;
-}
-
 static int carry_hwcaps(struct pp_split *s, struct pp_strlist *higher,
 			struct pp_err *err)
 {
@@ -320,7 +310,7 @@ static int load_stages(struct pp_split *s, struct pp_err *err)
 			strbuf_release(&dir);
 			continue;
 		}
-		if (is_hwcaps_higher(spec, &spec->variants[i])) {
+		if (pp_spec_hwcaps_higher(spec, &spec->variants[i])) {
 			pp_strlist_pushf(&higher, "%s\t%s",
 					 spec->variants[i].name, dir.buf);
 			strbuf_release(&dir);
@@ -1078,7 +1068,7 @@ static void find_shared(struct pp_split *s, struct choice **choices,
 	size_t nr = 0; /* glibc-hwcaps builds are part of their baseline's */
 
 	for (size_t i = 0; i < s->spec->nr_variants; i++)
-		nr += !is_hwcaps_higher(s->spec, &s->spec->variants[i]);
+		nr += !pp_spec_hwcaps_higher(s->spec, &s->spec->variants[i]);
 	if (s->nr_stages < nr) {
 		if (nr > 1)
 			pp_warn(err, "padpack split: %zu of the %zu variants are "

@@ -43,7 +43,10 @@ build_cpu() {
 		ok "the three CPU builds (cached in $OUT)"
 		return
 	fi
-	rm -rf "$CACHE_ROOT"/core-* && mkdir -p "$OUT"
+	# only this checkout's stale builds: others' are keyed by their own TOP
+	grep -lxF "$TOP" "$CACHE_ROOT"/core-*/top 2>/dev/null |
+		while read -r t; do rm -rf "$(dirname "$t")"; done
+	rm -rf "$OUT" && mkdir -p "$OUT" && echo "$TOP" >"$OUT/top"
 	(cd "$TOP" && nice -n 10 "$PADPACK" build -c "$SPEC" -j2 -B "$B" \
 		--variant 'cpu-*' -q) >"$OUT/build.log" 2>&1
 	rc=$?
@@ -268,6 +271,19 @@ check_refusals() {
 		split_to "$WORK/o5" "$t"
 }
 
+# padpack docker prod: one CPU image, the baseline variant's, holding the
+# one libpaddle1 with every build; a higher build named alone is refused.
+check_docker() {
+	local out=$WORK/img
+	check_fails "docker prod writes one CPU image (paddle:0.11.0, no -noavx tag) from the hwcaps packages" 0 \
+		"^wrote $out/cpu-base/image/Dockerfile \(cpu-base\) docker build -t docker.io/paddlepaddle/paddle:0\.11\.0 -t docker.io/paddlepaddle/paddle:latest $out/cpu-base/image libpaddle1_0\.11\.0-1_amd64\.deb paddle_0\.11\.0-1_amd64\.deb \$" \
+		bash -c "'$PADPACK' docker prod -c '$SPEC' -B '$out' --debs '$D' --variant 'cpu-*' 2>&1 | tr -s ' \n' ' '
+			ls '$out'/cpu-base/image/debs | tr '\n' ' '; ls -d '$out'/cpu-v* 2>/dev/null"
+	check_fails "docker prod --variant cpu-v3: a usage error naming the image to build" 2 \
+		'variant cpu-v3 is a glibc-hwcaps build shipped in the packages of cpu-base: its image is that one' \
+		"$PADPACK" docker prod -c "$SPEC" -B "$out" --debs "$D" --variant cpu-v3
+}
+
 # The spec's errors: each names the file and line.
 check_spec_errors() {
 	local bad=$WORK/bad.cfg line
@@ -310,6 +326,7 @@ if [ -f "$OUT/complete" ]; then
 		ok "padpack split of the three CPU builds"
 		check_package
 		check_lintian
+		check_docker
 		if debian_root_prepare; then
 			ok "a clean Debian 12 root (mmdebstrap, cached in $DEBIAN_ROOT_CACHE)"
 			check_root
