@@ -117,6 +117,7 @@ static int carry_one(struct pp_split_stage *base,
 	const struct pp_split_file *lib = pp_split_find(base, f->path);
 	struct strbuf src = STRBUF_INIT;
 	struct pp_split_file *to;
+	char *old;
 
 	if (!lib || (lib->st.st_mode & S_IFMT) != (f->st.st_mode & S_IFMT))
 		return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: the %s build (%s)"
@@ -135,7 +136,9 @@ static int carry_one(struct pp_split_stage *base,
 	memset(f, 0, sizeof(*f));
 	strbuf_addf(&src, "%s/%s", higher->dir, to->path);
 	to->src = strbuf_detach(&src, NULL);
-	to->path = hwcaps_path(to->path, level);
+	old = to->path;
+	to->path = hwcaps_path(old, level);
+	free(old);
 	if (to->c.target) {
 		char *t = hwcaps_path(to->c.target, level);
 
