@@ -254,6 +254,20 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A glibc-hwcaps build left out by --variant while its baseline is in:
+ * the package then lacks that level, which deserves a word. */
+static void unselected_hwcaps(const struct pp_split *s,
+			      const struct pp_variant *v, struct pp_err *err)
+{
+	const struct pp_variant *base = pp_spec_hwcaps_base(s->spec, v);
+
+	if (base && base != v &&
+	    s->opts.selected[base - s->spec->variants])
+		pp_warn(err, "padpack split: %s, a glibc-hwcaps build of %s, is "
+			"not selected: %s's packages carry no build of its "
+			"level", v->name, base->name, base->name);
+}
+
 static int carry_hwcaps(struct pp_split *s, struct pp_strlist *higher,
 			struct pp_err *err)
 {
@@ -290,8 +304,10 @@ static int load_stages(struct pp_split *s, struct pp_err *err)
 		struct pp_split_stage *st = &s->stages[s->nr_stages];
 		struct strbuf dir = STRBUF_INIT;
 
-		if (s->opts.selected && !s->opts.selected[i])
+		if (s->opts.selected && !s->opts.selected[i]) {
+			unselected_hwcaps(s, &spec->variants[i], err);
 			continue;
+		}
 		if (s->opts.stage_dir && s->nr_stages) {
 			pp_strlist_release(&missing);
 			return pp_err_set(err, PP_EXIT_INPUT, "%s has %zu "

@@ -264,6 +264,14 @@ check_refusals() {
 		"$t/cpu-v4/stage/$LIBDIR/libpaddle\.so\.1\.0\.0: the x86-64-v4 build \(cpu-v4\) exports paddle_extra@PADDLE_1, which .*cpu-base/stage/$LIBDIR/libpaddle\.so\.1\.0\.0 \(the baseline build, cpu-base\) does not" \
 		split_to "$WORK/o4" "$t"
 
+	check_fails "a higher build without its baseline in the run: an error naming both" 3 \
+		'variant cpu-v3 is the x86-64-v3 glibc-hwcaps build of cpu-base, which is not in this run' \
+		"$PADPACK" split -c "$SPEC" -B "$B" -o "$WORK/o6" --variant cpu-v3 -q
+	check_fails "a level left out by --variant: a warning, and Isa-Level without it" 0 \
+		"cpu-v3, a glibc-hwcaps build of cpu-base, is not selected: cpu-base's packages carry no build of its level.* x86-64, x86-64-v4 \(glibc-hwcaps\)" \
+		bash -c "'$PADPACK' split -c '$SPEC' -B '$B' -o '$WORK/o7' --variant cpu-base --variant cpu-v4 -q 2>&1 | tr '\n' ' '
+			dpkg-deb -f '$WORK'/o7/libpaddle1_*.deb Isa-Level"
+
 	copy_builds "$t"
 	cp "$B/cpu-v3/stage/$LIBDIR/libpaddle.so.1.0.0" "$t/cpu-v3/stage/$LIBDIR/libother.so.1.0.0"
 	check_fails "a library the baseline build lacks: an error naming it" 3 \
