@@ -48,7 +48,10 @@ build_all() {
 		ok "all variants built from clean (cached in $OUT)"
 		return
 	fi
-	rm -rf "$CACHE_ROOT"/core-* && mkdir -p "$OUT"
+	# only this checkout's stale builds: others' are keyed by their own TOP
+	grep -lxF "$TOP" "$CACHE_ROOT"/core-*/top 2>/dev/null |
+		while read -r t; do rm -rf "$(dirname "$t")"; done
+	rm -rf "$OUT" && mkdir -p "$OUT" && echo "$TOP" >"$OUT/top"
 	(cd "$TOP" && "$PADPACK" build -j2 -B "$B" --json) >"$OUT/build.json" \
 		2>"$OUT/build.err"
 	rc=$?

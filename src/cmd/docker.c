@@ -481,9 +481,25 @@ static int do_prod(struct run_ctx *r, unsigned char *done)
 		rc = pp_spec_select(&r->spec, cli->variants.items,
 				    cli->variants.nr, sel, r->err);
 	for (size_t i = 0; rc == 0 && i < r->spec.nr_variants; i++) {
+		const struct pp_variant *v = &r->spec.variants[i];
+
 		if (!sel[i])
 			continue;
-		rc = prod_one(r, &r->spec.variants[i], cli->out);
+		if (pp_spec_hwcaps_higher(&r->spec, v)) {
+			/* one image runs on every CPU: the baseline's */
+			const struct pp_variant *base =
+				pp_spec_hwcaps_base(&r->spec, v);
+
+			if (explicit && !sel[base - r->spec.variants])
+				rc = pp_usage_error(r->err, "variant %s is a "
+						    "glibc-hwcaps build shipped "
+						    "in the packages of %s: its "
+						    "image is that one; give "
+						    "--variant %s", v->name,
+						    base->name, base->name);
+			continue;
+		}
+		rc = prod_one(r, v, cli->out);
 		if (rc < 0 && !explicit && r->err->code == PP_EXIT_INPUT &&
 		    !cli->sources) {
 			pp_warn(r->err, "padpack docker: %s skipped: %s",

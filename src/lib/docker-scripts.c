@@ -314,6 +314,8 @@ int pp_script_run(const struct pp_spec *spec, const struct pp_docker_opts *o,
 	run_doc(spec, out);
 	strbuf_addstr(out, "# The variants and their images:\n");
 	for (size_t i = 0; rc == 0 && i < spec->nr_variants; i++) {
+		if (pp_spec_hwcaps_higher(spec, &spec->variants[i]))
+			continue; /* in its baseline's image */
 		rc = pp_docker_tags(spec, o, &spec->variants[i], &tags, err);
 		if (rc == 0)
 			strbuf_addf(out, "#   %-12s %s\n", spec->variants[i].name,
@@ -330,6 +332,8 @@ int pp_script_run(const struct pp_spec *spec, const struct pp_docker_opts *o,
 	for (size_t i = 0; rc == 0 && i < spec->nr_variants; i++) {
 		const struct pp_variant *v = &spec->variants[i];
 
+		if (pp_spec_hwcaps_higher(spec, v))
+			continue;
 		rc = pp_docker_tags(spec, o, v, &tags, err);
 		strbuf_reset(&flags);
 		run_flags(spec, v, &flags);

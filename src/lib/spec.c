@@ -210,13 +210,62 @@ static void expand_matrix(struct pp_spec *spec, size_t total,
 	free(idx);
 }
 
-/* Two variants with one suffix would get the same package/image names. */
+long pp_spec_hwcaps_axis(const struct pp_spec *spec)
+{
+	for (size_t a = 0; a < spec->nr_axes; a++)
+		if (spec->axes[a].hwcaps)
+			return (long)a;
+	return -1;
+}
+
+const struct pp_variant *pp_spec_hwcaps_base(const struct pp_spec *spec,
+					     const struct pp_variant *v)
+{
+	long h = pp_spec_hwcaps_axis(spec);
+	const struct pp_axis_value *base;
+
+	if (h < 0)
+		return NULL;
+	base = &spec->axes[h].values[spec->axes[h].hwcaps_base];
+	for (size_t i = 0; i < spec->nr_variants; i++) {
+		const struct pp_variant *w = &spec->variants[i];
+		size_t a;
+
+		for (a = 0; a < spec->nr_axes; a++)
+			if (w->values[a] != ((long)a == h ? base : v->values[a]))
+				break;
+		if (a == spec->nr_axes)
+			return w;
+	}
+	return NULL;
+}
+
+int pp_spec_hwcaps_higher(const struct pp_spec *spec,
+			  const struct pp_variant *v)
+{
+	const struct pp_variant *base = pp_spec_hwcaps_base(spec, v);
+
+	return base && base != v;
+}
+
+static int hwcaps_siblings(const struct pp_spec *spec,
+			   const struct pp_variant *a, const struct pp_variant *b)
+{
+	const struct pp_variant *base = pp_spec_hwcaps_base(spec, a);
+
+	return base && base == pp_spec_hwcaps_base(spec, b);
+}
+
+/* Two variants with one suffix would get the same package/image names,
+ * but for glibc-hwcaps builds of one package. */
 static int check_suffixes(const struct pp_spec *spec,
 			  const config_setting_t *axes, struct pp_err *err)
 {
 	for (size_t i = 0; i < spec->nr_variants; i++)
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(spec->variants[i].suffix,
+			if (!hwcaps_siblings(spec, &spec->variants[i],
+					     &spec->variants[j]) &&
+			    !strcmp(spec->variants[i].suffix,
 				    spec->variants[j].suffix))
 				return pp_setting_error(axes, spec->path, err,
 					"variants '%s' and '%s' have the same "

@@ -93,6 +93,8 @@ struct pp_axis_value {
 	char *isa;                  /* the most its binaries may use (an ISA
 				       limit, e.g. x86-64-v2), or NULL */
 	struct pp_strlist isa_require; /* what they must contain somewhere */
+	int hwcaps_level;           /* a pack = "hwcaps" axis: the x86-64
+				       level of isa (enum pp_isa_level) */
 	unsigned line;
 };
 
@@ -100,6 +102,12 @@ struct pp_axis {
 	char *name;                 /* e.g. "device"; also a placeholder */
 	struct pp_axis_value *values;
 	size_t nr_values;
+	/* pack = "hwcaps": the values are glibc-hwcaps builds of the same
+	 * libraries, shipped in one package (padpack split): the value of
+	 * the lowest level (hwcaps_base) in the library directory, each
+	 * other under glibc-hwcaps/LEVEL/. 0: one package per value. */
+	int hwcaps;
+	size_t hwcaps_base;
 	unsigned line;
 };
 
@@ -249,6 +257,17 @@ struct pp_spec {
 int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err);
 void pp_spec_release(struct pp_spec *spec);
 
+/* The axis packed as glibc-hwcaps builds (pack = "hwcaps"), or -1. */
+long pp_spec_hwcaps_axis(const struct pp_spec *spec);
+/* The variant whose build is the baseline of v's glibc-hwcaps builds (v
+ * with the hwcaps axis's lowest level; v itself if v is it), or NULL:
+ * no hwcaps axis, or that variant is excluded. */
+const struct pp_variant *pp_spec_hwcaps_base(const struct pp_spec *spec,
+					     const struct pp_variant *v);
+/* Whether v is a glibc-hwcaps build above its axis's baseline: its
+ * libraries ship in the baseline variant's packages (and image). */
+int pp_spec_hwcaps_higher(const struct pp_spec *spec,
+			  const struct pp_variant *v);
 const struct pp_variant *pp_spec_find_variant(const struct pp_spec *spec,
 					      const char *name);
 /* Marks in selected[] (nr_variants entries) the variants matching the

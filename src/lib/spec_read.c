@@ -902,6 +902,83 @@ static int read_axis_names(struct loader *L, const config_setting_t *axes)
 	return 0;
 }
 
+/* pack = "hwcaps": each value a distinct x86-64 level (isa with no
+ * extensions), the lowest the baseline; no suffix, since the values
+ * share their packages; one such axis per spec. */
+static int read_hwcaps_value(struct loader *L, const config_setting_t *g,
+			     struct pp_axis *a, size_t j)
+{
+	struct pp_axis_value *v = &a->values[j];
+	const config_setting_t *isa = config_setting_get_member(g, "isa");
+	struct pp_isa_limit limit;
+	struct pp_err e;
+	int extra = 0;
+
+	if (!v->isa)
+		return pp_setting_error(g, L->file, L->err, "value '%s' of "
+					"axis '%s' (pack = \"hwcaps\") has no "
+					"isa; give its x86-64 level, e.g. isa "
+					"= \"x86-64-v3\"", v->name, a->name);
+	pp_err_init(&e);
+	pp_isa_limit_parse(v->isa, &limit, &e); /* read_isa_limit checked it */
+	pp_err_release(&e);
+	for (size_t i = 0; i < PP_ISA_NR_EXTS; i++)
+		extra |= limit.extra[i];
+	if (extra)
+		return pp_setting_error(isa, L->file, L->err, "'%s' is a level "
+					"with extensions; a glibc-hwcaps build "
+					"is one of the levels the loader knows:"
+					" x86-64, x86-64-v2, x86-64-v3, "
+					"x86-64-v4", v->isa);
+	if (*v->suffix)
+		return pp_setting_error(config_setting_get_member(g, "suffix"),
+					L->file, L->err, "is '%s'; the values "
+					"of a pack = \"hwcaps\" axis share "
+					"their packages, so their suffix is "
+					"\"\"", v->suffix);
+	v->hwcaps_level = (int)limit.level;
+	for (size_t i = 0; i < j; i++)
+		if (a->values[i].hwcaps_level == v->hwcaps_level)
+			return pp_setting_error(isa, L->file, L->err, "'%s' "
+						"is also the level of value "
+						"'%s' (line %u); each value of "
+						"a pack = \"hwcaps\" axis is "
+						"another level", v->isa,
+						a->values[i].name,
+						a->values[i].line);
+	if (!j || v->hwcaps_level < a->values[a->hwcaps_base].hwcaps_level)
+		a->hwcaps_base = j;
+	return 0;
+}
+
+static int read_pack(struct loader *L, const config_setting_t *g,
+		     struct pp_axis *a, const config_setting_t *vals)
+{
+	const config_setting_t *s = config_setting_get_member(g, "pack");
+	const char *pack = s ? config_setting_get_string(s) : "packages";
+
+	if (!strcmp(pack, "packages"))
+		return 0;
+	if (strcmp(pack, "hwcaps"))
+		return pp_setting_error(s, L->file, L->err, "'%s' is not valid;"
+					" must be \"hwcaps\" (glibc-hwcaps "
+					"builds in one package) or "
+					"\"packages\" (one package per value)",
+					pack);
+	for (size_t i = 0; i < L->spec->nr_axes; i++)
+		if (L->spec->axes[i].hwcaps)
+			return pp_setting_error(s, L->file, L->err, "axis '%s' "
+						"is packed as hwcaps already; "
+						"one axis may be",
+						L->spec->axes[i].name);
+	for (size_t j = 0; j < a->nr_values; j++)
+		if (read_hwcaps_value(L, config_setting_get_elem(vals,
+						(unsigned)j), a, j) < 0)
+			return -1;
+	a->hwcaps = 1;
+	return 0;
+}
+
 static int read_axes(struct loader *L, const config_setting_t *axes)
 {
 	struct pp_spec *sp = L->spec;
@@ -924,6 +1001,8 @@ static int read_axes(struct loader *L, const config_setting_t *axes)
 						(unsigned)j), a,
 				       &a->values[j]) < 0)
 				return -1;
+		if (read_pack(L, g, a, vals) < 0)
+			return -1;
 	}
 	return 0;
 }

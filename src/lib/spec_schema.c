@@ -92,6 +92,9 @@ static const struct pp_skey axis_keys[] = {
 	  "lower-case letters, digits and '_', e.g. \"device\"" },
 	{ "values", PP_ST_GROUPS, PP_SK_REQUIRED, value_keys,
 	  "a list of values, e.g. ( { name = \"cpu\"; suffix = \"\"; } )" },
+	{ "pack", PP_ST_STRING, 0, NULL,
+	  "\"hwcaps\" (the values are glibc-hwcaps builds of one package) "
+	  "or \"packages\" (one package per value, the default)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -325,7 +325,7 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 
 	char *dest = pp_split_dest_path(s, pkg, f);
 
-	strbuf_addf(&src, "%s/%s", s->stages[ref.stage].dir, f->path);
+	pp_split_file_source(&s->stages[ref.stage], f, &src);
 	strbuf_addf(&dst, "%s/%s", root, dest);
 	free(dest);
 	rc = S_ISDIR(f->st.st_mode) ? pp_mkdir_p(dst.buf, 0755, err) :

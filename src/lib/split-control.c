@@ -222,13 +222,25 @@ static const char *multi_arch_of(const struct pp_split *s,
 static void list_sonames(const struct pp_split *s, const struct pp_split_pkg *p,
 			 struct strbuf *out)
 {
+	struct pp_strlist levels = PP_STRLIST_INIT;
+
 	for (size_t i = 0; i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
 
-		if (f->c.cls == PP_CLASS_SHLIB)
+		if (f->c.cls == PP_CLASS_SHLIB && f->hwcaps &&
+		    pp_strlist_find(&levels, f->hwcaps) < 0)
+			pp_strlist_push(&levels, f->hwcaps);
+		else if (f->c.cls == PP_CLASS_SHLIB && !f->hwcaps)
 			strbuf_addf(out, "%s%s", out->len ? ", " : "",
 				    f->c.soname);
 	}
+	for (size_t i = 0; i < levels.nr; i++)
+		strbuf_addf(out, "%s%s", !i ? ", with glibc-hwcaps builds for " :
+			    i + 1 < levels.nr ? ", " : " and ", levels.items[i]);
+	if (levels.nr)
+		strbuf_addstr(out, " (the dynamic loader takes the best this "
+			      "CPU runs)");
+	pp_strlist_release(&levels);
 }
 
 /* The other packages of the same role and base, one per variant. */
@@ -264,9 +276,15 @@ static void variant_text(const struct pp_split *s, const struct pp_split_pkg *p,
 	if (!v)
 		return;
 	strbuf_addf(out, "This is the %s variant (", v->name);
-	for (size_t a = 0; a < s->spec->nr_axes; a++)
-		strbuf_addf(out, "%s%s %s", a ? ", " : "", s->spec->axes[a].name,
+	for (size_t a = 0; a < s->spec->nr_axes; a++) {
+		const struct pp_axis *ax = &s->spec->axes[a];
+
+		strbuf_addf(out, "%s%s %s", a ? ", " : "", ax->name,
 			    v->values[a]->name);
+		for (size_t i = 0; ax->hwcaps && i < ax->nr_values; i++)
+			if (i != ax->hwcaps_base)
+				strbuf_addf(out, "+%s", ax->values[i].name);
+	}
 	strbuf_addch(out, ')');
 	siblings(s, p, &sib);
 	if (sib.nr) {

@@ -76,7 +76,7 @@ int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 			if (!scannable(f))
 				continue;
 			policy_for(s->spec, f->path, &pol, &globs, &disp);
-			strbuf_addf(&path, "%s/%s", s->stages[k].dir, f->path);
+			pp_split_file_source(&s->stages[k], f, &path);
 			f->isa = xcalloc(1, sizeof(*f->isa));
 			rc = pp_isa_scan(path.buf, &pol, f->isa, err);
 			free(globs);
@@ -148,6 +148,25 @@ static int variant_isa(const struct pp_split *s, const struct pp_variant *v,
 
 /* ---- checking ----------------------------------------------------------- */
 
+/* The build a file comes from: the stage's variant, or the glibc-hwcaps
+ * build its library was carried from. */
+static const struct pp_variant *built_by(const struct pp_split_stage *st,
+					 const struct pp_split_file *f)
+{
+	return f->built ? f->built : st->variant;
+}
+
+static void name_file(const struct pp_split_stage *st,
+		      const struct pp_split_file *f, struct strbuf *out)
+{
+	strbuf_addstr(out, "\n  ");
+	pp_split_file_source(st, f, out);
+	if (f->hwcaps)
+		strbuf_addf(out, " (shipped as %s, the glibc-hwcaps build for "
+			    "%s)", f->path, f->hwcaps);
+	strbuf_addstr(out, ": ");
+}
+
 static void violation(const struct pp_split *s, const struct pp_split_stage *st,
 		      const struct pp_split_file *f, const struct variant_isa *vi,
 		      struct strbuf *out)
@@ -155,25 +174,27 @@ static void violation(const struct pp_split *s, const struct pp_split_stage *st,
 	const struct pp_isa_use *use;
 
 	if (vi->has_limit && pp_isa_check(f->isa, &vi->limit, &use)) {
-		strbuf_addf(out, "\n  %s/%s: ", st->dir, f->path);
+		name_file(st, f, out);
 		pp_isa_describe_violation(use, &vi->limit, out);
 		strbuf_addf(out, "; the %s variant allows no more (isa of "
-			    "'%s' in %s)", st->variant->name,
+			    "'%s' in %s)", built_by(st, f)->name,
 			    vi->limit_from->name, s->spec->path);
 	} else if (vi->has_forbid &&
 		   pp_isa_check_forbidden(f->isa, &vi->forbid, &use)) {
-		strbuf_addf(out, "\n  %s/%s: ", st->dir, f->path);
+		name_file(st, f, out);
 		pp_isa_describe_use(use, out);
 		strbuf_addf(out, "; the %s variant forbids it (forbid_isa "
-			    "of '%s' in %s)", st->variant->name,
+			    "of '%s' in %s)", built_by(st, f)->name,
 			    vi->forbid_from->name, s->spec->path);
 	}
 }
 
-/* Whether any file of the stage has an instruction of the set, exempt
- * code included: it shows the build did use the instruction set. */
-static int stage_has(const struct pp_split_stage *st,
-		     const struct pp_isa_set *set, size_t *nr_scanned)
+/* Whether any file of the stage from build v has an instruction of the
+ * set, exempt code included: it shows the build did use the instruction
+ * set. A glibc-hwcaps build counts only the libraries shipped from it. */
+static int build_has(const struct pp_split_stage *st,
+		     const struct pp_variant *v, const struct pp_isa_set *set,
+		     size_t *nr_scanned)
 {
 	int found = 0;
 
@@ -181,7 +202,7 @@ static int stage_has(const struct pp_split_stage *st,
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct pp_isa_report *r = st->files[i].isa;
 
-		if (!r)
+		if (!r || built_by(st, &st->files[i]) != v)
 			continue;
 		(*nr_scanned)++;
 		for (size_t u = 0; u < r->nr_uses; u++)
@@ -191,23 +212,65 @@ static int stage_has(const struct pp_split_stage *st,
 	return found;
 }
 
-static void missing(const struct pp_split *s, const struct pp_split_stage *st,
-		    size_t n, struct strbuf *out)
+static void missing(const struct pp_split *s, const struct pp_variant *v,
+		    const char *hwcaps, size_t n, struct strbuf *out)
 {
-	const struct pp_variant *v = st->variant;
 	struct pp_strlist names = PP_STRLIST_INIT;
 	char *list;
 
 	for (size_t a = 0; a < s->spec->nr_axes; a++)
 		pp_strlist_extend(&names, &v->values[a]->isa_require);
 	list = pp_strlist_join(&names, ", ");
-	strbuf_addf(out, "\n  variant %s: none of its %zu ELF files has an "
-		    "instruction of %s (isa_require in %s): the build fell back to a "
-		    "lower instruction set, as Paddle's old CMake did on hosts "
-		    "without AVX; check its compiler flags", v->name, n, list,
-		    s->spec->path);
+	strbuf_addf(out, "\n  variant %s: none of its %zu ELF files", v->name, n);
+	if (hwcaps)
+		strbuf_addf(out, " (its glibc-hwcaps build for %s)", hwcaps);
+	strbuf_addf(out, " has an instruction of %s (isa_require in %s): the "
+		    "build fell back to a lower instruction set, as Paddle's "
+		    "old CMake did on hosts without AVX; check its compiler "
+		    "flags", list, s->spec->path);
 	free(list);
 	pp_strlist_release(&names);
+}
+
+/* The builds whose files a stage holds: its variant's, then those of the
+ * glibc-hwcaps builds carried into it, each once. */
+static size_t stage_builds(const struct pp_split_stage *st,
+			   const struct pp_variant **out, const char **level,
+			   size_t max)
+{
+	size_t n = 0;
+
+	out[n] = st->variant;
+	level[n++] = NULL;
+	for (size_t i = 0; i < st->nr && n < max; i++) {
+		const struct pp_split_file *f = &st->files[i];
+		size_t j;
+
+		for (j = 0; j < n && out[j] != built_by(st, f); j++)
+			;
+		if (j == n) {
+			out[n] = f->built;
+			level[n++] = f->hwcaps;
+		}
+	}
+	return n;
+}
+
+static int check_build(const struct pp_split *s, const struct pp_split_stage *st,
+		       const struct pp_variant *v, const char *hwcaps,
+		       struct strbuf *msg, struct pp_err *err)
+{
+	struct variant_isa vi;
+	size_t n;
+
+	if (variant_isa(s, v, &vi, err) < 0)
+		return -1;
+	for (size_t i = 0; i < st->nr; i++)
+		if (st->files[i].isa && built_by(st, &st->files[i]) == v)
+			violation(s, st, &st->files[i], &vi, msg);
+	if (vi.has_require && !build_has(st, v, &vi.require, &n))
+		missing(s, v, hwcaps, n, msg);
+	return 0;
 }
 
 static int check_variants(const struct pp_split *s, struct pp_err *err)
@@ -217,15 +280,13 @@ static int check_variants(const struct pp_split *s, struct pp_err *err)
 
 	for (size_t k = 0; k < s->nr_stages && !rc; k++) {
 		const struct pp_split_stage *st = &s->stages[k];
-		struct variant_isa vi;
-		size_t n;
+		const struct pp_variant *builds[PP_ISA_NR_LEVELS + 1];
+		const char *levels[PP_ISA_NR_LEVELS + 1];
+		size_t nb = stage_builds(st, builds, levels,
+					 PP_ISA_NR_LEVELS + 1);
 
-		rc = variant_isa(s, st->variant, &vi, err);
-		for (size_t i = 0; !rc && i < st->nr; i++)
-			if (st->files[i].isa)
-				violation(s, st, &st->files[i], &vi, &msg);
-		if (!rc && vi.has_require && !stage_has(st, &vi.require, &n))
-			missing(s, st, n, &msg);
+		for (size_t b = 0; b < nb && !rc; b++)
+			rc = check_build(s, st, builds[b], levels[b], &msg, err);
 	}
 	if (!rc && msg.len)
 		rc = pp_err_set(err, PP_EXIT_FAIL, "the ISA proof failed:%s",
@@ -303,8 +364,31 @@ static int more_after(const unsigned char *need, int e)
 	return 0;
 }
 
+/* ", x86-64-v3, x86-64-v4 (glibc-hwcaps)": the levels of the glibc-hwcaps
+ * builds the package carries besides, lowest first. */
+static void hwcaps_levels(const struct pp_split *s, const struct pp_split_pkg *p,
+			  struct strbuf *out)
+{
+	int seen[PP_ISA_NR_LEVELS] = { 0 }, any = 0;
+
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		enum pp_isa_level l;
+
+		if (f->hwcaps && !pp_isa_level_parse(f->hwcaps, &l))
+			seen[l] = any = 1;
+	}
+	for (int l = 0; l < PP_ISA_NR_LEVELS; l++)
+		if (seen[l])
+			strbuf_addf(out, ", %s", pp_isa_level_name(l));
+	if (any)
+		strbuf_addstr(out, " (glibc-hwcaps)");
+}
+
 /* Fills the package's Isa-Level and what its preinst checks: the counted
- * extensions of its files above the baseline. */
+ * extensions of its files above the baseline. A glibc-hwcaps build's
+ * library needs no check (the loader takes it only on a CPU that runs
+ * it); its level is listed. */
 static void package_needs(struct pp_split *s, struct pp_split_pkg *p)
 {
 	unsigned char need[PP_ISA_NR_EXTS] = { 0 };
@@ -314,10 +398,11 @@ static void package_needs(struct pp_split *s, struct pp_split_pkg *p)
 	int any = 0;
 
 	for (size_t i = 0; i < p->nr_files; i++) {
-		const struct pp_isa_report *r = pp_split_at(s, p->files[i])->isa;
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		const struct pp_isa_report *r = f->isa;
 
-		if (!r)
-			continue;
+		if (!r || f->hwcaps)
+			continue; /* the loader picks those by the CPU */
 		any = 1;
 		if (r->level > max)
 			max = r->level;
@@ -343,6 +428,7 @@ static void package_needs(struct pp_split *s, struct pp_split_pkg *p)
 	}
 	if (names.len)
 		strbuf_addch(&level, ')');
+	hwcaps_levels(s, p, &level);
 	p->isa = strbuf_detach(&level, NULL);
 	if (flags.len) {
 		p->isa_flags = strbuf_detach(&flags, NULL);

@@ -191,8 +191,9 @@ static int cmp_by_path(const void *a, const void *b, void *arg)
 		      st->files[*(const size_t *)b].path);
 }
 
-static void index_stage(struct pp_split_stage *st)
+void pp_split_index_stage(struct pp_split_stage *st)
 {
+	free(st->by_path);
 	st->by_path = xcalloc(st->nr + 1, sizeof(*st->by_path));
 	for (size_t i = 0; i < st->nr; i++)
 		st->by_path[i] = i;
@@ -240,7 +241,7 @@ static int read_stage(struct pp_split_stage *st, struct pp_err *err)
 		rc = add_file(st, &t.e[i], err);
 	}
 	if (!rc)
-		index_stage(st);
+		pp_split_index_stage(st);
 	free(nonempty);
 	pp_tree_release(&t);
 	return rc;
@@ -253,18 +254,60 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A glibc-hwcaps build left out by --variant while its baseline is in:
+ * the package then lacks that level, which deserves a word. */
+static void unselected_hwcaps(const struct pp_split *s,
+			      const struct pp_variant *v, struct pp_err *err)
+{
+	const struct pp_variant *base = pp_spec_hwcaps_base(s->spec, v);
+
+	if (base && base != v &&
+	    s->opts.selected[base - s->spec->variants])
+		pp_warn(err, "padpack split: %s, a glibc-hwcaps build of %s, is "
+			"not selected: %s's packages carry no build of its "
+			"level", v->name, base->name, base->name);
+}
+
+static int carry_hwcaps(struct pp_split *s, struct pp_strlist *higher,
+			struct pp_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < higher->nr && !rc; i++) {
+		struct pp_split_stage st = { 0 };
+
+		char *tab = strchr(higher->items[i], '\t'); /* NAME\tDIR */
+
+		st.dir = xstrdup(tab + 1);
+		*tab = 0;
+		st.variant = pp_spec_find_variant(s->spec, higher->items[i]);
+		rc = read_stage(&st, err);
+		if (!rc)
+			rc = pp_split_hwcaps_carry(s, &st, err);
+		for (size_t j = 0; j < st.nr; j++)
+			pp_split_file_release(&st.files[j]);
+		free(st.files);
+		free(st.by_path);
+		free(st.dir);
+	}
+	return rc;
+}
+
 static int load_stages(struct pp_split *s, struct pp_err *err)
 {
 	const struct pp_spec *spec = s->spec;
-	struct pp_strlist missing = PP_STRLIST_INIT;
+	struct pp_strlist missing = PP_STRLIST_INIT, higher = PP_STRLIST_INIT;
+	int rc;
 
 	s->stages = xcalloc(spec->nr_variants + 1, sizeof(*s->stages));
 	for (size_t i = 0; i < spec->nr_variants; i++) {
 		struct pp_split_stage *st = &s->stages[s->nr_stages];
 		struct strbuf dir = STRBUF_INIT;
 
-		if (s->opts.selected && !s->opts.selected[i])
+		if (s->opts.selected && !s->opts.selected[i]) {
+			unselected_hwcaps(s, &spec->variants[i], err);
 			continue;
+		}
 		if (s->opts.stage_dir && s->nr_stages) {
 			pp_strlist_release(&missing);
 			return pp_err_set(err, PP_EXIT_INPUT, "%s has %zu "
@@ -283,13 +326,26 @@ static int load_stages(struct pp_split *s, struct pp_err *err)
 			strbuf_release(&dir);
 			continue;
 		}
+		if (pp_spec_hwcaps_higher(spec, &spec->variants[i])) {
+			pp_strlist_pushf(&higher, "%s\t%s",
+					 spec->variants[i].name, dir.buf);
+			strbuf_release(&dir);
+			continue;
+		}
 		st->variant = &spec->variants[i];
 		st->dir = strbuf_detach(&dir, NULL);
 		s->nr_stages++;
 		if (read_stage(st, err) < 0) {
 			pp_strlist_release(&missing);
+			pp_strlist_release(&higher);
 			return -1;
 		}
+	}
+	rc = carry_hwcaps(s, &higher, err);
+	pp_strlist_release(&higher);
+	if (rc < 0) {
+		pp_strlist_release(&missing);
+		return -1;
 	}
 	if (missing.nr && (s->opts.explicit_selection || !s->nr_stages)) {
 		char *all = pp_strlist_join(&missing, ", ");
@@ -937,6 +993,32 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 	return 0;
 }
 
+/* A glibc-hwcaps build's library goes where the baseline's goes: its path
+ * less the glibc-hwcaps/LEVEL/ part. */
+static void follow_baseline(const struct pp_split_stage *st,
+			    const struct pp_split_file *f,
+			    const struct choice *all, struct choice *c)
+{
+	struct strbuf base = STRBUF_INIT;
+	const char *at = strstr(f->path, "/glibc-hwcaps/");
+	const struct pp_split_file *lib;
+	const struct choice *from;
+
+	strbuf_add(&base, f->path, (size_t)(at - f->path));
+	strbuf_addstr(&base, strrchr(f->path, '/'));
+	lib = find_file(st, base.buf);
+	from = &all[lib - st->files];
+	if (from->base)
+		choose(c, xstrdup(from->base), from->role, "glibc-hwcaps: the "
+		       "%s build (%s) of %s, with it", f->hwcaps, f->built->name,
+		       base.buf);
+	else
+		choose(c, NULL, from->role, "glibc-hwcaps: dropped with %s",
+		       base.buf);
+	c->explicit_variant = from->explicit_variant;
+	strbuf_release(&base);
+}
+
 static int assign_stage(const struct pp_split *s, const struct pp_split_stage *st,
 			struct choice *all, struct pp_err *err)
 {
@@ -964,6 +1046,8 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 		for (size_t i = 0; i < st->nr && !rc; i++) {
 			const struct pp_split_file *f = &st->files[i];
 
+			if (f->hwcaps)
+				continue; /* follow_baseline, below */
 			if (pass == 0)
 				rc = spec_rule(s, st, f, &all[i], &hit, err);
 			if (rc || all[i].why)
@@ -976,6 +1060,9 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 		}
 	}
 	release_names(&n);
+	for (size_t i = 0; i < st->nr && !rc; i++)
+		if (st->files[i].hwcaps)
+			follow_baseline(st, &st->files[i], all, &all[i]);
 	return rc;
 }
 
@@ -994,12 +1081,16 @@ static void find_shared(struct pp_split *s, struct choice **choices,
 {
 	/* a variant not here may differ: sharing needs them all, so that a
 	 * package's name means the same files in every run */
-	if (s->nr_stages < s->spec->nr_variants) {
-		if (s->spec->nr_variants > 1)
+	size_t nr = 0; /* glibc-hwcaps builds are part of their baseline's */
+
+	for (size_t i = 0; i < s->spec->nr_variants; i++)
+		nr += !pp_spec_hwcaps_higher(s->spec, &s->spec->variants[i]);
+	if (s->nr_stages < nr) {
+		if (nr > 1)
 			pp_warn(err, "padpack split: %zu of the %zu variants are "
 				"here: files the same in every variant cannot be "
 				"told apart, so each variant's packages hold all "
-				"of its files", s->nr_stages, s->spec->nr_variants);
+				"of its files", s->nr_stages, nr);
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++)
@@ -1461,20 +1552,34 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 	return rc;
 }
 
+void pp_split_file_release(struct pp_split_file *f)
+{
+	free(f->path);
+	free(f->link);
+	free(f->rule);
+	free(f->src);
+	pp_classified_release(&f->c);
+	if (f->isa)
+		pp_isa_report_release(f->isa);
+	free(f->isa);
+}
+
+void pp_split_file_source(const struct pp_split_stage *st,
+			  const struct pp_split_file *f, struct strbuf *out)
+{
+	if (f->src)
+		strbuf_addstr(out, f->src);
+	else
+		strbuf_addf(out, "%s/%s", st->dir, f->path);
+}
+
 void pp_split_release(struct pp_split *s)
 {
 	for (size_t k = 0; k < s->nr_stages; k++) {
 		struct pp_split_stage *st = &s->stages[k];
 
-		for (size_t i = 0; i < st->nr; i++) {
-			free(st->files[i].path);
-			free(st->files[i].link);
-			free(st->files[i].rule);
-			pp_classified_release(&st->files[i].c);
-			if (st->files[i].isa)
-				pp_isa_report_release(st->files[i].isa);
-			free(st->files[i].isa);
-		}
+		for (size_t i = 0; i < st->nr; i++)
+			pp_split_file_release(&st->files[i]);
 		free(st->files);
 		free(st->by_path);
 		free(st->dir);

@@ -61,6 +61,11 @@ struct pp_split_file {
 	char *rule;               /* the rule that chose, for --explain */
 	int python_shebang;       /* starts "#!/usr/bin/python" or "#!/usr/bin/env
 				   * python", unversioned: shipped with python3 */
+	/* A library of a glibc-hwcaps build carried into its baseline's
+	 * stage at DIR/glibc-hwcaps/LEVEL/ (split-hwcaps.c); else NULL. */
+	char *src;                /* the file as built (STAGE/path) */
+	const struct pp_variant *built; /* the build it comes from */
+	const char *hwcaps;       /* its level, e.g. "x86-64-v3" */
 };
 
 struct pp_split_stage {
@@ -110,6 +115,10 @@ struct pp_split {
 	struct pp_strlist written; /* every file of the run, in out_dir */
 	char *copyright;          /* the copyright file every package ships */
 };
+
+/* The file's content on disk: where it was built (appended to out). */
+void pp_split_file_source(const struct pp_split_stage *st,
+			  const struct pp_split_file *f, struct strbuf *out);
 
 /* Plans the split of the selected variants' stage trees. */
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,

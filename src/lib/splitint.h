@@ -72,6 +72,21 @@ int pp_split_wants_doc_package(unsigned long long doc_bytes);
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
 
+/* ---- glibc-hwcaps builds (split-hwcaps.c) ---- */
+
+/* Carries the public shared libraries of a glibc-hwcaps build (the stage
+ * read as `higher`) into its baseline build's stage, at
+ * DIR/glibc-hwcaps/LEVEL/NAME: each must replace a library of the
+ * baseline and export the same symbols (else exit 1 naming the symbol and
+ * the level). The rest of the build is left out: programs, modules and
+ * -dev files come from the baseline, linking the SONAME. Releases
+ * higher's files. */
+int pp_split_hwcaps_carry(struct pp_split *s, struct pp_split_stage *higher,
+			  struct pp_err *err);
+/* Sorts a stage's files by path again (after files were added). */
+void pp_split_index_stage(struct pp_split_stage *st);
+void pp_split_file_release(struct pp_split_file *f);
+
 /* ---- the ISA proof (split-isa.c) ---- */
 
 /* Scans every ELF file and static library of the stages (x86-64 only). */

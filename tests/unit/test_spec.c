@@ -360,7 +360,57 @@ static void build_systems(struct t_ctx *t)
 		   "7", cmake_in_make);
 }
 
+#define HWCAPS_AXIS \
+	"{ name = \"isa\"; pack = \"hwcaps\"; values = (\n" \
+	"  { name = \"v3\"; suffix = \"\"; isa = \"x86-64-v3\"; },\n" \
+	"  { name = \"base\"; suffix = \"\"; isa = \"x86-64\"; },\n" \
+	"  { name = \"v4\"; suffix = \"\"; isa = \"x86-64-v4\"; }\n" \
+	"); }"
+
+/* pack = "hwcaps": the lowest level is the baseline, wherever it is
+ * listed; each variant's baseline keeps the other axes' values; the
+ * values may share the suffix "". pkg/paddle-hwcaps.cfg loads. */
+static void hwcaps_axis(struct t_ctx *t)
+{
+	static const char *const dup[] = { "'v3' is also the level of "
+					   "value 'v3' (line 8)", NULL };
+	struct pp_spec spec;
+	struct pp_err err;
+	const struct pp_variant *v;
+
+	pp_err_init(&err);
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, HEAD "axes = ( " DEVICE_AXIS ", "
+				   HWCAPS_AXIS " );\n", &spec, &err, NULL), 0);
+	CHECK_INT(pp_spec_hwcaps_axis(&spec), 1);
+	CHECK_INT(spec.axes[1].hwcaps_base, 1);
+	v = pp_spec_find_variant(&spec, "gpu-v4");
+	CHECK(v && pp_spec_hwcaps_higher(&spec, v));
+	CHECK(v && pp_spec_hwcaps_base(&spec, v) ==
+	      pp_spec_find_variant(&spec, "gpu-base"));
+	v = pp_spec_find_variant(&spec, "cpu-base");
+	CHECK(v && !pp_spec_hwcaps_higher(&spec, v) &&
+	      pp_spec_hwcaps_base(&spec, v) == v);
+	pp_spec_release(&spec);
+	CHECK_INT(t_spec_load_text(SPEC_TMPL, HEAD "axes = ( " ISA_AXIS " );\n",
+				   &spec, &err, NULL), 0);
+	CHECK_INT(pp_spec_hwcaps_axis(&spec), -1);
+	CHECK(pp_spec_hwcaps_base(&spec, &spec.variants[0]) == NULL);
+	pp_spec_release(&spec);
+	CHECK_INT(pp_spec_load("pkg/paddle-hwcaps.cfg", &spec, &err), 0);
+	CHECK_INT(spec.nr_variants, 6);
+	pp_spec_release(&spec);
+	pp_err_release(&err);
+	fails_with(t, HEAD "axes = ( { name = \"isa\"; pack = \"hwcaps\"; "
+		   "values = (\n"
+		   "  { name = \"a\"; suffix = \"\"; isa = \"x86-64\"; },\n"
+		   "  { name = \"v3\"; suffix = \"\"; isa = \"x86-64-v3\"; },\n"
+		   "  { name = \"b\"; suffix = \"\"; isa = \"v3\"; }\n); } );\n",
+		   "9", dup);
+}
+
 T_SUITE(spec_tests) = {
+	{ "spec: pack = \"hwcaps\": the baseline, siblings, errors",
+	  hwcaps_axis },
 	{ "spec: pkg/paddle.cfg has the four Paddle variants", paddle_spec },
 	{ "spec: a third axis is config only", third_axis_and_device },
 	{ "spec: a new device kind is config only", new_device_kind },

@@ -105,16 +105,19 @@ static PyObject *build_info(PyObject *self, PyObject *unused)
 {
 	(void)self;
 	(void)unused;
-	return Py_BuildValue("{ssssssss}", "version", paddle_version(),
+	return Py_BuildValue("{ssssssssssss}", "version", paddle_version(),
 			     "variant", paddle_variant(), "device",
-			     paddle_device(), "isa", paddle_isa());
+			     paddle_device(), "isa", paddle_isa(), "level",
+			     paddle_isa_level(), "library",
+			     paddle_library_path());
 }
 
 static PyMethodDef methods[] = {
 	{ "matmul", matmul, METH_VARARGS,
 	  "matmul(a, b, device=0) -> a x b as a list of lists of floats" },
 	{ "build_info", build_info, METH_NOARGS,
-	  "build_info() -> dict of version, variant, device and isa" },
+	  "build_info() -> dict of version, variant, device, isa, level "
+	  "and library (the file loaded)" },
 	{ NULL, NULL, 0, NULL },
 };
 

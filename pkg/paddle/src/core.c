@@ -1,5 +1,7 @@
 /* libpaddle: what the library was built as, and the dispatch of the one
  * kernel to the device and instruction set compiled in. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <string.h>
 
 #include "paddle/paddle.h"
@@ -22,6 +24,22 @@ const char *paddle_variant(void)
 	return PADDLE_VARIANT_STRING;
 }
 
+const char *paddle_isa_level(void)
+{
+	return PADDLE_ISA_LEVEL_STRING;
+}
+
+/* The loader knows which file holds this function: with glibc-hwcaps
+ * builds, the one it chose for this CPU. */
+const char *paddle_library_path(void)
+{
+	Dl_info info;
+
+	if (!dladdr((void *)paddle_library_path, &info) || !info.dli_fname)
+		return "";
+	return info.dli_fname;
+}
+
 const char *paddle_device(void)
 {
 #ifdef PADDLE_WITH_GPU
@@ -33,7 +51,9 @@ const char *paddle_device(void)
 
 const char *paddle_isa(void)
 {
-#ifdef PADDLE_WITH_AVX
+#if defined(PADDLE_WITH_AVX512)
+	return "avx512f+fma";
+#elif defined(PADDLE_WITH_AVX)
 	return "avx2+fma";
 #else
 	return "portable";
@@ -42,7 +62,10 @@ const char *paddle_isa(void)
 
 static int cpu_available(void)
 {
-#ifdef PADDLE_WITH_AVX
+#if defined(PADDLE_WITH_AVX512)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+#elif defined(PADDLE_WITH_AVX)
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
@@ -74,7 +97,9 @@ static int sgemm_cpu(int m, int n, int k, const float *a, const float *b,
 {
 	if (!cpu_available())
 		return PADDLE_EISA; /* rather than dying of SIGILL */
-#ifdef PADDLE_WITH_AVX
+#if defined(PADDLE_WITH_AVX512)
+	paddle_gemm_avx512(m, n, k, a, b, c);
+#elif defined(PADDLE_WITH_AVX)
 	paddle_gemm_avx2(m, n, k, a, b, c);
 #else
 	paddle_gemm_portable(m, n, k, a, b, c);

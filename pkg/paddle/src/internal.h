@@ -12,6 +12,10 @@ void paddle_gemm_portable(int m, int n, int k, const float *a,
 void paddle_gemm_avx2(int m, int n, int k, const float *a, const float *b,
 		      float *c);
 #endif
+#ifdef PADDLE_WITH_AVX512
+void paddle_gemm_avx512(int m, int n, int k, const float *a, const float *b,
+			float *c);
+#endif
 #ifdef PADDLE_WITH_GPU
 /* Both return a paddle_status. */
 int paddle_gemm_cuda(int m, int n, int k, const float *a, const float *b,

@@ -94,6 +94,8 @@ static void print_version(void)
 	printf("paddle %s\nvariant: %s (device: %s, isa: %s)\n",
 	       paddle_version(), paddle_variant(), paddle_device(),
 	       paddle_isa());
+	printf("library: %s (built for %s)\n", paddle_library_path(),
+	       paddle_isa_level());
 	print_found();
 }
 

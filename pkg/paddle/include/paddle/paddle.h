@@ -46,8 +46,14 @@ PADDLE_API const char *paddle_version(void);
 PADDLE_API const char *paddle_variant(void);
 /* "cpu" or "gpu": the devices compiled in ("gpu" builds also have cpu). */
 PADDLE_API const char *paddle_device(void);
-/* The CPU instruction set of the CPU kernel: "avx2+fma" or "portable". */
+/* The CPU instruction set of the CPU kernel: "avx512f+fma", "avx2+fma" or
+ * "portable". */
 PADDLE_API const char *paddle_isa(void);
+/* The x86-64 level the library was built for, e.g. "x86-64-v3". */
+PADDLE_API const char *paddle_isa_level(void);
+/* The file this library was loaded from (which glibc-hwcaps build the
+ * loader chose), or "" if unknown. */
+PADDLE_API const char *paddle_library_path(void);
 /* Whether the device can run here (a GPU build on a host with a GPU,
  * an AVX build on a CPU with AVX2 and FMA). */
 PADDLE_API int paddle_device_available(enum paddle_device device);
