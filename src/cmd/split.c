@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../lib/fsutil.h"
+#include "../lib/json-out.h"
 #include "../lib/split.h"
 #include "../lib/strbuf.h"
 #include "../lib/xalloc.h"
@@ -18,7 +19,7 @@
 static const char usage[] =
 	"usage: padpack split [-c SPEC] [-B BUILD_DIR] [-o DIR] [--variant NAME]...\n"
 	"                     [--explain] [-Z gzip|xz|zstd|none] [-z LEVEL]\n"
-	"                     [--admindir DIR] [-q]\n"
+	"                     [--admindir DIR] [-q | --json]\n"
 	"   or: padpack split --stage DIR --name NAME --version VERSION\n"
 	"                     [--maintainer 'NAME <EMAIL>'] [--summary TEXT]\n"
 	"                     [--copyright FILE] [-o DIR] [--explain]\n"
@@ -44,6 +45,9 @@ static const char usage[] =
 	"      --admindir=DIR    the dpkg database dpkg-query reads to find\n"
 	"                        which package has a system library\n"
 	"  -q, --quiet           print nothing but problems\n"
+	"      --json            print the package table as one JSON object\n"
+	"                        (name, version, variants, output, packages,\n"
+	"                        other_files) instead of text\n"
 	"      --stage=DIR       split this one staged tree (make install\n"
 	"                        DESTDIR=DIR) instead of BUILD_DIR/VARIANT/stage\n"
 	"      --name=NAME       with --stage and no -c: the source's name;\n"
@@ -73,12 +77,13 @@ struct split_cli {
 	const char *scaffold;
 	struct pp_strlist variants;
 	struct pp_compress_opts comp;
-	int explain, quiet;
+	int explain, quiet, json;
 	char *tmp;   /* --stage: the work directory, removed at the end */
 };
 
 enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR, OPT_STAGE, OPT_NAME,
-       OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD };
+       OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD,
+       OPT_JSON };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -97,6 +102,7 @@ static const struct option long_opts[] = {
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "copyright", required_argument, NULL, OPT_COPYRIGHT },
 	{ "scaffold", required_argument, NULL, OPT_SCAFFOLD },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -119,6 +125,7 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 	case OPT_SUMMARY: cli->summary = optarg; break;
 	case OPT_COPYRIGHT: cli->copyright = optarg; break;
 	case OPT_SCAFFOLD: cli->scaffold = optarg; break;
+	case OPT_JSON: cli->json = 1; break;
 	case 'Z':
 		if (pp_compressor_parse(optarg, &cli->comp.type) < 0)
 			return pp_usage_error(err, "unknown compression '%s'; "
@@ -164,6 +171,10 @@ static int parse(int argc, char **argv, struct split_cli *cli,
 	if (cli->scaffold && !cli->stage)
 		return pp_usage_error(err, "--scaffold writes a spec from a "
 				      "staged tree: give --stage DIR");
+	if (cli->json && (cli->quiet || cli->explain || cli->scaffold))
+		return pp_usage_error(err, "--json prints the packages made: "
+				      "not with --quiet, --explain or "
+				      "--scaffold");
 	if (!cli->name && !cli->spec)
 		cli->spec = "pkg/paddle.cfg";
 	return pp_compress_opts_check(&cli->comp, err);
@@ -357,7 +368,9 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 		fputs(text.buf, stdout);
 	} else if (rc == 0) {
 		rc = pp_split_run(&s, err);
-		if (rc == 0 && !cli->quiet)
+		if (rc == 0 && cli->json)
+			rc = pp_json_write(stdout, pp_json_split(&s), err);
+		else if (rc == 0 && !cli->quiet)
 			print_result(&s);
 	}
 	pp_split_release(&s);
