@@ -10,6 +10,7 @@
 
 #include "error.h"
 
+struct pp_build;
 struct pp_ctrl_members;
 struct pp_deb;
 struct pp_debsig_report;
@@ -81,6 +82,9 @@ json_t *pp_json_contents(const char *path, json_t *entries);
 
 /* padpack split: the packages written. */
 json_t *pp_json_split(const struct pp_split *s);
+
+/* padpack build: each variant's result and steps. */
+json_t *pp_json_build(const struct pp_build *b);
 
 /* Writes doc to f, indented, with a final newline, and drops the
  * reference. */
