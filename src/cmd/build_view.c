@@ -24,6 +24,7 @@ void build_view_init(struct build_view *v, enum build_view_mode mode,
 		v->width = ws.ws_col;
 	v->shown = xcalloc(b->nr_jobs + 1, sizeof(*v->shown));
 	v->cwd = getcwd(NULL, 0);
+	clock_gettime(CLOCK_MONOTONIC, &v->begun);
 }
 
 void build_view_release(struct build_view *v)
@@ -142,6 +143,22 @@ static void report_failure(const struct build_view *v, const struct pp_job *j)
 	pp_err_release(&err);
 }
 
+/* On a terminal, the last line: how many variants ended how, and the
+ * time the build took. */
+static void tty_total(struct build_view *v, const struct pp_build *b)
+{
+	size_t n[3] = { 0, 0, 0 }; /* done, failed, skipped */
+	struct timespec now;
+
+	for (size_t i = 0; i < b->nr_jobs; i++)
+		n[b->jobs[i].phase == PP_PHASE_DONE ? 0 :
+		  b->jobs[i].phase == PP_PHASE_FAILED ? 1 : 2]++;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(v->out, "padpack build: %zu done, %zu failed, %zu skipped in "
+		"%.1f s\n", n[0], n[1], n[2], (double)(now.tv_sec -
+		v->begun.tv_sec) + (double)(now.tv_nsec - v->begun.tv_nsec) / 1e9);
+}
+
 static void summary(struct build_view *v, const struct pp_build *b)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -153,6 +170,7 @@ static void summary(struct build_view *v, const struct pp_build *b)
 				fprintf(stderr, "padpack build: %s skipped: %s\n",
 					b->jobs[i].variant->name,
 					b->jobs[i].message);
+		tty_total(v, b);
 		return;
 	}
 	fprintf(v->out, "result:\n");

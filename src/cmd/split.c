@@ -15,6 +15,7 @@
 #include "../lib/strbuf.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"
+#include "progress_view.h"
 
 static const char usage[] =
 	"usage: padpack split [-c SPEC] [-B BUILD_DIR] [-o DIR] [--variant NAME]...\n"
@@ -321,15 +322,33 @@ static void print_result(const struct pp_split *s)
 			printf("  %s\n", s->written.items[i]);
 }
 
+/* On a terminal: "padpack split: 12 packages of x 1.0-1 in 3.4 s" on
+ * stderr, when done (the split that was run and succeeded). */
+static void progress_summary(struct progress_view *view,
+			     struct pp_progress *progress,
+			     const struct pp_split *done)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	if (done)
+		strbuf_addf(&what, "%zu package%s of %s %s", done->nr_pkgs,
+			    done->nr_pkgs == 1 ? "" : "s", done->spec->name,
+			    done->version);
+	progress_view_finish(view, progress, done ? what.buf : NULL);
+	strbuf_release(&what);
+}
+
 static int split(struct split_cli *cli, const struct pp_spec *spec,
 		 const unsigned char *selected, struct pp_err *err)
 {
 	struct pp_split_opts o = { 0 };
 	struct strbuf out = STRBUF_INIT, work = STRBUF_INIT, text = STRBUF_INIT;
 	char *datadir = find_datadir();
+	struct progress_view view;
+	struct pp_progress progress;
 	struct pp_split s;
 	long long ts;
-	int rc;
+	int rc, finished = 0;
 
 	if (pp_source_date(&ts, err) < 0) {
 		free(datadir);
@@ -360,6 +379,10 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 	o.explicit_selection = cli->variants.nr > 0;
 	o.timestamp = (time_t)ts;
 	o.comp = cli->comp;
+	progress_view_init(&view, &progress, "padpack split",
+			   cli->quiet || cli->json || cli->explain ||
+			   cli->scaffold);
+	o.progress = &progress;
 	rc = pp_split_plan(&s, spec, &o, err);
 	if (rc == 0 && cli->scaffold) {
 		rc = scaffold(cli, &s, err);
@@ -368,11 +391,15 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 		fputs(text.buf, stdout);
 	} else if (rc == 0) {
 		rc = pp_split_run(&s, err);
+		progress_summary(&view, &progress, rc == 0 ? &s : NULL);
+		finished = 1;
 		if (rc == 0 && cli->json)
 			rc = pp_json_write(stdout, pp_json_split(&s), err);
 		else if (rc == 0 && !cli->quiet)
 			print_result(&s);
 	}
+	if (!finished)
+		progress_summary(&view, &progress, NULL);
 	pp_split_release(&s);
 	free(datadir);
 	strbuf_release(&out);

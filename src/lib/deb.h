@@ -14,11 +14,14 @@
 #include "error.h"
 #include "strbuf.h"
 
+struct pp_progress;
+
 /* ---- building --------------------------------------------------------- */
 
 struct pp_pack_opts {
 	struct pp_compress_opts comp; /* used for both members, as dpkg-deb */
 	time_t timestamp; /* ar mtimes; tar mtimes are clamped to it */
+	struct pp_progress *progress; /* told the bytes archived; or NULL */
 };
 
 /* Packs root (root/DEBIAN is the control area) into out, a file name or an
