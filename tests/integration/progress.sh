@@ -8,7 +8,7 @@
 source "$(dirname "$0")/../lib.sh"
 source "$TOP/tests/lib-pgp.sh"
 export SOURCE_DATE_EPOCH=1700000000 DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
-cd "$WORK"
+cd "$WORK" || exit 1
 
 # on_tty CMD: CMD's output (stdout and stderr) on a pseudo-terminal.
 on_tty() { script -qec "$*" /dev/null; }
