@@ -27,7 +27,7 @@ void progress_view_init(struct progress_view *v, struct pp_progress *p,
 	pp_progress_init(p, v->active ? progress_view_report : NULL, v);
 }
 
-/* 12.3 MB, 4 packages. */
+/* "12 MB", "4" (the unit follows the total). */
 static void amount(struct strbuf *sb, uint64_t n, const char *unit)
 {
 	if (strcmp(unit, "bytes"))
@@ -50,7 +50,7 @@ static void describe(struct strbuf *sb, const struct progress_view *v,
 	if (r->done || r->total) {
 		amount(sb, r->done, r->unit);
 		if (r->total) {
-			strbuf_addstr(sb, " of ");
+			strbuf_addch(sb, '/');
 			amount(sb, r->total, r->unit);
 		}
 		if (strcmp(r->unit, "bytes"))
@@ -62,7 +62,7 @@ static void describe(struct strbuf *sb, const struct progress_view *v,
 	}
 	strbuf_addf(sb, "%.0f s", r->seconds);
 	if (r->left >= 0)
-		strbuf_addf(sb, ", about %.0f s left", r->left + 0.5);
+		strbuf_addf(sb, ", %.0f s left", r->left + 0.5);
 	strbuf_addch(sb, ')');
 }
 
