@@ -29,7 +29,9 @@ static const char usage[] =
 	"                          terminal, the progress\n\n"
 	"Environment:\n"
 	"  SOURCE_DATE_EPOCH       timestamp of the members; file times are\n"
-	"                          clamped to it, so packs are reproducible\n";
+	"                          clamped to it, so packs are reproducible\n"
+	"  PADPACK_PROGRESS        never: no progress line on a terminal;\n"
+	"                          always: also when stderr is not one\n";
 
 static int parse(int argc, char **argv, struct pp_compress_opts *comp,
 		 int *quiet, struct pp_err *err)

@@ -68,7 +68,9 @@ static const char usage[] =
 	"  SOURCE_DATE_EPOCH     the time of every file, the changelog and the\n"
 	"                        .changes: the same stage trees give the same\n"
 	"                        packages\n"
-	"  PADPACK_DATADIR       where control-templates/ and scripts/ are\n\n"
+	"  PADPACK_DATADIR       where control-templates/ and scripts/ are\n"
+	"  PADPACK_PROGRESS      never: no progress line on a terminal;\n"
+	"                        always: also when stderr is not one\n\n"
 	"Exit status: 0 done, 2 usage, 3 a spec, stage or dependency problem,\n"
 	"4 I/O error, 5 a tool (strip, objcopy) failed.\n";
 
