@@ -154,9 +154,9 @@ other() { [ -s "$WORK/other-$1" ] && printf '; other: %s' "$(cat "$WORK/other-$1
 while read -r name layer inst payload books status statusd users; do
 	case $name in cpu-*) ;; *) continue ;; esac
 	limit=$((inst * 110 / 100))
-	if [ "$layer" -le "$limit" ]; then verdict=met; else verdict="NOT met"; fi
-	echo "- $name (records dpkg): layers $(kb "$layer") kB, the installed size + 10%" \
-		"$(kb "$limit") kB: $verdict; the packages' own files $(kb "$payload") kB," \
+	if [ "$layer" -le "$limit" ]; then verdict=within; else verdict=over; fi
+	echo "- $name (records dpkg): layers $(kb "$layer") kB, $verdict the installed size" \
+		"+ 10% ($(kb "$limit") kB); the packages' own files $(kb "$payload") kB," \
 		"dpkg's records and logs $(kb "$books") kB, of which its status file, which" \
 		"dpkg rewrites whole whatever it installs, is $(kb "${status:-0}") kB; the user" \
 		"$(kb "$users") kB$(other "$name")."
