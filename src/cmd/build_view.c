@@ -63,6 +63,9 @@ static void job_line(const struct build_view *v, const struct pp_job *j,
 {
 	strbuf_addf(out, "  %-14s %-9s %6.1f s", j->variant->name,
 		    pp_phase_name(j->phase), pp_job_seconds(j));
+	if (v->mode == VIEW_TTY && j->nr_steps && j->phase != PP_PHASE_WAIT &&
+	    j->phase < PP_PHASE_DONE) /* how far: the step of the steps */
+		strbuf_addf(out, "  step %zu/%zu", j->current + 1, j->nr_steps);
 	if (j->phase == PP_PHASE_DONE)
 		strbuf_addf(out, "  %s", rel(v, j->stage));
 	else if (j->phase == PP_PHASE_FAILED || j->phase == PP_PHASE_SKIPPED)

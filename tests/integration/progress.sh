@@ -100,3 +100,14 @@ check_fails "repo publish on a terminal: pool files read, then published in" 0 \
 	on_tty "PADPACK_PROGRESS=always $(q "$PADPACK") repo publish repo --unsigned --full"
 check "repo publish without a terminal: nothing on stderr" bash -c \
 	"'$PADPACK' repo publish repo --unsigned 2>err >/dev/null && test ! -s err"
+
+# build: its line per variant (stdout) says which step of how many; the
+# last line the outcome and the time.
+build_cmd="$(q "$PADPACK") build -c $(q "$TOP/tests/data/tiny.cfg") -B $(q "$WORK/b") --variant plain-cpu"
+on_tty "$build_cmd" > build.out
+check_fails "build on a terminal: the variant's step of its steps" 0 \
+	'plain-cpu +(configure|build|test|install) +[0-9.]+ s  step [1-4]/4  log: ' cat build.out
+check_fails "build on a terminal: a summary line with the time taken" 0 \
+	'^padpack build: 1 done, 0 failed, 0 skipped in [0-9.]+ s' cat build.out
+check_fails "build without a terminal: plain lines, no steps, no summary line" 0 '^$' \
+	bash -c "$build_cmd 2>&1 | grep 'step [0-9]\|padpack build: 1 done'; true"
