@@ -5,6 +5,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "../lib/json-out.h"
 #include "../lib/xalloc.h"
 
 /* Lines of a failed variant's log shown in the report. */
@@ -23,6 +24,7 @@ void build_view_init(struct build_view *v, enum build_view_mode mode,
 		v->width = ws.ws_col;
 	v->shown = xcalloc(b->nr_jobs + 1, sizeof(*v->shown));
 	v->cwd = getcwd(NULL, 0);
+	clock_gettime(CLOCK_MONOTONIC, &v->begun);
 }
 
 void build_view_release(struct build_view *v)
@@ -61,6 +63,9 @@ static void job_line(const struct build_view *v, const struct pp_job *j,
 {
 	strbuf_addf(out, "  %-14s %-9s %6.1f s", j->variant->name,
 		    pp_phase_name(j->phase), pp_job_seconds(j));
+	if (v->mode == VIEW_TTY && j->nr_steps && j->phase != PP_PHASE_WAIT &&
+	    j->phase < PP_PHASE_DONE) /* how far: the step of the steps */
+		strbuf_addf(out, "  step %zu/%zu", j->current + 1, j->nr_steps);
 	if (j->phase == PP_PHASE_DONE)
 		strbuf_addf(out, "  %s", rel(v, j->stage));
 	else if (j->phase == PP_PHASE_FAILED || j->phase == PP_PHASE_SKIPPED)
@@ -141,80 +146,20 @@ static void report_failure(const struct build_view *v, const struct pp_job *j)
 	pp_err_release(&err);
 }
 
-static void json_string(FILE *f, const char *s)
+/* On a terminal, the last line: how many variants ended how, and the
+ * time the build took. */
+static void tty_total(struct build_view *v, const struct pp_build *b)
 {
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t n[3] = { 0, 0, 0 }; /* done, failed, skipped */
+	struct timespec now;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_job(FILE *f, const struct pp_job *j)
-{
-	struct strbuf cmd = STRBUF_INIT;
-	int failed = j->phase == PP_PHASE_FAILED;
-
-	if (failed)
-		pp_step_command(&j->steps[j->current], &cmd);
-	fputs("{\"name\": ", f);
-	json_string(f, j->variant->name);
-	fputs(", \"suffix\": ", f);
-	json_string(f, j->variant->suffix);
-	fputs(", \"status\": ", f);
-	json_string(f, pp_phase_name(j->phase));
-	fprintf(f, ", \"seconds\": %.2f, \"failed_step\": ", pp_job_seconds(j));
-	json_string(f, failed ? pp_phase_name(j->steps[j->current].phase) :
-				NULL);
-	fputs(", \"stage\": ", f);
-	json_string(f, j->phase == PP_PHASE_DONE ? j->stage : NULL);
-	fputs(", \"log\": ", f);
-	json_string(f, j->phase == PP_PHASE_SKIPPED ? NULL : j->log);
-	fputs(", \"message\": ", f);
-	json_string(f, j->message);
-	fputs(", \"reproduce\": ", f);
-	json_string(f, failed ? cmd.buf : NULL);
-	fputs(", \"steps\": [", f);
-	for (size_t i = 0; i < j->nr_steps; i++)
-		fprintf(f, "%s{\"phase\": \"%s\", \"seconds\": %.2f, "
-			"\"up_to_date\": %s}", i ? ", " : "",
-			pp_phase_name(j->steps[i].phase), j->steps[i].seconds,
-			j->steps[i].up_to_date ? "true" : "false");
-	fputs("]}", f);
-	strbuf_release(&cmd);
-}
-
-static void json_result(FILE *f, const struct pp_build *b)
-{
-	fputs("{\"spec\": ", f);
-	json_string(f, b->spec->path);
-	fputs(", \"name\": ", f);
-	json_string(f, b->spec->name);
-	fputs(", \"version\": ", f);
-	json_string(f, b->version);
-	fputs(", \"version_from\": ", f);
-	json_string(f, pp_version_origin_name(b->version_origin));
-	fputs(", \"source\": ", f);
-	json_string(f, b->source);
-	fputs(", \"image\": ", f);
-	json_string(f, b->image);
-	fputs(",\n \"variants\": [", f);
-	for (size_t i = 0; i < b->nr_jobs; i++) {
-		fputs(i ? ",\n  " : "\n  ", f);
-		json_job(f, &b->jobs[i]);
-	}
-	fputs("\n ]}\n", f);
+	for (size_t i = 0; i < b->nr_jobs; i++)
+		n[b->jobs[i].phase == PP_PHASE_DONE ? 0 :
+		  b->jobs[i].phase == PP_PHASE_FAILED ? 1 : 2]++;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(v->out, "padpack build: %zu done, %zu failed, %zu skipped in "
+		"%.1f s\n", n[0], n[1], n[2], (double)(now.tv_sec -
+		v->begun.tv_sec) + (double)(now.tv_nsec - v->begun.tv_nsec) / 1e9);
 }
 
 static void summary(struct build_view *v, const struct pp_build *b)
@@ -228,6 +173,7 @@ static void summary(struct build_view *v, const struct pp_build *b)
 				fprintf(stderr, "padpack build: %s skipped: %s\n",
 					b->jobs[i].variant->name,
 					b->jobs[i].message);
+		tty_total(v, b);
 		return;
 	}
 	fprintf(v->out, "result:\n");
@@ -241,14 +187,20 @@ static void summary(struct build_view *v, const struct pp_build *b)
 
 void build_view_result(struct build_view *v, const struct pp_build *b)
 {
-	if (v->mode == VIEW_JSON)
-		json_result(v->out, b);
-	else if (v->mode != VIEW_QUIET)
+	struct pp_err err;
+
+	pp_err_init(&err);
+	if (v->mode == VIEW_JSON) {
+		if (pp_json_write(v->out, pp_json_build(b), &err) < 0)
+			fprintf(stderr, "padpack build: %s\n", err.msg);
+	} else if (v->mode != VIEW_QUIET) {
 		summary(v, b);
+	}
 	fflush(v->out);
 	for (size_t i = 0; i < b->nr_jobs; i++)
 		if (b->jobs[i].phase == PP_PHASE_FAILED)
 			report_failure(v, &b->jobs[i]);
+	pp_err_release(&err);
 }
 
 void build_view_dry_run(struct build_view *v, const struct pp_build *b)

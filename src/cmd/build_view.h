@@ -5,6 +5,7 @@
 #define PP_BUILD_VIEW_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "../lib/build.h"
 
@@ -22,6 +23,7 @@ struct build_view {
 	size_t drawn;         /* lines on screen to redraw (VIEW_TTY) */
 	enum pp_phase *shown; /* phase last printed per job (VIEW_PLAIN) */
 	char *cwd;            /* paths under it are shown relative */
+	struct timespec begun; /* for the summary line's time (VIEW_TTY) */
 };
 
 void build_view_init(struct build_view *v, enum build_view_mode mode,

@@ -31,6 +31,10 @@ int pp_usage_error(struct pp_err *err, const char *fmt, ...)
 /* The build time: $SOURCE_DATE_EPOCH when set, else now. */
 int pp_source_date(long long *out, struct pp_err *err);
 int pp_parse_int(const char *s, long min, long max, long *out);
+/* Removes every argument equal to flag (e.g. "--json") from argv, for
+ * the commands that take their arguments as dpkg-deb does, without
+ * getopt; returns whether there was one. */
+int pp_take_flag(int *argc, char **argv, const char *flag);
 /* Loads the spec at path and, in *selected (newly allocated, one flag a
  * variant), the variants the --variant patterns choose (all without
  * any). On error nothing is left to release. */

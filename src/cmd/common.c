@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../lib/spec.h"
@@ -31,6 +32,21 @@ int pp_parse_int(const char *s, long min, long max, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int pp_take_flag(int *argc, char **argv, const char *flag)
+{
+	int found = 0, n = 1;
+
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], flag))
+			found = 1;
+		else
+			argv[n++] = argv[i];
+	}
+	*argc = n;
+	argv[n] = NULL;
+	return found;
 }
 
 int pp_source_date(long long *out, struct pp_err *err)

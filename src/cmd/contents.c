@@ -8,15 +8,19 @@
 #include <wctype.h>
 
 #include "../lib/deb.h"
+#include "../lib/json-out.h"
 #include "../lib/strbuf.h"
 #include "cmds.h"
 
 static const char usage[] =
-	"usage: padpack contents X.deb\n\n"
+	"usage: padpack contents X.deb [--json]\n\n"
 	"Lists the files of the package's data archive in the format of\n"
 	"dpkg-deb --contents (that is, tar -tv): mode, owner, size, date\n"
 	"(local time) and name. Unprintable bytes in names are shown as\n"
-	"backslash escapes, as tar does.\n";
+	"backslash escapes, as tar does.\n\n"
+	"Options:\n"
+	"  --json   print one JSON object instead: file, and entries (path,\n"
+	"           type, mode, user, group, uid, gid, size, mtime, target)\n";
 
 struct listing {
 	int ugswidth; /* tar's column width for owner and size, which grows */
@@ -112,8 +116,29 @@ static int print_entry(const struct pp_tar_entry *e, void *ctx,
 	return 0;
 }
 
+static int add_entry(const struct pp_tar_entry *e, void *ctx,
+		     struct pp_err *err)
+{
+	(void)err;
+	json_array_append_new(ctx, pp_json_tar_entry(e));
+	return 0;
+}
+
+static int list_json(struct pp_deb *deb, struct pp_err *err)
+{
+	json_t *entries = json_array();
+
+	if (pp_deb_list(deb, &deb->data, add_entry, entries, err) < 0) {
+		json_decref(entries);
+		return -1;
+	}
+	return pp_json_write(stdout, pp_json_contents(deb->ar.path, entries),
+			     err);
+}
+
 static int run(int argc, char **argv, struct pp_err *err)
 {
+	int json = pp_take_flag(&argc, argv, "--json");
 	struct listing l = { 19 };
 	struct pp_deb deb;
 	int rc;
@@ -123,7 +148,8 @@ static int run(int argc, char **argv, struct pp_err *err)
 	setlocale(LC_CTYPE, "");
 	if (pp_deb_open(&deb, argv[1], err) < 0)
 		return -1;
-	rc = pp_deb_list(&deb, &deb.data, print_entry, &l, err);
+	rc = json ? list_json(&deb, err) :
+		pp_deb_list(&deb, &deb.data, print_entry, &l, err);
 	pp_deb_close(&deb);
 	return rc;
 }

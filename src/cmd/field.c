@@ -4,10 +4,11 @@
 
 #include "../lib/control.h"
 #include "../lib/deb.h"
+#include "../lib/json-out.h"
 #include "cmds.h"
 
 static const char usage[] =
-	"usage: padpack field X.deb [FIELD...]\n\n"
+	"usage: padpack field X.deb [FIELD...] [--json]\n\n"
 	"Without FIELD, prints the control file as it is. With one FIELD,\n"
 	"prints its value; with several, prints 'Field: value' for each one\n"
 	"present. Values are shown as dpkg-deb --field shows them: names\n"
@@ -15,7 +16,11 @@ static const char usage[] =
 	"line in dpkg's canonical form, the obsolete Revision field folded into\n"
 	"Version. A control file dpkg would refuse (a malformed line, no final\n"
 	"newline, a field given twice) is read as far as it can be, with a\n"
-	"warning for each problem.\n";
+	"warning for each problem.\n\n"
+	"Options:\n"
+	"  --json   print one JSON object instead: file, and fields (each\n"
+	"           field's value as shown above, in the control file's\n"
+	"           order; with FIELDs, those, null for one absent)\n";
 
 static void print_fields(const struct pp_stanza *st, int argc, char **argv,
 			 struct pp_err *err)
@@ -40,6 +45,7 @@ static void print_fields(const struct pp_stanza *st, int argc, char **argv,
 
 static int run(int argc, char **argv, struct pp_err *err)
 {
+	int json = pp_take_flag(&argc, argv, "--json");
 	const struct pp_ctrl_member *control;
 	struct pp_ctrl_members cm;
 	struct pp_stanza st;
@@ -58,6 +64,14 @@ static int run(int argc, char **argv, struct pp_err *err)
 	if (!control) {
 		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s' has no control file",
 				argv[1]);
+	} else if (json) {
+		pp_control_parse_lenient(control->data.buf, control->data.len,
+					 "control", &st, err);
+		rc = pp_json_write(stdout, pp_json_fields(argv[1], &st,
+							  argc - 2, argc > 2 ?
+							  argv + 2 : NULL,
+							  err), err);
+		pp_stanza_release(&st);
 	} else if (argc == 2) {
 		fwrite(control->data.buf, 1, control->data.len, stdout);
 	} else {

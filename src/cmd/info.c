@@ -4,39 +4,28 @@
 #include <sys/stat.h>
 
 #include "../lib/deb.h"
+#include "../lib/json-out.h"
 #include "cmds.h"
 
 static const char usage[] =
-	"usage: padpack info X.deb [CONTROL-FILE...]\n\n"
+	"usage: padpack info X.deb [CONTROL-FILE...] [--json]\n\n"
 	"Without CONTROL-FILE, prints the format version, the sizes, a line per\n"
 	"control file (bytes, lines, '*' for executables, the interpreter) and\n"
 	"the control file, as dpkg-deb --info does. With names, prints those\n"
-	"control files (for example: padpack info x.deb postinst).\n";
+	"control files (for example: padpack info x.deb postinst).\n\n"
+	"Options:\n"
+	"  --json   print one JSON object instead: file, format, size,\n"
+	"           control_archive_size, control_files (name, size, lines,\n"
+	"           executable, interpreter) and control (the fields as\n"
+	"           'padpack field' shows them); with names, control_files\n"
+	"           maps each name to its text (null when absent)\n";
 
-/* Lines and interpreter counted the way dpkg-deb does. */
 static void describe(const struct pp_ctrl_member *m)
 {
-	const char *d = m->data.buf, *end = d + m->data.len, *p = d;
-	char interp[256] = "";
-	int lines = 0;
+	char interp[256];
+	int lines;
 
-	/* dpkg-deb consumes the first one or two bytes unseen by the line
-	 * count while it looks for "#!"; do the same so the counts agree. */
-	p = d < end ? d + 1 : d;
-	if (p < end && d[0] == '#')
-		p++;
-	if (m->data.len >= 2 && d[0] == '#' && d[1] == '!') {
-		size_t n = 2;
-
-		while (p < end && *p == ' ')
-			p++;
-		strcpy(interp, "#!");
-		while (p < end && n < 210 && !strchr(" \t\n\v\f\r", *p))
-			interp[n++] = *p++;
-		interp[n] = '\0';
-	}
-	for (; p < end; p++)
-		lines += *p == '\n';
+	pp_ctrl_member_shape(m, &lines, interp);
 	printf(" %7zu bytes, %5d lines   %c  %-20.127s %.127s\n", m->data.len,
 	       lines, (m->mode & S_IXUSR) ? '*' : ' ', m->name, interp);
 }
@@ -102,8 +91,26 @@ static int print_files(struct pp_deb *deb, struct pp_ctrl_members *cm,
 	return 0;
 }
 
+static int print_json(struct pp_deb *deb, struct pp_ctrl_members *cm,
+		      int argc, char **argv, struct pp_err *err)
+{
+	int missing = 0;
+	json_t *doc = argc ? pp_json_info_files(deb->ar.path, cm, argc, argv,
+						&missing) :
+		pp_json_info(deb, cm, err);
+
+	if (pp_json_write(stdout, doc, err) < 0)
+		return -1;
+	if (missing)
+		return pp_err_set(err, PP_EXIT_FAIL, "%d requested control "
+				  "file%s missing", missing,
+				  missing == 1 ? " is" : "s are");
+	return 0;
+}
+
 static int run(int argc, char **argv, struct pp_err *err)
 {
+	int json = pp_take_flag(&argc, argv, "--json");
 	struct pp_ctrl_members cm;
 	struct pp_deb deb;
 	int rc;
@@ -114,7 +121,8 @@ static int run(int argc, char **argv, struct pp_err *err)
 		return -1;
 	rc = pp_deb_read_control(&deb, &cm, err);
 	if (!rc) {
-		rc = argc > 2 ? print_files(&deb, &cm, argc - 2, argv + 2, err) :
+		rc = json ? print_json(&deb, &cm, argc - 2, argv + 2, err) :
+			argc > 2 ? print_files(&deb, &cm, argc - 2, argv + 2, err) :
 			print_overview(&deb, &cm, err);
 		pp_ctrl_members_release(&cm);
 	}

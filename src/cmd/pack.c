@@ -7,6 +7,7 @@
 #include "../lib/deb.h"
 #include "../lib/strbuf.h"
 #include "cmds.h"
+#include "progress_view.h"
 
 static const char usage[] =
 	"usage: padpack pack [-Z gzip|xz|zstd|none] [-z LEVEL] [--threads N]\n"
@@ -24,10 +25,13 @@ static const char usage[] =
 	"                          xz 0-9, default 6; zstd 1-19+, default 3)\n"
 	"      --threads=N         compressor threads (default: one per CPU);\n"
 	"                          the output is the same for any N\n"
-	"  -q, --quiet             do not print what was built\n\n"
+	"  -q, --quiet             do not print what was built, nor, on a\n"
+	"                          terminal, the progress\n\n"
 	"Environment:\n"
 	"  SOURCE_DATE_EPOCH       timestamp of the members; file times are\n"
-	"                          clamped to it, so packs are reproducible\n";
+	"                          clamped to it, so packs are reproducible\n"
+	"  PADPACK_PROGRESS        never: no progress line on a terminal;\n"
+	"                          always: also when stderr is not one\n";
 
 static int parse(int argc, char **argv, struct pp_compress_opts *comp,
 		 int *quiet, struct pp_err *err)
@@ -76,7 +80,9 @@ static int parse(int argc, char **argv, struct pp_compress_opts *comp,
 
 static int run(int argc, char **argv, struct pp_err *err)
 {
-	struct pp_pack_opts o = { { PP_COMP_XZ, -1, 0 }, 0 };
+	struct pp_pack_opts o = { { PP_COMP_XZ, -1, 0 }, 0, NULL };
+	struct progress_view view;
+	struct pp_progress progress;
 	struct strbuf def = STRBUF_INIT;
 	char *written = NULL;
 	long long ts;
@@ -95,8 +101,11 @@ static int run(int argc, char **argv, struct pp_err *err)
 			strbuf_setlen(&def, def.len - 1);
 		strbuf_addstr(&def, ".deb");
 	}
+	progress_view_init(&view, &progress, "padpack pack", quiet);
+	o.progress = &progress;
 	rc = pp_deb_pack(argv[optind], def.len ? def.buf : argv[optind + 1],
 			 &o, &written, err);
+	progress_view_finish(&view, &progress, rc ? NULL : "packed");
 	if (!rc && !quiet)
 		printf("padpack: built '%s'\n", written);
 	free(written);

@@ -13,6 +13,7 @@
 #include "../lib/repo.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"
+#include "progress_view.h"
 #include "pgpcmd.h"
 
 static const char usage[] =
@@ -272,23 +273,41 @@ static int do_init(const char *dir, struct repo_opts *o, struct pp_err *err)
 	return 0;
 }
 
+struct add_view {
+	struct progress_view view;
+	struct pp_progress progress;
+};
+
 static void print_added(void *ctx, const char *pool_path)
 {
-	(void)ctx;
+	struct add_view *a = ctx;
+
+	progress_view_clear(&a->view); /* the line goes below what is added */
 	printf("added %s\n", pool_path);
+	fflush(stdout);
+	pp_progress_add(&a->progress, 1, pool_path);
 }
 
 static int do_add(struct pp_repo *r, struct repo_opts *o, int argc,
 		  char **argv, struct pp_err *err)
 {
 	const char *suite = pick_suite(r, o, err);
+	struct strbuf what = STRBUF_INIT;
+	struct add_view a;
+	int rc;
 
 	if (!suite)
 		return -1;
 	if (argc == 0)
 		return pp_usage_error(err, "expected .deb files to add");
-	return pp_repo_add(r, suite, o->component, (const char *const *)argv,
-			   (size_t)argc, print_added, NULL, err);
+	progress_view_init(&a.view, &a.progress, "padpack repo add", 0);
+	pp_progress_task(&a.progress, "adding", (uint64_t)argc, "packages");
+	rc = pp_repo_add(r, suite, o->component, (const char *const *)argv,
+			 (size_t)argc, print_added, &a, err);
+	strbuf_addf(&what, "%d package%s added", argc, argc == 1 ? "" : "s");
+	progress_view_finish(&a.view, &a.progress, rc ? NULL : what.buf);
+	strbuf_release(&what);
+	return rc;
 }
 
 /* "NAME[=VERSION][:ARCH]" cut in place. A version's upstream part starts
@@ -432,6 +451,9 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 		      struct pp_err *err)
 {
 	struct pp_repo_publish_opts po = { 0 };
+	struct progress_view view;
+	struct pp_progress progress;
+	int rc;
 
 	if (o->from_snapshot) {
 		const char *suite = o->suite_name;
@@ -449,7 +471,11 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 	po.now = time(NULL);
 	po.sign = sign_release;
 	po.sign_ctx = o;
-	if (pp_repo_publish(r, &po, err) < 0)
+	progress_view_init(&view, &progress, "padpack repo publish", 0);
+	po.progress = &progress;
+	rc = pp_repo_publish(r, &po, err);
+	progress_view_finish(&view, &progress, rc ? NULL : "published");
+	if (rc < 0)
 		return -1;
 	for (size_t i = 0; i < r->nr_suites; i++)
 		printf("published %s/dists/%s\n", r->root, r->suites[i].suite);

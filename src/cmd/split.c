@@ -10,15 +10,17 @@
 #include <unistd.h>
 
 #include "../lib/fsutil.h"
+#include "../lib/json-out.h"
 #include "../lib/split.h"
 #include "../lib/strbuf.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"
+#include "progress_view.h"
 
 static const char usage[] =
 	"usage: padpack split [-c SPEC] [-B BUILD_DIR] [-o DIR] [--variant NAME]...\n"
 	"                     [--explain] [-Z gzip|xz|zstd|none] [-z LEVEL]\n"
-	"                     [--admindir DIR] [-q]\n"
+	"                     [--admindir DIR] [-q | --json]\n"
 	"   or: padpack split --stage DIR --name NAME --version VERSION\n"
 	"                     [--maintainer 'NAME <EMAIL>'] [--summary TEXT]\n"
 	"                     [--copyright FILE] [-o DIR] [--explain]\n"
@@ -44,6 +46,9 @@ static const char usage[] =
 	"      --admindir=DIR    the dpkg database dpkg-query reads to find\n"
 	"                        which package has a system library\n"
 	"  -q, --quiet           print nothing but problems\n"
+	"      --json            print the package table as one JSON object\n"
+	"                        (name, version, variants, output, packages,\n"
+	"                        other_files) instead of text\n"
 	"      --stage=DIR       split this one staged tree (make install\n"
 	"                        DESTDIR=DIR) instead of BUILD_DIR/VARIANT/stage\n"
 	"      --name=NAME       with --stage and no -c: the source's name;\n"
@@ -63,7 +68,9 @@ static const char usage[] =
 	"  SOURCE_DATE_EPOCH     the time of every file, the changelog and the\n"
 	"                        .changes: the same stage trees give the same\n"
 	"                        packages\n"
-	"  PADPACK_DATADIR       where control-templates/ and scripts/ are\n\n"
+	"  PADPACK_DATADIR       where control-templates/ and scripts/ are\n"
+	"  PADPACK_PROGRESS      never: no progress line on a terminal;\n"
+	"                        always: also when stderr is not one\n\n"
 	"Exit status: 0 done, 2 usage, 3 a spec, stage or dependency problem,\n"
 	"4 I/O error, 5 a tool (strip, objcopy) failed.\n";
 
@@ -73,12 +80,13 @@ struct split_cli {
 	const char *scaffold;
 	struct pp_strlist variants;
 	struct pp_compress_opts comp;
-	int explain, quiet;
+	int explain, quiet, json;
 	char *tmp;   /* --stage: the work directory, removed at the end */
 };
 
 enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR, OPT_STAGE, OPT_NAME,
-       OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD };
+       OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD,
+       OPT_JSON };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -97,6 +105,7 @@ static const struct option long_opts[] = {
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "copyright", required_argument, NULL, OPT_COPYRIGHT },
 	{ "scaffold", required_argument, NULL, OPT_SCAFFOLD },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -119,6 +128,7 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 	case OPT_SUMMARY: cli->summary = optarg; break;
 	case OPT_COPYRIGHT: cli->copyright = optarg; break;
 	case OPT_SCAFFOLD: cli->scaffold = optarg; break;
+	case OPT_JSON: cli->json = 1; break;
 	case 'Z':
 		if (pp_compressor_parse(optarg, &cli->comp.type) < 0)
 			return pp_usage_error(err, "unknown compression '%s'; "
@@ -164,6 +174,10 @@ static int parse(int argc, char **argv, struct split_cli *cli,
 	if (cli->scaffold && !cli->stage)
 		return pp_usage_error(err, "--scaffold writes a spec from a "
 				      "staged tree: give --stage DIR");
+	if (cli->json && (cli->quiet || cli->explain || cli->scaffold))
+		return pp_usage_error(err, "--json prints the packages made: "
+				      "not with --quiet, --explain or "
+				      "--scaffold");
 	if (!cli->name && !cli->spec)
 		cli->spec = "pkg/paddle.cfg";
 	return pp_compress_opts_check(&cli->comp, err);
@@ -310,15 +324,33 @@ static void print_result(const struct pp_split *s)
 			printf("  %s\n", s->written.items[i]);
 }
 
+/* On a terminal: "padpack split: 12 packages of x 1.0-1 in 3.4 s" on
+ * stderr, when done (the split that was run and succeeded). */
+static void progress_summary(struct progress_view *view,
+			     struct pp_progress *progress,
+			     const struct pp_split *done)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	if (done)
+		strbuf_addf(&what, "%zu package%s of %s %s", done->nr_pkgs,
+			    done->nr_pkgs == 1 ? "" : "s", done->spec->name,
+			    done->version);
+	progress_view_finish(view, progress, done ? what.buf : NULL);
+	strbuf_release(&what);
+}
+
 static int split(struct split_cli *cli, const struct pp_spec *spec,
 		 const unsigned char *selected, struct pp_err *err)
 {
 	struct pp_split_opts o = { 0 };
 	struct strbuf out = STRBUF_INIT, work = STRBUF_INIT, text = STRBUF_INIT;
 	char *datadir = find_datadir();
+	struct progress_view view;
+	struct pp_progress progress;
 	struct pp_split s;
 	long long ts;
-	int rc;
+	int rc, finished = 0;
 
 	if (pp_source_date(&ts, err) < 0) {
 		free(datadir);
@@ -349,6 +381,10 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 	o.explicit_selection = cli->variants.nr > 0;
 	o.timestamp = (time_t)ts;
 	o.comp = cli->comp;
+	progress_view_init(&view, &progress, "padpack split",
+			   cli->quiet || cli->json || cli->explain ||
+			   cli->scaffold);
+	o.progress = &progress;
 	rc = pp_split_plan(&s, spec, &o, err);
 	if (rc == 0 && cli->scaffold) {
 		rc = scaffold(cli, &s, err);
@@ -357,9 +393,15 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 		fputs(text.buf, stdout);
 	} else if (rc == 0) {
 		rc = pp_split_run(&s, err);
-		if (rc == 0 && !cli->quiet)
+		progress_summary(&view, &progress, rc == 0 ? &s : NULL);
+		finished = 1;
+		if (rc == 0 && cli->json)
+			rc = pp_json_write(stdout, pp_json_split(&s), err);
+		else if (rc == 0 && !cli->quiet)
 			print_result(&s);
 	}
+	if (!finished)
+		progress_summary(&view, &progress, NULL);
 	pp_split_release(&s);
 	free(datadir);
 	strbuf_release(&out);

@@ -4,6 +4,7 @@
 #include "../lib/debsig.h"
 #include "../lib/json-out.h"
 #include "pgpcmd.h"
+#include "progress_view.h"
 
 static const char usage[] =
 	"usage: padpack verify X.deb --keyring K [--keyring K...] [--json]\n\n"
@@ -97,6 +98,8 @@ static void print_text(const char *path, const struct pp_debsig_report *r,
 static int run(int argc, char **argv, struct pp_err *err)
 {
 	struct verify_args a = { { NULL }, 0, 0 };
+	struct progress_view view;
+	struct pp_progress progress;
 	struct pp_debsig_report rep;
 	struct pp_pgp_keyring kr;
 	int rc;
@@ -105,8 +108,11 @@ static int run(int argc, char **argv, struct pp_err *err)
 		return -1;
 	memset(&rep, 0, sizeof(rep));
 	rc = pgpcmd_load_keyrings(&kr, a.keyrings, a.nr_keyrings, err);
+	progress_view_init(&view, &progress, "padpack verify", a.json);
 	if (!rc)
-		rc = pp_debsig_verify(argv[optind], &kr, time(NULL), &rep, err);
+		rc = pp_debsig_verify_progress(argv[optind], &kr, time(NULL),
+					       &progress, &rep, err);
+	progress_view_finish(&view, &progress, rc ? NULL : "verified");
 	/* a failed check is a document too: its status says what failed */
 	if (a.json && pp_json_write(stdout, pp_json_debsig(argv[optind], &rep,
 							   err), err) < 0)

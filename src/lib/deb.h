@@ -14,11 +14,14 @@
 #include "error.h"
 #include "strbuf.h"
 
+struct pp_progress;
+
 /* ---- building --------------------------------------------------------- */
 
 struct pp_pack_opts {
 	struct pp_compress_opts comp; /* used for both members, as dpkg-deb */
 	time_t timestamp; /* ar mtimes; tar mtimes are clamped to it */
+	struct pp_progress *progress; /* told the bytes archived; or NULL */
 };
 
 /* Packs root (root/DEBIAN is the control area) into out, a file name or an
@@ -71,6 +74,11 @@ void pp_ctrl_members_release(struct pp_ctrl_members *cm);
 /* The plain file called name, or NULL. */
 const struct pp_ctrl_member *pp_ctrl_members_find(
 	const struct pp_ctrl_members *cm, const char *name);
+/* What dpkg-deb --info says of a control file: its lines, and the
+ * interpreter of a "#!" first line (at most 210 bytes, else "") in
+ * interp, counted the way dpkg-deb counts them so that the two agree. */
+void pp_ctrl_member_shape(const struct pp_ctrl_member *m, int *lines,
+			  char interp[256]);
 /* Opens the .deb at path and parses its control file into out; a
  * package without one is malformed. */
 int pp_deb_read_fields(const char *path, struct pp_stanza *out,

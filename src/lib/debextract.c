@@ -259,6 +259,32 @@ const struct pp_ctrl_member *pp_ctrl_members_find(
 	return NULL;
 }
 
+void pp_ctrl_member_shape(const struct pp_ctrl_member *m, int *lines,
+			  char interp[256])
+{
+	const char *d = m->data.buf, *end = d + m->data.len, *p;
+
+	*lines = 0;
+	interp[0] = '\0';
+	/* dpkg-deb consumes the first one or two bytes unseen by the line
+	 * count while it looks for "#!"; do the same so the counts agree. */
+	p = d < end ? d + 1 : d;
+	if (p < end && d[0] == '#')
+		p++;
+	if (m->data.len >= 2 && d[0] == '#' && d[1] == '!') {
+		size_t n = 2;
+
+		while (p < end && *p == ' ')
+			p++;
+		strcpy(interp, "#!");
+		while (p < end && n < 210 && !strchr(" \t\n\v\f\r", *p))
+			interp[n++] = *p++;
+		interp[n] = '\0';
+	}
+	for (; p < end; p++)
+		*lines += *p == '\n';
+}
+
 #define LIMIT_SLACK ((int64_t)16 << 20)
 
 int64_t pp_deb_size_limit(struct pp_deb *deb, const char **why)

@@ -16,6 +16,7 @@
 
 #include "fsutil.h"
 #include "hash.h"
+#include "progress.h"
 #include "tree.h"
 #include "xalloc.h"
 
@@ -436,6 +437,7 @@ static int copy_file(struct pack *p, struct archive *a, const char *path,
 			break;
 		}
 		total += n;
+		pp_progress_add(p->opts->progress, (uint64_t)n, NULL);
 	}
 	if (!rc && n < 0)
 		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot read '%s'", path);
@@ -769,6 +771,17 @@ static int check_all(struct pack *p)
 	return 0;
 }
 
+/* What copy_file will read: the regular files, each inode once. */
+static uint64_t data_bytes(const struct pack *p)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < p->tree.nr; i++)
+		if (S_ISREG(p->tree.e[i].st.st_mode) && p->tree.e[i].first < 0)
+			n += (uint64_t)p->tree.e[i].st.st_size;
+	return n;
+}
+
 static int write_members(struct pack *p, int out_fd, const char *dir)
 {
 	const struct ctrl_file *given = find_cf(p, "md5sums");
@@ -776,6 +789,8 @@ static int write_members(struct pack *p, int out_fd, const char *dir)
 
 	if (data_fd < 0)
 		return -1;
+	pp_progress_task(p->opts->progress, "archiving and compressing",
+			 data_bytes(p), "bytes");
 	if (write_tar_stream(p, data_fd, fill_data) < 0)
 		goto out;
 	if (given ? check_given_md5sums(p, given) < 0 : (generate_md5sums(p), 0))

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "hash.h"
+#include "progress.h"
 #include "xalloc.h"
 
 #define SIG_MAX (1u << 20) /* no real signature comes near this */
@@ -488,7 +489,17 @@ struct run {
 	struct pp_ctrl_members cm;
 	int have_cm;
 	struct pp_err trouble;   /* the content could not be read as a .deb */
+	struct pp_progress *progress; /* told the bytes read, or NULL */
 };
+
+/* The tap: every byte read goes to the signature's hash, and counts. */
+static void run_feed(const void *buf, size_t len, void *ctx)
+{
+	struct run *r = ctx;
+
+	pipe_feed(buf, len, &r->pipe);
+	pp_progress_add(r->progress, len, NULL);
+}
 
 static const struct pp_ar_member *find_origin(struct pp_deb *deb,
 					      struct pp_err *err)
@@ -553,7 +564,9 @@ static int read_members(struct run *r, struct pp_err *err)
 {
 	struct pp_deb *deb = &r->deb;
 
-	r->tap = (struct pp_deb_tap){ pipe_feed, &r->pipe, 0 };
+	r->tap = (struct pp_deb_tap){ run_feed, r, 0 };
+	pp_progress_task(r->progress, "checking signature and files",
+			 (uint64_t)deb->ar.size, "bytes");
 	if (pp_deb_tap_member(deb, &deb->binary, &r->tap, err) < 0)
 		return -1;
 	r->tap.fed = 0;
@@ -634,11 +647,20 @@ int pp_debsig_verify(const char *path, const struct pp_pgp_keyring *kr,
 		     time_t now, struct pp_debsig_report *rep,
 		     struct pp_err *err)
 {
+	return pp_debsig_verify_progress(path, kr, now, NULL, rep, err);
+}
+
+int pp_debsig_verify_progress(const char *path,
+			      const struct pp_pgp_keyring *kr, time_t now,
+			      struct pp_progress *progress,
+			      struct pp_debsig_report *rep, struct pp_err *err)
+{
 	struct run r;
 	int rc;
 
 	memset(rep, 0, sizeof(*rep));
 	memset(&r, 0, sizeof(r));
+	r.progress = progress;
 	r.deb.ar.fd = -1;
 	pp_err_init(&r.trouble);
 	rc = verify_run(&r, path, kr, now, rep, err);

@@ -44,6 +44,12 @@ struct pp_debsig_report {
 int pp_debsig_verify(const char *path, const struct pp_pgp_keyring *kr,
 		     time_t now, struct pp_debsig_report *rep,
 		     struct pp_err *err);
+/* The same, telling progress (may be NULL) the bytes read. */
+struct pp_progress;
+int pp_debsig_verify_progress(const char *path,
+			      const struct pp_pgp_keyring *kr, time_t now,
+			      struct pp_progress *progress,
+			      struct pp_debsig_report *rep, struct pp_err *err);
 void pp_debsig_report_release(struct pp_debsig_report *rep);
 
 #endif

@@ -12,11 +12,12 @@
  *
  * Production images install .debs through a bind mount of the context
  * (RUN --mount, BuildKit or buildah), so that the packages never become a
- * layer of their own. By default (records "status.d") that happens in a
- * build stage, and the image gets only the files of the packages apt
- * added, with their records as distroless images keep them
- * (/var/lib/dpkg/status.d/PKG and PKG.md5sums), not dpkg's whole database;
- * records "dpkg" installs them in the image itself. */
+ * layer of their own. By default (records "dpkg") they are installed in
+ * the image itself, in dpkg's database, the apt lists removed in the same
+ * RUN. With records "status.d" that happens in a build stage, and the
+ * image gets only the files of the packages apt added, with their records
+ * as distroless images keep them (/var/lib/dpkg/status.d/PKG and
+ * PKG.md5sums), not dpkg's whole database. */
 #ifndef PP_DOCKER_H
 #define PP_DOCKER_H
 
@@ -35,7 +36,7 @@ struct pp_docker_opts {
 	const char *created;    /* RFC 3339 time for the label, or NULL */
 	enum pp_records records; /* production images: instead of
 				    image.records; PP_RECORDS_UNSET: the
-				    spec's (default status.d) */
+				    spec's (default dpkg) */
 };
 
 /* ---- names -------------------------------------------------------------- */
@@ -88,7 +89,7 @@ int pp_docker_use_repo(const struct pp_spec *spec, const char *version,
 		       struct pp_prod_input *in, struct pp_err *err);
 
 /* The records mode of production images: o's, else the spec's, else
- * status.d. */
+ * dpkg. */
 enum pp_records pp_prod_records(const struct pp_spec *spec,
 				const struct pp_docker_opts *o);
 void pp_dockerfile_prod(const struct pp_spec *spec,

@@ -206,7 +206,10 @@ enum pp_records pp_prod_records(const struct pp_spec *spec,
 		return o->records;
 	if (spec->image.records != PP_RECORDS_UNSET)
 		return spec->image.records;
-	return PP_RECORDS_STATUS_D;
+	/* the conventional image: what derived images apt-get install
+	 * finds installed, dpkg -l lists; dpkg's database is small beside
+	 * real libraries (doc/images-default.md) */
+	return PP_RECORDS_DPKG;
 }
 
 /* Where the install stage gathers what the image gets (status.d mode). */

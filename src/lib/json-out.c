@@ -238,7 +238,8 @@ json_t *pp_json_repo_verify(const char *root, json_t *problems,
 
 int pp_json_write(FILE *f, json_t *doc, struct pp_err *err)
 {
-	int rc = json_dumpf(doc, f, JSON_INDENT(2)) < 0 || fputc('\n', f) == EOF;
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) |
+			    JSON_REAL_PRECISION(15)) < 0 || fputc('\n', f) == EOF;
 
 	json_decref(doc);
 	if (rc)

@@ -1,7 +1,6 @@
-/* The documents padpack's --json options print (schemas in doc/signing.md,
- * doc/repository.md and doc/split.md), built with jansson. Each function
- * returns a new reference the caller owns; nothing here prints except
- * pp_json_write. */
+/* The documents padpack's --json options print (schemas in doc/json.md and
+ * each command's man page), built with jansson. Each function returns a
+ * new reference the caller owns; nothing here prints except pp_json_write. */
 #ifndef PP_JSON_OUT_H
 #define PP_JSON_OUT_H
 
@@ -11,7 +10,13 @@
 
 #include "error.h"
 
+struct pp_build;
+struct pp_ctrl_members;
+struct pp_deb;
 struct pp_debsig_report;
+struct pp_split;
+struct pp_stanza;
+struct pp_tar_entry;
 struct pp_isa_report;
 struct pp_pgp_verdict;
 struct pp_repo_members;
@@ -54,6 +59,32 @@ void pp_json_repo_problem(void *ctx, const char *path, const char *what);
 json_t *pp_json_repo_verify(const char *root, json_t *problems,
 			    size_t files_checked, int signatures,
 			    int packages, const struct pp_err *err);
+
+/* padpack field: path's fields (every one, in order, when names is
+ * NULL; else those named, null for one absent), each value as
+ * dpkg-deb --field shows it. Warnings go to err, as for the text. */
+json_t *pp_json_fields(const char *path, const struct pp_stanza *st,
+		       int argc, char **names, struct pp_err *err);
+/* The "fields" object of that document. */
+json_t *pp_json_fields_of(const struct pp_stanza *st, int argc,
+			  char **names, struct pp_err *err);
+/* padpack info: the format, sizes, control files and control fields. */
+json_t *pp_json_info(const struct pp_deb *deb,
+		     const struct pp_ctrl_members *cm, struct pp_err *err);
+/* padpack info X.deb NAME...: those control files' text (null for one
+ * absent, counted in *missing). */
+json_t *pp_json_info_files(const char *path, const struct pp_ctrl_members *cm,
+			   int argc, char **names, int *missing);
+/* padpack contents: one entry of the data archive, and the document of
+ * those entries (a reference taken over). */
+json_t *pp_json_tar_entry(const struct pp_tar_entry *e);
+json_t *pp_json_contents(const char *path, json_t *entries);
+
+/* padpack split: the packages written. */
+json_t *pp_json_split(const struct pp_split *s);
+
+/* padpack build: each variant's result and steps. */
+json_t *pp_json_build(const struct pp_build *b);
 
 /* Writes doc to f, indented, with a final newline, and drops the
  * reference. */

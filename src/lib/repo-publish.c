@@ -16,6 +16,7 @@
 #include "compress.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "progress.h"
 #include "repo-internal.h"
 #include "sort.h"
 #include "tree.h"
@@ -207,10 +208,12 @@ static int refresh_entries(struct publish *p, char **names, size_t n)
 	int was_read, rc = 0;
 
 	pp_repo_stats_of(p->r, names, n, ids);
+	pp_progress_task(p->o->progress, "reading pool files", n, "packages");
 	for (size_t i = 0; i < n && !rc; i++) {
 		rc = pp_repo_entry_get(p->r->root, p->cache, names[i], &ids[i],
 				       &was_read, &e, p->err);
 		p->o->read_debs += was_read;
+		pp_progress_add(p->o->progress, 1, names[i]);
 	}
 	free(ids);
 	return rc;
@@ -852,6 +855,8 @@ static int publish_one(struct pp_repo *r, const struct pp_repo_suite *s,
 			     STRBUF_INIT, NULL, 0, 0, err };
 	int rc;
 
+	pp_progress_task(o->progress, "writing the indices", 0, "suites");
+	pp_progress_add(o->progress, 0, s->suite);
 	if (!s->signing_key && !o->unsigned_ok)
 		return pp_err_set(err, PP_EXIT_USAGE, "suite '%s' has no "
 				  "Signing-Key: set one with 'padpack repo init "

@@ -177,12 +177,15 @@ int pp_repo_diff(struct pp_repo *r, const char *a, const char *b,
  * large pool overlap the loading of the cache and an add. */
 int pp_repo_stat_ahead(struct pp_repo *r, struct pp_err *err);
 
+struct pp_progress;
+
 struct pp_repo_publish_opts {
 	int full;         /* ignore the cache: re-read every pool file */
 	int unsigned_ok;  /* publish suites that have no Signing-Key */
 	time_t now;       /* the Date; Valid-Until is counted from it */
 	pp_repo_sign_fn sign;
 	void *sign_ctx;
+	struct pp_progress *progress; /* told the pool files checked; NULL */
 	/* filled: pool files read (not taken from the cache), and index
 	 * pieces compressed or taken from the cache */
 	size_t read_debs, pieces_compressed, pieces_cached;

@@ -158,7 +158,7 @@ struct pp_control_rule {
 /* How a production image records the packages it holds (image.records,
  * padpack docker prod --records). */
 enum pp_records {
-	PP_RECORDS_UNSET,    /* not said: status.d */
+	PP_RECORDS_UNSET,    /* not said: dpkg */
 	PP_RECORDS_STATUS_D, /* their files copied from an install stage, and
 				/var/lib/dpkg/status.d/PKG{,.md5sums}: scanners
 				see them, apt and dpkg in the image do not */

@@ -19,6 +19,7 @@
 #include "fsutil.h"
 #include "hash.h"
 #include "proc.h"
+#include "progress.h"
 #include "shlibs.h"
 #include "splitint.h"
 #include "tree.h"
@@ -996,7 +997,7 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 
 static int pack(struct pp_split *s, size_t pkg, struct pp_err *err)
 {
-	struct pp_pack_opts o = { s->opts.comp, s->opts.timestamp };
+	struct pp_pack_opts o = { s->opts.comp, s->opts.timestamp, NULL };
 	char *root = pkg_root(s, pkg), *written = NULL;
 	const char *base;
 	int rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
@@ -1062,6 +1063,7 @@ static int prepare_dirs(const struct pp_split *s, struct pp_err *err)
 
 int pp_split_run(struct pp_split *s, struct pp_err *err)
 {
+	struct pp_progress *pg = s->opts.progress;
 	struct pp_shlibs_ctx *ctx;
 	int rc = pp_split_isa_check(s, err);
 
@@ -1082,17 +1084,26 @@ int pp_split_run(struct pp_split *s, struct pp_err *err)
 			strbuf_release(&d);
 			free(root);
 		}
-	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+	pp_progress_task(pg, "staging and stripping", s->nr_pkgs, "packages");
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
+		pp_progress_add(pg, 1, s->pkgs[i].name);
 		if (s->pkgs[i].role != PP_ROLE_DBGSYM)
 			rc = build_tree(s, i, err);
+	}
 	ctx = rc == 0 ? pp_shlibs_ctx_new(s, err) : NULL;
 	if (!ctx)
 		rc = -1;
-	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+	pp_progress_task(pg, "computing dependencies", s->nr_pkgs, "packages");
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
+		pp_progress_add(pg, 1, s->pkgs[i].name);
 		rc = control(s, ctx, i, err);
+	}
 	pp_shlibs_ctx_free(ctx);
-	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+	pp_progress_task(pg, "packing", s->nr_pkgs, "packages");
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
+		pp_progress_add(pg, 1, s->pkgs[i].name);
 		rc = pack(s, i, err);
+	}
 	if (rc == 0)
 		rc = pp_split_write_changes(s, err);
 	return rc;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "isa.h"
+#include "progress.h"
 #include "splitint.h"
 #include "xalloc.h"
 
@@ -63,8 +64,16 @@ static void policy_for(const struct pp_spec *spec, const char *path,
 
 int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 {
+	uint64_t bytes = 0;
+
 	if (strcmp(s->arch, "amd64"))
 		return 0; /* the scanner decodes x86-64 */
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++)
+			if (scannable(&s->stages[k].files[i]))
+				bytes += (uint64_t)s->stages[k].files[i].st.st_size;
+	pp_progress_task(s->opts.progress, "scanning instructions", bytes,
+			 "bytes");
 	for (size_t k = 0; k < s->nr_stages; k++)
 		for (size_t i = 0; i < s->stages[k].nr; i++) {
 			struct pp_split_file *f = &s->stages[k].files[i];
@@ -79,6 +88,8 @@ int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 			pp_split_file_source(&s->stages[k], f, &path);
 			f->isa = xcalloc(1, sizeof(*f->isa));
 			rc = pp_isa_scan(path.buf, &pol, f->isa, err);
+			pp_progress_add(s->opts.progress,
+					(uint64_t)f->st.st_size, f->path);
 			free(globs);
 			free(disp);
 			strbuf_release(&path);

@@ -16,6 +16,7 @@
 #include "control.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "progress.h"
 #include "shlibs.h"
 #include "splitint.h"
 #include "tree.h"
@@ -1540,11 +1541,14 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 		return -1;
 	s->version = pp_split_debian_version(s->upstream,
 					     spec->revision ? spec->revision : "1");
+	pp_progress_task(opts->progress, "reading the stage trees", 0, "files");
 	rc = load_stages(s, err);
 	if (!rc)
 		rc = find_copyright(s, err);
 	if (!rc)
 		rc = find_arch(s, err);
+	pp_progress_task(opts->progress, "assigning files to packages", 0,
+			 "files");
 	if (!rc)
 		rc = assign(s, err);
 	if (!rc)

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+struct pp_progress;
+
 #include "classify.h"
 #include "isa.h"
 #include "compress.h"
@@ -38,6 +40,7 @@ struct pp_split_opts {
 				     error, not skipped */
 	time_t timestamp;         /* SOURCE_DATE_EPOCH, or now */
 	struct pp_compress_opts comp;
+	struct pp_progress *progress; /* told how far pp_split_run is; NULL */
 };
 
 /* What a package is for; each role has a control template. */

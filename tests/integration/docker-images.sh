@@ -5,10 +5,11 @@
 # - the production image of each CPU variant, built from .debs of the
 #   bundled core, run: paddle --version names the variant, paddle computes
 #   the right product, as a user other than root, with no compiler; its
-#   packages recorded in /var/lib/dpkg/status.d (stanza and md5sums, which
-#   match the files in the image), not in dpkg's database, with what apt
-#   pulls in from the archive; cpu-avx also with --records dpkg, where
-#   dpkg-query lists them;
+#   packages installed in dpkg's database (the default, records dpkg),
+#   where dpkg-query lists them; cpu-avx also with --records status.d,
+#   the packages recorded in /var/lib/dpkg/status.d (stanza and md5sums,
+#   which match the files in the image), not in dpkg's database, with
+#   what apt pulls in from the archive;
 # - the GPU production image on a stand-in base (that root plus the CUDA
 #   runtime library of this machine, as a cuda-cudart package): it builds,
 #   and paddle --version runs where no GPU is;
@@ -94,8 +95,19 @@ check_prod() { # VARIANT TAG [NAME]
 		grep -q '\"org.opencontainers.image.source\":\"https://github.com/PaddlePaddle/Paddle\"' <<<'$img'"
 }
 
-# status.d (the default): the packages' records as distroless has them,
-# matching the files, and unknown to dpkg.
+# dpkg (the default): the packages installed, known to dpkg; no status.d.
+check_dpkg() { # VARIANT TAG SUFFIX
+	local v=$1 tag=$2 s=$3
+	out_has "$v: dpkg: dpkg-query -W lists the packages, installed" \
+		"^libpaddle1$s 0.11.0-1 install ok installed\$" "$DOCKER" run --rm \
+		--entrypoint dpkg-query "$tag" -W -f '${Package} ${Version} ${Status}\n' \
+		"libpaddle1$s" "paddle$s"
+	check_fails "$v: dpkg: no status.d" 0 '^none$' "$DOCKER" run --rm \
+		--entrypoint sh "$tag" -c 'ls /var/lib/dpkg/status.d 2>/dev/null || echo none'
+}
+
+# status.d (--records status.d): the packages' records as distroless has
+# them, matching the files, and unknown to dpkg.
 check_status_d() { # VARIANT TAG SUFFIX
 	local v=$1 tag=$2 s=$3 p
 	for p in "libpaddle1$s" "paddle$s"; do
@@ -119,20 +131,15 @@ for v in cpu-avx cpu-noavx; do
 	cpu-noavx) tag=docker.io/paddlepaddle/paddle:0.11.0-noavx s=-noavx ;;
 	esac
 	build_image "$v" "$B/$v/image" "$tag" && check_prod "$v" "$tag" &&
-		check_status_d "$v" "$tag" "$s"
+		check_dpkg "$v" "$tag" "$s"
 done
 
-# --records dpkg: installed in the image, in dpkg's database.
-docker_ok "cpu-avx --records dpkg: written" "$PADPACK" docker prod -q -B "$B" \
-	--variant cpu-avx --records dpkg -o "$WORK/dpkg-image"
-if build_image "cpu-avx --records dpkg" "$WORK/dpkg-image" paddle-dpkg:test; then
-	check_prod cpu-avx paddle-dpkg:test "cpu-avx --records dpkg"
-	out_has "cpu-avx --records dpkg: dpkg-query -W lists the packages" \
-		'^libpaddle1 0.11.0-1 install ok installed$' "$DOCKER" run --rm \
-		--entrypoint dpkg-query paddle-dpkg:test -W -f '${Package} ${Version} ${Status}\n' \
-		libpaddle1 paddle
-	check_fails "cpu-avx --records dpkg: no status.d" 0 '^none$' "$DOCKER" run --rm \
-		--entrypoint sh paddle-dpkg:test -c 'ls /var/lib/dpkg/status.d 2>/dev/null || echo none'
+# --records status.d: a build stage, the files and status.d records.
+docker_ok "cpu-avx --records status.d: written" "$PADPACK" docker prod -q -B "$B" \
+	--variant cpu-avx --records status.d -o "$WORK/statusd-image"
+if build_image "cpu-avx --records status.d" "$WORK/statusd-image" paddle-statusd:test; then
+	check_prod cpu-avx paddle-statusd:test "cpu-avx --records status.d"
+	check_status_d "cpu-avx --records status.d" paddle-statusd:test ""
 fi
 
 # status.d with a package apt pulls from the base's archive (libgomp1,
@@ -156,7 +163,8 @@ extra_deb() { # DIR: padpack-extra, Depends: libgomp1, a file in /lib/...
 docker_ok "status.d, a dependency from the archive: written" bash -c \
 	"$(declare -f extra_deb); WORK='$WORK' B='$B' PADPACK='$PADPACK' extra_deb '$WORK/debs-extra' &&
 	'$PADPACK' docker prod -q -c '$WORK/spec-extra/paddle.cfg' -B '$B' --variant cpu-avx \
-		--debs '$WORK/debs-extra' -o '$WORK/extra-image' --revision '$REV'"
+		--debs '$WORK/debs-extra' -o '$WORK/extra-image' --revision '$REV' \
+		--records status.d"
 if build_image "status.d, a dependency from the archive" "$WORK/extra-image" paddle-extra:test; then
 	out_has "status.d: the archive's libgomp1 and padpack-extra recorded, md5sums right" \
 		'^usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0: OK$' "$DOCKER" run --rm \
@@ -188,7 +196,7 @@ else
 			'^variant: gpu-avx \(device: gpu' "$DOCKER" run --rm "$tag" --version
 		check_fails "gpu-avx: paddle says there is no GPU" 3 'no such device' \
 			"$DOCKER" run --rm "$tag"
-		check_status_d gpu-avx "$tag" -gpu
+		check_dpkg gpu-avx "$tag" -gpu
 	fi
 fi
 
@@ -221,7 +229,7 @@ if build_image "cpu-noavx from the repository" "$WORK/repo-image" paddle-repo:te
 		"$DOCKER" run --rm --entrypoint cat paddle-repo:test /etc/apt/sources.list.d/paddle.sources
 	check_fails "cpu-noavx from the repository: its key is there" 0 '' "$DOCKER" run --rm \
 		--entrypoint test paddle-repo:test -s /usr/share/keyrings/paddle-archive-keyring.gpg
-	check_status_d "cpu-noavx from the repository" paddle-repo:test -noavx
+	check_dpkg "cpu-noavx from the repository" paddle-repo:test -noavx
 fi
 kill "$HTTP_PID" 2>/dev/null
 HTTP_PID=
@@ -242,6 +250,9 @@ if build_image app "$WORK/app-image" docker.io/paddlepaddle/hello:0.11.0; then
 		"$DOCKER" run --rm docker.io/paddlepaddle/hello:0.11.0
 	out_has "app: port 8888 exposed" '8888/tcp' \
 		"$DOCKER" image inspect -f '{{json .Config.ExposedPorts}}' docker.io/paddlepaddle/hello:0.11.0
+	out_has "app: the production image's packages are known to dpkg in the derived image" \
+		'^paddle 0.11.0-1 install ok installed$' "$DOCKER" run --rm --entrypoint dpkg-query \
+		docker.io/paddlepaddle/hello:0.11.0 -W -f '${Package} ${Version} ${Status}\n' paddle
 fi
 
 # The development image (on debian:bookworm: no CUDA devel base here).

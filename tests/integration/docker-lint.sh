@@ -1,7 +1,8 @@
 #!/bin/bash
 # padpack docker without an engine: every Dockerfile it writes (the
 # development image, the four production variants from .debs and from an
-# apt repository, with status.d records and with --records dpkg, the app
+# apt repository, with dpkg records (the default) and with --records
+# status.d, the app
 # images) passes dockerfilelint and dockerfile-utils with no finding; the
 # production Dockerfiles' stages; the scripts pass shellcheck; what build-images.sh,
 # run.sh, container.sh and the development image's default command do,
@@ -69,12 +70,12 @@ printf '%s\n' "Types: deb" "URIs: https://example.org/paddle" "Suites: stable" \
 echo key >"$repo/paddle-archive-keyring.gpg"
 check "prod from an apt repository" "$PADPACK" docker prod -q -B "$B" \
 	--apt-sources "$repo/stable.sources" --variant gpu-noavx -o "$B/repo-image" \
-	--apt-mirror 's|deb.debian.org|mirror.example.org|'
-check "prod from an apt repository, --records dpkg" "$PADPACK" docker prod -q \
-	-B "$B" --apt-sources "$repo/stable.sources" --variant cpu-avx \
-	-o "$B/repo-dpkg" --records dpkg
-check "prod --records dpkg, every variant" "$PADPACK" docker prod -q \
-	-B "$WORK/dpkg" --debs "$B/debs" --records dpkg --revision 0123abc
+	--apt-mirror 's|deb.debian.org|mirror.example.org|' --records status.d
+check "prod from an apt repository, records dpkg (the default)" "$PADPACK" \
+	docker prod -q -B "$B" --apt-sources "$repo/stable.sources" \
+	--variant cpu-avx -o "$B/repo-dpkg"
+check "prod --records status.d, every variant" "$PADPACK" docker prod -q \
+	-B "$WORK/statusd" --debs "$B/debs" --records status.d --revision 0123abc
 check "app from the command line" "$PADPACK" docker app -q -B "$B" \
 	--from example.org/paddle:0.11.0-noavx --name calc --apt python3-numpy \
 	--pip numpy --copy pkg/paddle/python:/app --expose 8000/tcp \
@@ -82,14 +83,14 @@ check "app from the command line" "$PADPACK" docker app -q -B "$B" \
 [ -x "$LINT_DIR/node_modules/.bin/dockerfilelint" ] ||
 	not_ok "the linters are installed" "run scripts/install-deps.sh"
 lint_all "$B/repo-image/Dockerfile" "$B/calc/Dockerfile" \
-	"$B/repo-dpkg/Dockerfile" "$WORK"/dpkg/*/image/Dockerfile
+	"$B/repo-dpkg/Dockerfile" "$WORK"/statusd/*/image/Dockerfile
 
 same_text() { # NAME FILE WANT-REGEX: FILE has a line matching
 	check "$1" grep -Eq -- "$3" "$2"
 }
 
-# The stages: status.d (the default) installs in "install" and the image
-# is the base with what it collected; dpkg installs in the image.
+# The stages: dpkg (the default) installs in the image; status.d installs
+# in "install" and the image is the base with what it collected.
 instructions() { # FILE: the instructions, one a line, comments left out
 	grep -Eo '^[A-Z]+( [^ ]+)?' "$1"
 }
@@ -107,13 +108,13 @@ status_d_stages() { # FILE BASE: its instructions, ENV lines aside
 	! sed -n '/^COPY --from=install/,$p' "$1" | grep -Eq 'apt-get|--mount|dpkg'
 }
 check "status.d: cpu-avx: install stage, then the base with /staging" \
-	status_d_stages "$B/cpu-avx/image/Dockerfile" debian:bookworm-slim
+	status_d_stages "$WORK/statusd/cpu-avx/image/Dockerfile" debian:bookworm-slim
 check "status.d: gpu-noavx: the same on the CUDA base" \
-	status_d_stages "$B/gpu-noavx/image/Dockerfile" nvidia/cuda:13.0.0-runtime-ubuntu24.04
+	status_d_stages "$WORK/statusd/gpu-noavx/image/Dockerfile" nvidia/cuda:13.0.0-runtime-ubuntu24.04
 same_text "status.d: each added package's stanza and md5sums into status.d" \
-	"$B/cpu-avx/image/Dockerfile" 'dpkg-query -s "\$p" >"/staging/var/lib/dpkg/status.d/\$n"'
+	"$WORK/statusd/cpu-avx/image/Dockerfile" 'dpkg-query -s "\$p" >"/staging/var/lib/dpkg/status.d/\$n"'
 same_text "status.d: what apt added: the package lists before and after" \
-	"$B/cpu-avx/image/Dockerfile" 'comm -13 /tmp/pkgs-before - '
+	"$WORK/statusd/cpu-avx/image/Dockerfile" 'comm -13 /tmp/pkgs-before - '
 same_text "status.d: the repository's source and key go into the image" \
 	"$B/repo-image/Dockerfile" "printf '%s\\\\n' etc/apt/sources.list.d/paddle.sources usr/share/keyrings/paddle-archive-keyring.gpg >>/tmp/files"
 dpkg_stage() { # FILE
@@ -121,9 +122,11 @@ dpkg_stage() { # FILE
 	grep -q '^RUN --mount=type=bind,source=.,target=/mnt' "$1" &&
 	grep -q '&& paddle --version$' "$1"
 }
-for f in "$WORK"/dpkg/cpu-avx/image/Dockerfile "$B/repo-dpkg/Dockerfile"; do
-	check "records dpkg: one stage: ${f#"$WORK"/}" dpkg_stage "$f"
+for f in "$B"/{cpu-avx,cpu-noavx,gpu-avx,gpu-noavx}/image/Dockerfile "$B/repo-dpkg/Dockerfile"; do
+	check "records dpkg, the default: one stage: ${f#"$WORK"/}" dpkg_stage "$f"
 done
+same_text "records dpkg: the apt lists removed in the same RUN as the install" \
+	"$B/cpu-avx/image/Dockerfile" '^    && rm -rf /var/lib/apt/lists/\* '
 
 same_text "the key and the source are copied in repository mode" \
 	"$B/repo-image/Dockerfile" '^COPY paddle-archive-keyring.gpg /usr/share/keyrings/paddle-archive-keyring.gpg$'
@@ -252,15 +255,16 @@ check_fails "dev --records is refused" 2 "an option of 'padpack docker prod' and
 	"$PADPACK" docker dev --records dpkg -o "$WORK/d"
 mkdir -p "$WORK/badspec"
 cp -r pkg/paddle.cfg pkg/paddle "$WORK/badspec/"
-sed -i 's|^\t# records = "status.d";|\trecords = "rpm";|' "$WORK/badspec/paddle.cfg"
+sed -i 's|^\t# records = "dpkg";|\trecords = "rpm";|' "$WORK/badspec/paddle.cfg"
 line=$(grep -n '^	records = "rpm";' "$WORK/badspec/paddle.cfg" | cut -d: -f1)
 check_fails "spec: image.records names file and line" 3 \
 	"paddle.cfg:$line: setting 'image.records': 'rpm' is not valid; must be \"status.d\"" \
 	"$PADPACK" docker prod -c "$WORK/badspec/paddle.cfg" -B "$B"
-sed -i 's|^\trecords = "rpm";|\trecords = "dpkg";|' "$WORK/badspec/paddle.cfg"
-check "spec: image.records = \"dpkg\" writes one stage" bash -c \
+sed -i 's|^\trecords = "rpm";|\trecords = "status.d";|' "$WORK/badspec/paddle.cfg"
+check "spec: image.records = \"status.d\" writes the install stage" bash -c \
 	"'$PADPACK' docker prod -q -c '$WORK/badspec/paddle.cfg' -B '$B' --variant cpu-avx \
-	-o '$WORK/spec-dpkg' --revision x && $(declare -f dpkg_stage); dpkg_stage '$WORK/spec-dpkg/Dockerfile'"
+	-o '$WORK/spec-statusd' --revision x && $(declare -f instructions status_d_stages);
+	status_d_stages '$WORK/spec-statusd/Dockerfile' debian:bookworm-slim"
 check_fails "app needs --from" 2 "needs --from IMAGE:TAG" "$PADPACK" docker app --name x
 check_fails "app --from without a tag" 2 "has no tag" \
 	"$PADPACK" docker app --from example.org:5000/paddle --name x

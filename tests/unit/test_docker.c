@@ -131,10 +131,11 @@ static void prod_common(struct t_ctx *t, const char *text)
 	LACKS(text, "gcc");
 }
 
-/* The default, status.d: an install stage, then the base with its files. */
+/* records status.d (--records, image.records): an install stage, then
+ * the base with its files. */
 static void prod_text(struct t_ctx *t)
 {
-	struct pp_docker_opts mirror = opts;
+	struct pp_docker_opts sd = opts, mirror;
 	struct pp_prod_input in = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	struct pp_spec spec;
@@ -145,8 +146,10 @@ static void prod_text(struct t_ctx *t)
 	in.variant = variant(&spec, "cpu-noavx");
 	pp_strlist_push(&in.debs, "/x/libpaddle1-noavx_0.11.0-1_amd64.deb");
 	pp_strlist_push(&in.names, "libpaddle1-noavx");
-	CHECK_INT(pp_prod_records(&spec, &opts), PP_RECORDS_STATUS_D);
-	pp_dockerfile_prod(&spec, &opts, &in, &sb);
+	sd.records = PP_RECORDS_STATUS_D;
+	mirror = sd;
+	CHECK_INT(pp_prod_records(&spec, &sd), PP_RECORDS_STATUS_D);
+	pp_dockerfile_prod(&spec, &sd, &in, &sb);
 	prod_common(t, sb.buf);
 	HAS(sb.buf, "\nFROM debian:bookworm-slim AS install\n");
 	HAS(sb.buf, "RUN --mount=type=bind,source=.,target=/mnt \\\n"
@@ -189,7 +192,7 @@ static void prod_text(struct t_ctx *t)
 	pp_spec_release(&spec);
 }
 
-/* --records dpkg (or image.records): one stage, installed in the image. */
+/* The default, records dpkg: one stage, installed in the image. */
 static void prod_dpkg_text(struct t_ctx *t)
 {
 	struct pp_docker_opts dpkg = opts;
@@ -202,8 +205,8 @@ static void prod_dpkg_text(struct t_ctx *t)
 	in.variant = variant(&spec, "cpu-noavx");
 	pp_strlist_push(&in.debs, "/x/libpaddle1-noavx_0.11.0-1_amd64.deb");
 	pp_strlist_push(&in.names, "libpaddle1-noavx");
-	dpkg.records = PP_RECORDS_DPKG;
-	pp_dockerfile_prod(&spec, &dpkg, &in, &sb);
+	CHECK_INT(pp_prod_records(&spec, &opts), PP_RECORDS_DPKG);
+	pp_dockerfile_prod(&spec, &opts, &in, &sb);
 	prod_common(t, sb.buf);
 	HAS(sb.buf, "\nFROM debian:bookworm-slim\n");
 	HAS(sb.buf, "RUN --mount=type=bind,source=.,target=/mnt \\\n"
@@ -213,21 +216,22 @@ static void prod_dpkg_text(struct t_ctx *t)
 	LACKS(sb.buf, " AS ");
 	LACKS(sb.buf, "COPY");
 	LACKS(sb.buf, "status.d/");
-	/* the spec says so too; the option wins */
-	spec.image.records = PP_RECORDS_DPKG;
-	CHECK_INT(pp_prod_records(&spec, &opts), PP_RECORDS_DPKG);
-	dpkg.records = PP_RECORDS_STATUS_D;
-	CHECK_INT(pp_prod_records(&spec, &dpkg), PP_RECORDS_STATUS_D);
+	HAS(sb.buf, "# Records dpkg: installed in this image, in dpkg's database.");
+	/* the spec's status.d; the option wins over it */
+	spec.image.records = PP_RECORDS_STATUS_D;
+	CHECK_INT(pp_prod_records(&spec, &opts), PP_RECORDS_STATUS_D);
+	dpkg.records = PP_RECORDS_DPKG;
+	CHECK_INT(pp_prod_records(&spec, &dpkg), PP_RECORDS_DPKG);
 	strbuf_release(&sb);
 	pp_prod_input_release(&in);
 	pp_spec_release(&spec);
 }
 
-/* Repository mode: the key and the source, installed by name; in the
- * default mode the image gets them from the stage. */
+/* Repository mode: the key and the source, installed by name; with
+ * records status.d the image gets them from the stage. */
 static void prod_repo_text(struct t_ctx *t)
 {
-	struct pp_docker_opts dpkg = opts;
+	struct pp_docker_opts dpkg = opts, sd = opts;
 	struct pp_prod_input in = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	struct pp_spec spec;
@@ -241,7 +245,8 @@ static void prod_repo_text(struct t_ctx *t)
 	in.keyring = xstrdup("/r/paddle-archive-keyring.gpg");
 	in.keyring_dest = xstrdup("/usr/share/keyrings/"
 				  "paddle-archive-keyring.gpg");
-	pp_dockerfile_prod(&spec, &opts, &in, &sb);
+	sd.records = PP_RECORDS_STATUS_D;
+	pp_dockerfile_prod(&spec, &sd, &in, &sb);
 	no_heredoc(t, sb.buf);
 	HAS(sb.buf, " AS install\n\nARG DEBIAN_FRONTEND=noninteractive\n"
 		    "COPY paddle-archive-keyring.gpg /usr/share/keyrings/"
@@ -453,8 +458,9 @@ static void spec_errors(struct t_ctx *t)
 
 T_SUITE(docker_tests) = {
 	{ "docker: tags: gpu before noavx, latest, dev, mirrors, apps", tags },
-	{ "docker: production Dockerfile (status.d)", prod_text },
-	{ "docker: production Dockerfile (records dpkg)", prod_dpkg_text },
+	{ "docker: production Dockerfile (records status.d)", prod_text },
+	{ "docker: production Dockerfile (records dpkg, the default)",
+	  prod_dpkg_text },
 	{ "docker: production Dockerfile from an apt repository",
 	  prod_repo_text },
 	{ "docker: $ kept literal for builder and shell", dollars },
