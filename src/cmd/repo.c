@@ -455,6 +455,9 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 		printf("published %s/dists/%s\n", r->root, r->suites[i].suite);
 	printf("(%zu package file%s read, the others from the cache)\n",
 	       po.read_debs, po.read_debs == 1 ? "" : "s");
+	if (po.indices_reused)
+		printf("(%zu Packages index%s as published before, linked)\n",
+		       po.indices_reused, po.indices_reused == 1 ? "" : "es");
 	return 0;
 }
 

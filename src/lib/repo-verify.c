@@ -1,6 +1,7 @@
 /* Verifying a published repository end to end: the signature, every index
  * against Release, every pool file against the Packages stanza naming it. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,7 @@ struct listed {
 	long long size;
 	char rel[4096]; /* relative to the suite */
 	int ok;         /* matches its size and SHA256 */
+	int absent;     /* uncompressed, not there: a compressed one is */
 };
 
 static void check_stanza(struct verify *v, const char *index,
@@ -347,6 +349,35 @@ static int same_dir(const char *a, const char *b)
 	return dir_len(a) == dir_len(b) && !strncmp(a, b, dir_len(a));
 }
 
+/* Whether Release's list names rel with a compressor's suffix. */
+static int lists_compressed(const char *list, const char *rel)
+{
+	static const char *const ext[] = { ".xz", ".gz" };
+	char want[4200];
+
+	for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
+		const char *at = list;
+		size_t n = (size_t)snprintf(want, sizeof(want), " %s%s", rel,
+					    ext[i]);
+
+		while ((at = strstr(at, want)))
+			if (at[n] == '\n' || !at[n])
+				return 1;
+			else
+				at += n;
+	}
+	return 0;
+}
+
+/* An uncompressed index that is not there while a compressed one is
+ * listed: as in Debian's archive (and a large padpack suite's), Release
+ * lists its hashes for the text the compressed one expands to. */
+static int absent_text(const char *list, const char *rel, const char *path)
+{
+	return access(path, F_OK) < 0 && errno == ENOENT &&
+	       lists_compressed(list, rel);
+}
+
 /* Release's SHA256 list, each entry checked against its file. */
 static size_t list_indices(struct verify *v, const char *suite,
 			   const char *list, struct listed **out)
@@ -356,7 +387,7 @@ static size_t list_indices(struct verify *v, const char *suite,
 	size_t nr = 0, alloc = 0;
 
 	for (const char *l = list; l && *l; l = strchr(l, '\n')) {
-		struct listed f = { { 0 }, 0, { 0 }, 0 };
+		struct listed f = { { 0 }, 0, { 0 }, 0, 0 };
 		const char *why;
 
 		l += *l == '\n';
@@ -370,6 +401,8 @@ static size_t list_indices(struct verify *v, const char *suite,
 		if (why)
 			problem(v, shown.buf, "listed in Release, but the path "
 				"%s; not read", why);
+		else if (absent_text(list, f.rel, shown.buf))
+			f.absent = 1;
 		else
 			f.ok = check_file(v, rel.buf, shown.buf, f.size,
 					  f.sha256) == 0;
