@@ -173,7 +173,12 @@ int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
 		strbuf_reset(&to);
 		strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[i]);
 		strbuf_addf(&to, "%s/db/indices/files/%s", root, f[i].sha256);
-		if (link(path.buf, to.buf) < 0 && errno != EEXIST)
+		/* The same bytes stored from an earlier publish: replaced by
+		 * this one's, which the suite directory links (a crash in
+		 * between leaves no stored file: the record is not used). */
+		if (link(path.buf, to.buf) < 0 &&
+		    (errno != EEXIST || unlink(to.buf) < 0 ||
+		     link(path.buf, to.buf) < 0))
 			rc = pp_err_errno(err, PP_EXIT_IO, "cannot link '%s'",
 					  to.buf);
 	}
