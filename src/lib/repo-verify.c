@@ -29,7 +29,39 @@ struct verify {
 	struct pp_repo_verify_opts *o;
 	int problems;
 	struct strbuf msg;
+	/* pool files found whole ("FILENAME SIZE SHA256"): a file several
+	 * suites (a snapshot served) list is read once */
+	char **whole;
+	size_t nr_whole, alloc_whole;
+	struct pp_hindex by_whole;
 };
+
+static int whole_eq(const void *ctx, size_t pos)
+{
+	const struct verify *v = ctx;
+
+	return !strcmp(v->whole[pos], v->msg.buf);
+}
+
+/* Whether the pool file (fn, size, sha) was found whole already; if not
+ * and record, it is recorded as such. Uses v->msg as the key. */
+static int seen_whole(struct verify *v, const char *fn, const char *size,
+		      const char *sha, int record)
+{
+	uint32_t h;
+
+	strbuf_reset(&v->msg);
+	strbuf_addf(&v->msg, "%s %s %s", fn, size, sha);
+	h = pp_hindex_hash(v->msg.buf, PP_HINDEX_SEED);
+	if (pp_hindex_find(&v->by_whole, h, whole_eq, v) != PP_HINDEX_NONE)
+		return 1;
+	if (record) {
+		ARRAY_GROW(v->whole, v->alloc_whole, v->nr_whole + 1);
+		pp_hindex_add(&v->by_whole, h, v->nr_whole);
+		v->whole[v->nr_whole++] = xstrdup(v->msg.buf);
+	}
+	return 0;
+}
 
 static void problem(struct verify *v, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -147,6 +179,21 @@ struct listed {
 	int absent;     /* uncompressed, not there: a compressed one is */
 };
 
+/* A pool file against its stanza (and its signature, if asked). */
+static void check_pool_file(struct verify *v, const char *fn,
+			    const char *size, const char *sha,
+			    const char *path, struct pp_err *err)
+{
+	if (check_file(v, fn, path, atoll(size), sha) != 0)
+		return;
+	if (v->o->check_deb &&
+	    v->o->check_deb(v->o->check_deb_ctx, path, err) < 0) {
+		problem(v, path, "%s", err->msg);
+		return;
+	}
+	seen_whole(v, fn, size, sha, 1);
+}
+
 static void check_stanza(struct verify *v, const char *index,
 			 const struct pp_stanza *st, struct strbuf *path,
 			 struct pp_err *err)
@@ -165,10 +212,8 @@ static void check_stanza(struct verify *v, const char *index,
 		problem(v, index, "stanza at line %u: Filename '%s' points "
 			"outside the repository (the path %s); not read",
 			st->line, fn, why);
-	else if (check_file(v, fn, path->buf, atoll(size), sha) >= 0 &&
-		 v->o->check_deb &&
-		 v->o->check_deb(v->o->check_deb_ctx, path->buf, err) < 0)
-		problem(v, path->buf, "%s", err->msg);
+	else if (!seen_whole(v, fn, size, sha, 0)) /* else checked whole */
+		check_pool_file(v, fn, size, sha, path->buf, err);
 }
 
 /* Reads an index (already checked against Release) no further than the
@@ -532,7 +577,8 @@ static int verify_suites(struct verify *v, DIR *d)
 int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
-	struct verify v = { root, NULL, o, 0, STRBUF_INIT };
+	struct verify v = { root, NULL, o, 0, STRBUF_INIT, NULL, 0, 0,
+			    PP_HINDEX_INIT };
 	struct strbuf dists = STRBUF_INIT;
 	struct stat st;
 	DIR *d = NULL;
@@ -556,5 +602,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 	free(v.root_real);
 	strbuf_release(&dists);
 	strbuf_release(&v.msg);
+	pp_free_words(v.whole, v.nr_whole);
+	pp_hindex_release(&v.by_whole);
 	return rc;
 }
