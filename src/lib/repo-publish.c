@@ -234,9 +234,6 @@ static int refresh_entries(struct publish *p, char **names, size_t n,
 	return rc;
 }
 
-/* The Packages text of the named pool files, as the cache's stanzas as it
- * stands (refs, owned by the caller, point into the cache); -1 when one of
- * them has no entry yet. */
 /* What an index is made from, for its reuse: each pool file's name and
  * stat key, in index order, and how it is compressed. */
 static void index_key(struct pp_repo_entry *const *sel, size_t n, char *hex)
@@ -254,6 +251,10 @@ static void index_key(struct pp_repo_entry *const *sel, size_t n, char *hex)
 	pp_hash_final_hex(&h, hex);
 }
 
+/* The Packages text of the named pool files, as the cache's stanzas as it
+ * stands (refs, owned by the caller, point into the cache), and its key;
+ * -1 when one of them has no entry yet. found (may be NULL): each name's
+ * entry, in the names' order. */
 static int cached_text(struct publish *p, char **names, size_t n,
 		       struct pp_stanzas *text, struct pp_stanza_ref **refs,
 		       char *key, struct pp_repo_entry **found)
@@ -337,10 +338,9 @@ static int put_packages(struct publish *p, struct index_job *j,
 {
 	static const char *const ext[] = { "", ".gz", ".xz" };
 	const struct strbuf *data[] = { NULL, &j->gz, &j->xz };
+	const int plain = j->text.len <= PLAIN_INDEX_MAX;
 	struct strbuf rel = STRBUF_INIT;
 	int rc = 0;
-
-	const int plain = j->text.len <= PLAIN_INDEX_MAX;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ext) && !rc; i++) {
 		strbuf_reset(&rel);
