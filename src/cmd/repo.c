@@ -59,7 +59,10 @@ static const char usage[] =
 	"        architecture, component, pool file. --json: one JSON\n"
 	"        object (repository, suite, snapshot, packages[]).\n"
 	"publish writes dists/<suite>/: Packages (.gz, .xz) per component and\n"
-	"        architecture, Release, InRelease and Release.gpg signed with\n"
+	"        architecture (over 16 MiB, Packages itself is listed in\n"
+	"        Release but not written, as in Debian's archive; indices made\n"
+	"        from the same pool files as before are linked, not made\n"
+	"        again), Release, InRelease and Release.gpg signed with\n"
 	"        the suite's key, by-hash copies (past generations' kept as\n"
 	"        the suite says); each suite is replaced in one\n"
 	"        atomic step, and only pool files changed since the last publish\n"
@@ -481,6 +484,9 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 		printf("published %s/dists/%s\n", r->root, r->suites[i].suite);
 	printf("(%zu package file%s read, the others from the cache)\n",
 	       po.read_debs, po.read_debs == 1 ? "" : "s");
+	if (po.indices_reused)
+		printf("(%zu Packages index%s as published before, linked)\n",
+		       po.indices_reused, po.indices_reused == 1 ? "" : "es");
 	return 0;
 }
 

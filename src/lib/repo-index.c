@@ -244,13 +244,43 @@ static void index_entries(struct pp_repo_cache *c)
 			      pp_hindex_hash(c->e[i].filename, PP_HINDEX_SEED), i);
 }
 
-/* One stanza of the cache file: the Packages stanza, then its stat line. */
-static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
+struct name_key {
+	const struct pp_repo_cache *c;
+	const char *filename;
+};
+
+static int name_eq(const void *ctx, size_t pos)
+{
+	const struct name_key *k = ctx;
+
+	return !strcmp(k->c->e[pos].filename, k->filename);
+}
+
+static size_t find_pos(const struct pp_repo_cache *c, const char *filename)
+{
+	struct name_key k = { c, filename };
+
+	return pp_hindex_find(&c->by_name,
+			      pp_hindex_hash(filename, PP_HINDEX_SEED),
+			      name_eq, &k);
+}
+
+/* What a record that drops a file's entry has for its stat. */
+#define DROPPED "-"
+
+/* One record of the cache file: a Packages stanza, then its stat line; or
+ * a file's Filename and a stat of DROPPED. A later record of a file
+ * replaces its earlier one (a dropped entry is kept, without a package,
+ * until the load is done). */
+static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
+		      const char **prev)
 {
 	static const char stat_line[] = STAT_FIELD ": ";
 	const size_t n = sizeof(stat_line) - 1;
 	const char *last = len > 1 ? memrchr(s, '\n', len - 1) : NULL;
 	struct pp_repo_entry e;
+	size_t at;
+	int drop;
 
 	last = last ? last + 1 : s;
 	/* the whole stat line, its newline included: the file's last one
@@ -261,15 +291,50 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len)
 	memset(&e, 0, sizeof(e));
 	e.borrowed = 1;
 	e.filename = field_value(c, s, len, "Filename");
-	e.package = field_value(c, s, len, "Package");
 	e.stat_key = strings_dup(c, last + n, (size_t)(s + len - last) - n - 1);
-	if (!e.filename || !e.package)
+	drop = !strcmp(e.stat_key, DROPPED);
+	if (!drop)
+		e.package = field_value(c, s, len, "Package");
+	if (!e.filename || (!drop && !e.package))
 		return -1; /* its strings stay in the block, unused */
 	e.text = s;
 	e.text_len = (size_t)(last - s);
+	/* A file written whole is sorted: while the names increase, none can
+	 * be there already (the appended records come after). */
+	at = *prev && strcmp(*prev, e.filename) < 0 ? PP_HINDEX_NONE :
+		find_pos(c, e.filename);
+	if (*prev && strcmp(*prev, e.filename) >= 0)
+		*prev = NULL;
+	else if (*prev || !c->nr)
+		*prev = e.filename;
+	if (at != PP_HINDEX_NONE) {
+		c->e[at] = e;
+		c->stale += 1 + drop;
+		return 0;
+	}
+	if (drop) {
+		c->stale++;
+		return 0;
+	}
 	ARRAY_GROW(c->e, c->alloc, c->nr + 1);
+	pp_hindex_add(&c->by_name, pp_hindex_hash(e.filename, PP_HINDEX_SEED),
+		      c->nr);
 	c->e[c->nr++] = e;
 	return 0;
+}
+
+/* Takes out the entries a later record dropped. */
+static void compact_dropped(struct pp_repo_cache *c)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->e[i].package)
+			c->e[kept++] = c->e[i];
+	if (kept != c->nr) {
+		c->nr = kept;
+		index_entries(c);
+	}
 }
 
 static size_t count_stanzas(const char *s, size_t len)
@@ -292,13 +357,15 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 {
 	struct strbuf path = STRBUF_INIT;
 	const struct pp_mapped *f = &c->file;
-	size_t pos = 0;
+	const char *prev = NULL;
+	size_t pos = 0, records;
 
 	memset(c, 0, sizeof(*c));
 	c->file.data = "";
 	cache_path(root, &path);
-	if (access(path.buf, F_OK) == 0 &&
-	    pp_map_file(path.buf, &c->file, err) < 0) {
+	if (access(path.buf, F_OK) < 0)
+		c->rewrite = 1; /* made whole, under a temporary name */
+	else if (pp_map_file(path.buf, &c->file, err) < 0) {
 		strbuf_release(&path);
 		return -1;
 	}
@@ -307,31 +374,73 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 	 * memory, and each new page is a fault. */
 	c->strings = xmalloc(f->len + 1);
 	xprefault(c->strings, f->len / 4); /* about what the strings take */
-	ARRAY_GROW(c->e, c->alloc, count_stanzas(f->data, f->len) + 64);
+	records = count_stanzas(f->data, f->len);
+	ARRAY_GROW(c->e, c->alloc, records + 64);
 	xprefault(c->e, c->alloc * sizeof(*c->e));
+	pp_hindex_init(&c->by_name);
+	pp_hindex_reserve(&c->by_name, records + 64);
 	while (pos < f->len) {
 		const char *end = pp_stanza_end(f->data + pos, f->len - pos);
 		size_t len = end ? (size_t)(end - f->data) + 1 - pos :
 			f->len - pos;
 
 		/* An entry that does not parse is dropped: it is rebuilt from
-		 * its pool file at the next publish. */
-		load_entry(c, f->data + pos, len);
+		 * its pool file at the next publish, and the file is written
+		 * whole then (an append cut short leaves such a tail). */
+		if (load_entry(c, f->data + pos, len, &prev) < 0)
+			c->rewrite = 1;
 		pos += len + 1;
 	}
-	index_entries(c);
+	compact_dropped(c);
 	return 0;
 }
 
-int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
-		       struct pp_err *err)
+static void add_record(struct strbuf *out, int *sep, const char *text,
+		       size_t len, const char *stat_key)
 {
-	struct strbuf path = STRBUF_INIT;
+	if (*sep)
+		strbuf_addch(out, '\n');
+	*sep = 1;
+	strbuf_add(out, text, len);
+	strbuf_addf(out, "%s: %s\n", STAT_FIELD, stat_key);
+}
+
+/* The records of what changed since the load, appended to the file (and
+ * synced): drops first, so that a file dropped and added again in one
+ * run stays. */
+static int cache_append(const char *path, struct pp_repo_cache *c,
+			struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
+	int sep = c->file.len > 0, fd, rc = 0;
+
+	for (size_t i = 0; i < c->nr_dropped; i++) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "Filename: %s\n", c->dropped[i]);
+		add_record(&text, &sep, line.buf, line.len, DROPPED);
+	}
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->e[i].pending)
+			add_record(&text, &sep, c->e[i].text, c->e[i].text_len,
+				   c->e[i].stat_key);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 || pp_write_all(fd, text.buf, text.len) < 0 ||
+	    (c->sync && fsync(fd) < 0))
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot append to '%s'", path);
+	if (fd >= 0 && close(fd) < 0 && !rc)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", path);
+	c->stale += c->nr_dropped;
+	strbuf_release(&text);
+	strbuf_release(&line);
+	return rc;
+}
+
+static int cache_rewrite(const char *path, struct pp_repo_cache *c,
+			 struct pp_err *err)
+{
 	struct pp_filebuf *fb;
 	int rc;
 
-	if (!c->dirty)
-		return 0;
 	if (c->nr) { /* sorted, so that the file does not depend on history */
 		pp_sort_nearly_sorted(c->e, c->nr, sizeof(*c->e), cmp_entry);
 		index_entries(c);
@@ -342,8 +451,7 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	 * damaged entry could parse); its name is not: the old cache and the
 	 * new one are both right, and an add syncs db/ after the list. */
 	fb = xmalloc(sizeof(*fb));
-	cache_path(root, &path);
-	rc = pp_filebuf_open(fb, path.buf, 0644, err);
+	rc = pp_filebuf_open(fb, path, 0644, err);
 	fb->of.sync = c->sync;
 	for (size_t i = 0; i < c->nr && !rc; i++) {
 		if (i)
@@ -355,9 +463,35 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	}
 	if (!rc)
 		rc = pp_filebuf_commit(fb, err);
-	if (!rc)
-		c->dirty = 0;
+	if (!rc) {
+		c->stale = 0;
+		c->rewrite = 0;
+	}
 	free(fb);
+	return rc;
+}
+
+int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
+		       struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	if (!c->dirty)
+		return 0;
+	cache_path(root, &path);
+	/* A few changes into a large cache: appended, not the megabytes of
+	 * every entry written again. */
+	rc = c->rewrite || c->stale > c->nr ? cache_rewrite(path.buf, c, err) :
+		cache_append(path.buf, c, err);
+	if (!rc) {
+		c->dirty = 0;
+		for (size_t i = 0; i < c->nr; i++)
+			c->e[i].pending = 0;
+		pp_free_words(c->dropped, c->nr_dropped);
+		c->dropped = NULL;
+		c->nr_dropped = c->alloc_dropped = 0;
+	}
 	strbuf_release(&path);
 	return rc;
 }
@@ -370,29 +504,15 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 	pp_hindex_release(&c->by_name);
 	pp_unmap_file(&c->file);
 	free(c->strings);
+	pp_free_words(c->dropped, c->nr_dropped);
 	memset(c, 0, sizeof(*c));
 	c->file.data = "";
-}
-
-struct name_key {
-	const struct pp_repo_cache *c;
-	const char *filename;
-};
-
-static int name_eq(const void *ctx, size_t pos)
-{
-	const struct name_key *k = ctx;
-
-	return !strcmp(k->c->e[pos].filename, k->filename);
 }
 
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 					 const char *filename)
 {
-	struct name_key k = { c, filename };
-	size_t at = pp_hindex_find(&c->by_name,
-				   pp_hindex_hash(filename, PP_HINDEX_SEED),
-				   name_eq, &k);
+	size_t at = find_pos(c, filename);
 
 	return at == PP_HINDEX_NONE ? NULL : &c->e[at];
 }
@@ -421,6 +541,7 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		e->owned = strbuf_detach(&text, &e->text_len);
 		e->text = e->owned;
 	}
+	e->pending = 1;
 	c->dirty = 1;
 }
 
@@ -434,12 +555,28 @@ void pp_repo_cache_prune(struct pp_repo_cache *c,
 		if (keep(ctx, c->e[i].filename)) {
 			c->e[kept++] = c->e[i];
 		} else {
+			ARRAY_GROW(c->dropped, c->alloc_dropped,
+				   c->nr_dropped + 1);
+			c->dropped[c->nr_dropped++] = xstrdup(c->e[i].filename);
 			entry_release(&c->e[i]);
 			c->dirty = 1;
 		}
 	}
-	c->nr = kept;
-	index_entries(c);
+	if (kept != c->nr) {
+		c->nr = kept;
+		index_entries(c);
+	}
+}
+
+int pp_repo_entry_fresh(const struct pp_repo_entry *e,
+			const struct pp_file_id *id)
+{
+	char key[STAT_KEY_MAX];
+
+	if (id->errnum)
+		return 0;
+	stat_key_fmt(id, key);
+	return !strcmp(e->stat_key, key);
 }
 
 int pp_repo_entry_get(const char *root, struct pp_repo_cache *c,

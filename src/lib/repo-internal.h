@@ -21,13 +21,23 @@ struct pp_repo_entry {
 	size_t text_len;  /* in the cache's file buffer, or in owned */
 	char *owned;
 	int borrowed;     /* the three strings are in the cache's strings */
+	int pending;      /* new or changed since loaded: not in the file yet */
 };
 
+/* db/cache is appended to: a save adds the entries new or changed since
+ * the load, and a record dropping each pruned one; a later record of a
+ * file replaces an earlier one. It is written whole (sorted) only when
+ * rewrite is set: its tail was damaged, a --full publish, or more of its
+ * records are superseded than live. */
 struct pp_repo_cache {
-	struct pp_repo_entry *e; /* in no order until saved (by filename) */
+	struct pp_repo_entry *e; /* in no order */
 	size_t nr, alloc;
 	struct pp_hindex by_name; /* positions in e by filename */
 	int dirty;
+	int rewrite;
+	size_t stale;   /* records in the file that later ones replaced */
+	char **dropped; /* pruned since the load: a drop record each */
+	size_t nr_dropped, alloc_dropped;
 	int sync; /* saved durably (pp_repo's no_sync unset) */
 	struct pp_mapped file; /* db/cache as read; entries point into it */
 	char *strings;   /* the loaded entries' strings, in one block */
@@ -89,6 +99,9 @@ void pp_repo_stats_of(struct pp_repo *r, char *const *names, size_t n,
 		      struct pp_file_id *ids);
 /* Waits for (or stops) the stats started ahead, and frees them. */
 void pp_repo_stats_release(struct pp_repo *r);
+/* Whether an entry was made from the file of that stat. */
+int pp_repo_entry_fresh(const struct pp_repo_entry *e,
+			const struct pp_file_id *id);
 /* The fresh entry of a pool file, given its stat (or the errno of the
  * stat that failed): from the cache when its stat key still matches, else
  * read again. *was_read is set when read. */
@@ -116,6 +129,35 @@ int pp_repo_contents_close(const char *root, struct pp_repo_contents *c,
 int pp_repo_contents_text(const char *root, struct pp_repo_contents *c,
 			  struct pp_repo_cache *cache, char *const *names,
 			  size_t n, struct strbuf *out, struct pp_err *err);
+
+/* Packages files kept by the key of what they were made from
+ * (repo-reuse.c): "", ".gz", ".xz". */
+#define PP_REPO_INDEX_FILES 3
+extern const char *const pp_repo_index_ext[PP_REPO_INDEX_FILES];
+
+struct pp_repo_index_file {
+	long long size;
+	char md5[33], sha256[65];
+	int written; /* 0: listed in Release only */
+};
+
+int pp_repo_reuse_has(const char *root, const char *key);
+/* Links the files recorded under key into dir (the new suite's
+ * binary-<arch>/) and fills f: 0 when done, 1 when there is no (whole)
+ * record (nothing linked then), -1 on error. */
+struct pp_zcache;
+/* ... and marks the compressed pieces they were joined from used in zc
+ * (kept for the next change). */
+int pp_repo_reuse_get(const char *root, const char *key, const char *dir,
+		      struct pp_repo_index_file *f, struct pp_zcache *zc,
+		      struct pp_err *err);
+/* Records the files just written in dir under key, with the names of the
+ * pieces (in the piece cache) they were joined from. */
+int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
+		      const struct pp_repo_index_file *f, char *const *pieces,
+		      size_t nr_pieces, int sync, struct pp_err *err);
+/* Drops the files no suite directory links any more, and their records. */
+int pp_repo_reuse_prune(const char *root, struct pp_err *err);
 
 /* Save sorts the members. */
 int pp_repo_members_save(struct pp_repo *r, const char *suite,

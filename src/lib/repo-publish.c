@@ -24,6 +24,12 @@
 #include "thread.h"
 #include "xalloc.h"
 
+/* Above this size the uncompressed Packages is listed in Release (apt
+ * checks what the compressed one expands to against it) but not written,
+ * as in Debian's archive: at 100,000 packages it is 70 MB, whose writing
+ * and syncing cost more than the rest of an incremental publish. */
+#define PLAIN_INDEX_MAX (16u << 20)
+
 /* An index file written into the new suite directory. */
 struct index_file {
 	char *path; /* relative to dists/<suite>/ */
@@ -157,9 +163,10 @@ static int write_index(struct publish *p, const char *rel,
 }
 
 /* Lists an index file written in the new suite, with its hashes, for
- * Release, and links its by-hash copy. */
-static int list_index(struct publish *p, const char *rel,
-		      const struct index_file *hashes)
+ * Release, and links its by-hash copy (written: 0 for an uncompressed
+ * index that is listed only). */
+static int list_index_as(struct publish *p, const char *rel,
+			 const struct index_file *hashes, int written)
 {
 	struct strbuf path = STRBUF_INIT, byhash = STRBUF_INIT;
 	struct index_file *f;
@@ -173,13 +180,19 @@ static int list_index(struct publish *p, const char *rel,
 	strbuf_addf(&path, "%s/%s", p->tmp.buf, rel);
 	dir = pp_dirname(path.buf);
 	strbuf_addf(&byhash, "%s/by-hash/SHA256/%s", dir, f->sha256);
-	if (link(path.buf, byhash.buf) < 0 && errno != EEXIST)
+	if (written && link(path.buf, byhash.buf) < 0 && errno != EEXIST)
 		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot link '%s'",
 				  byhash.buf);
 	free(dir);
 	strbuf_release(&path);
 	strbuf_release(&byhash);
 	return rc;
+}
+
+static int list_index(struct publish *p, const char *rel,
+		      const struct index_file *hashes)
+{
+	return list_index_as(p, rel, hashes, 1);
 }
 
 static int cmp_entry_ptr(const void *a, const void *b)
@@ -200,8 +213,11 @@ static int selected(const struct pp_repo_member *m, const char *comp,
 
 /* Brings the cache entries of the named pool files up to date: stats
  * them all first (or takes the stats started ahead), then reads again the
- * changed ones. */
-static int refresh_entries(struct publish *p, char **names, size_t n)
+ * changed ones. found (may be NULL): their entries as the cache had them,
+ * which spares looking each up again (an entry read again stays where it
+ * was: the others' stay valid). */
+static int refresh_entries(struct publish *p, char **names, size_t n,
+			   struct pp_repo_entry *const *found)
 {
 	struct pp_file_id *ids = xmalloc((n + 1) * sizeof(*ids));
 	struct pp_repo_entry *e;
@@ -210,6 +226,8 @@ static int refresh_entries(struct publish *p, char **names, size_t n)
 	pp_repo_stats_of(p->r, names, n, ids);
 	pp_progress_task(p->o->progress, "reading pool files", n, "packages");
 	for (size_t i = 0; i < n && !rc; i++) {
+		if (found && found[i] && pp_repo_entry_fresh(found[i], &ids[i]))
+			continue;
 		rc = pp_repo_entry_get(p->r->root, p->cache, names[i], &ids[i],
 				       &was_read, &e, p->err);
 		p->o->read_debs += was_read;
@@ -219,11 +237,30 @@ static int refresh_entries(struct publish *p, char **names, size_t n)
 	return rc;
 }
 
+/* What an index is made from, for its reuse: each pool file's name and
+ * stat key, in index order, and how it is compressed. */
+static void index_key(struct pp_repo_entry *const *sel, size_t n, char *hex)
+{
+	static const char tag[] = "padpack Packages 1: gzip -9, xz -6\n";
+	struct pp_hash h;
+
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, tag, sizeof(tag) - 1);
+	for (size_t i = 0; i < n; i++) {
+		pp_hash_update(&h, sel[i]->filename, strlen(sel[i]->filename) + 1);
+		pp_hash_update(&h, sel[i]->stat_key, strlen(sel[i]->stat_key));
+		pp_hash_update(&h, "\n", 1);
+	}
+	pp_hash_final_hex(&h, hex);
+}
+
 /* The Packages text of the named pool files, as the cache's stanzas as it
- * stands (refs, owned by the caller, point into the cache); -1 when one of
- * them has no entry yet. */
+ * stands (refs, owned by the caller, point into the cache), and its key;
+ * -1 when one of them has no entry yet. found (may be NULL): each name's
+ * entry, in the names' order. */
 static int cached_text(struct publish *p, char **names, size_t n,
-		       struct pp_stanzas *text, struct pp_stanza_ref **refs)
+		       struct pp_stanzas *text, struct pp_stanza_ref **refs,
+		       char *key, struct pp_repo_entry **found)
 {
 	struct pp_repo_entry **sel = xcalloc(n + 1, sizeof(*sel));
 	int rc = 0;
@@ -235,6 +272,8 @@ static int cached_text(struct publish *p, char **names, size_t n,
 		if (!sel[i])
 			rc = -1;
 	}
+	if (!rc && found)
+		memcpy(found, sel, n * sizeof(*sel));
 	if (!rc) {
 		pp_sort_nearly_sorted(sel, n, sizeof(*sel), cmp_entry_ptr);
 		*refs = xcalloc(n + 1, sizeof(**refs));
@@ -242,6 +281,7 @@ static int cached_text(struct publish *p, char **names, size_t n,
 			(*refs)[i] = (struct pp_stanza_ref){ sel[i]->text,
 							     sel[i]->text_len };
 		pp_stanzas_set(text, *refs, n);
+		index_key(sel, n, key);
 	}
 	free(sel);
 	return rc;
@@ -301,73 +341,170 @@ static int put_packages(struct publish *p, struct index_job *j,
 {
 	static const char *const ext[] = { "", ".gz", ".xz" };
 	const struct strbuf *data[] = { NULL, &j->gz, &j->xz };
+	const int plain = j->text.len <= PLAIN_INDEX_MAX;
 	struct strbuf rel = STRBUF_INIT;
 	int rc = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ext) && !rc; i++) {
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch, ext[i]);
-		if (i || !text_written)
+		if (i || (plain && !text_written))
 			rc = write_index(p, rel.buf, data[i],
 					 i ? NULL : &j->text);
 		if (!rc)
-			rc = list_index(p, rel.buf, &j->hashes[i]);
+			rc = list_index_as(p, rel.buf, &j->hashes[i], i || plain);
 	}
 	strbuf_release(&rel);
 	return rc;
 }
 
-/* The indices of one component and architecture. The pool files are
- * stat'ed to bring their cache entries up to date; meanwhile the text
- * the cache gives already is compressed, on a bet that no pool file
- * changed behind the repository's back (then the stats change nothing
- * and the work is done: the text is written while it is compressed); if
- * one did, it is all made again from the fresh entries, the unchanged
- * pieces coming from the piece cache. */
+static void index_dir(const struct publish *p, const char *comp,
+		      const char *arch, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/%s/binary-%s", p->tmp.buf, comp, arch);
+}
+
+/* Records the files just written under the key they were made from. */
+static int keep_for_reuse(struct publish *p, const struct index_job *j,
+			  const char *key, const char *comp, const char *arch,
+			  size_t pieces_from)
+{
+	struct pp_repo_index_file f[PP_REPO_INDEX_FILES];
+	struct strbuf dir = STRBUF_INIT;
+	int rc;
+
+	for (size_t i = 0; i < PP_REPO_INDEX_FILES; i++) {
+		f[i].size = j->hashes[i].size;
+		memcpy(f[i].md5, j->hashes[i].md5, sizeof(f[i].md5));
+		memcpy(f[i].sha256, j->hashes[i].sha256, sizeof(f[i].sha256));
+		f[i].written = i || j->text.len <= PLAIN_INDEX_MAX;
+	}
+	index_dir(p, comp, arch, &dir);
+	rc = pp_repo_reuse_put(p->r->root, key, dir.buf, f,
+			       p->zcache->used + pieces_from,
+			       p->zcache->nr_used - pieces_from, !p->r->no_sync,
+			       p->err);
+	strbuf_release(&dir);
+	return rc;
+}
+
+/* The files recorded under key, linked into the new suite and listed: 0
+ * when done, 1 when there are none. */
+static int reuse_packages(struct publish *p, const char *key,
+			  const char *comp, const char *arch)
+{
+	struct pp_repo_index_file f[PP_REPO_INDEX_FILES];
+	struct strbuf dir = STRBUF_INIT, rel = STRBUF_INIT;
+	int rc;
+
+	index_dir(p, comp, arch, &dir);
+	rc = pp_repo_reuse_get(p->r->root, key, dir.buf, f, p->zcache, p->err);
+	for (size_t i = 0; i < PP_REPO_INDEX_FILES && !rc; i++) {
+		struct index_file h = { NULL, f[i].size, "", "" };
+
+		memcpy(h.md5, f[i].md5, sizeof(h.md5));
+		memcpy(h.sha256, f[i].sha256, sizeof(h.sha256));
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch,
+			    pp_repo_index_ext[i]);
+		rc = list_index_as(p, rel.buf, &h, f[i].written);
+	}
+	p->o->indices_reused += !rc;
+	strbuf_release(&dir);
+	strbuf_release(&rel);
+	return rc;
+}
+
+/* The indices of one component and architecture, made. Unless refreshed
+ * already, the pool files are stat'ed to bring their cache entries up to
+ * date; meanwhile the text the cache gave already (given in j) is
+ * compressed, on a bet that no pool file changed behind the repository's
+ * back (then the stats change nothing and the work is done: the text is
+ * written while it is compressed); if one did, it is all made again from
+ * the fresh entries, the unchanged pieces coming from the piece cache. */
+static int make_packages(struct publish *p, struct index_job *j,
+			 char **names, size_t n, const char *comp,
+			 const char *arch, int refreshed, char *key,
+			 struct pp_repo_entry *const *found)
+{
+	size_t read_before = p->o->read_debs, pieces_from = p->zcache->nr_used;
+	struct strbuf rel = STRBUF_INIT;
+	pthread_t bet;
+	int betting = 0, written = 0, rc = 0;
+
+	if (!refreshed && j->refs)
+		betting = pp_thread_start(&bet, index_job_run, j) == 0;
+	if (!refreshed)
+		rc = refresh_entries(p, names, n, found);
+	if (!rc && betting && p->o->read_debs == read_before &&
+	    j->text.len <= PLAIN_INDEX_MAX) {
+		strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
+		rc = write_index(p, rel.buf, NULL, &j->text);
+		written = !rc;
+	}
+	if (betting)
+		pthread_join(bet, NULL);
+	if (!rc && (!betting || j->rc || p->o->read_debs != read_before)) {
+		pp_err_release(&j->err);
+		pp_err_init(&j->err);
+		written = 0;
+		rc = cached_text(p, names, n, &j->text, &j->refs, key, NULL);
+		if (!rc)
+			index_job_run(j);
+		if (!rc && j->rc)
+			rc = pp_err_move(p->err, &j->err);
+	}
+	if (!rc)
+		rc = put_packages(p, j, comp, arch, written);
+	if (!rc)
+		rc = keep_for_reuse(p, j, key, comp, arch, pieces_from);
+	strbuf_release(&rel);
+	return rc;
+}
+
+/* The indices of one component and architecture: linked from an earlier
+ * publish's when they were made from the same pool files (a snapshot
+ * served, a suite nothing changed in), else made. */
 static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 			  const char *comp, const char *arch)
 {
 	struct index_job j = { { NULL, 0, 0 }, NULL, STRBUF_INIT, STRBUF_INIT,
 			       p->zcache, { { 0 } }, { 0 }, 0 };
 	char **names = xcalloc(ms->nr + 1, sizeof(*names));
+	struct pp_repo_entry **found = xcalloc(ms->nr + 1, sizeof(*found));
 	size_t n = 0, read_before = p->o->read_debs;
-	struct strbuf dir = STRBUF_INIT, rel = STRBUF_INIT;
-	pthread_t bet;
-	int betting = 0, written = 0, rc;
+	struct strbuf dir = STRBUF_INIT;
+	char key[2 * PP_HASH_MAX + 1];
+	int refreshed = 0, rc;
 
 	pp_err_init(&j.err);
 	for (size_t i = 0; i < ms->nr; i++)
 		if (selected(&ms->m[i], comp, arch))
 			names[n++] = ms->m[i].filename;
-	strbuf_addf(&dir, "%s/%s/binary-%s/by-hash/SHA256", p->tmp.buf, comp,
-		    arch);
+	index_dir(p, comp, arch, &dir);
+	strbuf_addstr(&dir, "/by-hash/SHA256");
 	rc = pp_mkdir_p(dir.buf, 0755, p->err);
-	if (!rc && cached_text(p, names, n, &j.text, &j.refs) == 0)
-		betting = pp_thread_start(&bet, index_job_run, &j) == 0;
-	if (!rc)
-		rc = refresh_entries(p, names, n);
-	if (!rc && betting && p->o->read_debs == read_before) {
-		strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
-		rc = write_index(p, rel.buf, NULL, &j.text);
-		written = !rc;
-	}
-	if (betting)
-		pthread_join(bet, NULL);
-	if (!rc && (!betting || j.rc || p->o->read_debs != read_before)) {
-		pp_err_release(&j.err);
-		pp_err_init(&j.err);
-		written = 0;
-		rc = cached_text(p, names, n, &j.text, &j.refs);
-		if (!rc)
-			index_job_run(&j);
-		if (!rc && j.rc)
-			rc = pp_err_move(p->err, &j.err);
+	if (!rc && cached_text(p, names, n, &j.text, &j.refs, key, found) < 0) {
+		free(found);
+		found = NULL; /* a file new to the cache: made from scratch */
+	} else if (!rc && !p->o->full && pp_repo_reuse_has(p->r->root, key)) {
+		rc = refresh_entries(p, names, n, found);
+		refreshed = 1;
+		if (!rc && p->o->read_debs == read_before)
+			rc = reuse_packages(p, key, comp, arch);
+		else if (!rc)
+			rc = 1;
+		if (rc <= 0)
+			goto out;
+		rc = 0;
 	}
 	if (!rc)
-		rc = put_packages(p, &j, comp, arch, written);
+		rc = make_packages(p, &j, names, n, comp, arch, refreshed, key,
+				   found);
+out:
 	index_job_release(&j);
 	strbuf_release(&dir);
-	strbuf_release(&rel);
+	free(found);
 	free(names);
 	return rc;
 }
@@ -886,6 +1023,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	if (o->full) { /* every pool file read again, once */
 		pp_repo_cache_release(cache);
 		cache->dirty = 1;
+		cache->rewrite = 1;
 		cache->sync = !r->no_sync;
 	}
 	for (size_t i = 0; i < r->nr_suites && !contents; i++)
@@ -902,6 +1040,8 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		pp_repo_cache_prune(cache, is_referenced, &ref);
 		rc = pp_repo_cache_save(r->root, cache, err);
 	}
+	if (!rc)
+		rc = pp_repo_reuse_prune(r->root, err);
 	if (contents && pp_repo_contents_close(r->root, contents, !rc,
 					       !r->no_sync, rc ? NULL : err) < 0)
 		rc = -1;

@@ -1,6 +1,7 @@
 /* Verifying a published repository end to end: the signature, every index
  * against Release, every pool file against the Packages stanza naming it. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,39 @@ struct verify {
 	struct pp_repo_verify_opts *o;
 	int problems;
 	struct strbuf msg;
+	/* pool files found whole ("FILENAME SIZE SHA256"): a file several
+	 * suites (a snapshot served) list is read once */
+	char **whole;
+	size_t nr_whole, alloc_whole;
+	struct pp_hindex by_whole;
 };
+
+static int whole_eq(const void *ctx, size_t pos)
+{
+	const struct verify *v = ctx;
+
+	return !strcmp(v->whole[pos], v->msg.buf);
+}
+
+/* Whether the pool file (fn, size, sha) was found whole already; if not
+ * and record, it is recorded as such. Uses v->msg as the key. */
+static int seen_whole(struct verify *v, const char *fn, const char *size,
+		      const char *sha, int record)
+{
+	uint32_t h;
+
+	strbuf_reset(&v->msg);
+	strbuf_addf(&v->msg, "%s %s %s", fn, size, sha);
+	h = pp_hindex_hash(v->msg.buf, PP_HINDEX_SEED);
+	if (pp_hindex_find(&v->by_whole, h, whole_eq, v) != PP_HINDEX_NONE)
+		return 1;
+	if (record) {
+		ARRAY_GROW(v->whole, v->alloc_whole, v->nr_whole + 1);
+		pp_hindex_add(&v->by_whole, h, v->nr_whole);
+		v->whole[v->nr_whole++] = xstrdup(v->msg.buf);
+	}
+	return 0;
+}
 
 static void problem(struct verify *v, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -143,7 +176,23 @@ struct listed {
 	long long size;
 	char rel[4096]; /* relative to the suite */
 	int ok;         /* matches its size and SHA256 */
+	int absent;     /* uncompressed, not there: a compressed one is */
 };
+
+/* A pool file against its stanza (and its signature, if asked). */
+static void check_pool_file(struct verify *v, const char *fn,
+			    const char *size, const char *sha,
+			    const char *path, struct pp_err *err)
+{
+	if (check_file(v, fn, path, atoll(size), sha) != 0)
+		return;
+	if (v->o->check_deb &&
+	    v->o->check_deb(v->o->check_deb_ctx, path, err) < 0) {
+		problem(v, path, "%s", err->msg);
+		return;
+	}
+	seen_whole(v, fn, size, sha, 1);
+}
 
 static void check_stanza(struct verify *v, const char *index,
 			 const struct pp_stanza *st, struct strbuf *path,
@@ -163,10 +212,8 @@ static void check_stanza(struct verify *v, const char *index,
 		problem(v, index, "stanza at line %u: Filename '%s' points "
 			"outside the repository (the path %s); not read",
 			st->line, fn, why);
-	else if (check_file(v, fn, path->buf, atoll(size), sha) >= 0 &&
-		 v->o->check_deb &&
-		 v->o->check_deb(v->o->check_deb_ctx, path->buf, err) < 0)
-		problem(v, path->buf, "%s", err->msg);
+	else if (!seen_whole(v, fn, size, sha, 0)) /* else checked whole */
+		check_pool_file(v, fn, size, sha, path->buf, err);
 }
 
 /* Reads an index (already checked against Release) no further than the
@@ -347,6 +394,35 @@ static int same_dir(const char *a, const char *b)
 	return dir_len(a) == dir_len(b) && !strncmp(a, b, dir_len(a));
 }
 
+/* Whether Release's list names rel with a compressor's suffix. */
+static int lists_compressed(const char *list, const char *rel)
+{
+	static const char *const ext[] = { ".xz", ".gz" };
+	char want[4200];
+
+	for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
+		const char *at = list;
+		size_t n = (size_t)snprintf(want, sizeof(want), " %s%s", rel,
+					    ext[i]);
+
+		while ((at = strstr(at, want)))
+			if (at[n] == '\n' || !at[n])
+				return 1;
+			else
+				at += n;
+	}
+	return 0;
+}
+
+/* An uncompressed index that is not there while a compressed one is
+ * listed: as in Debian's archive (and a large padpack suite's), Release
+ * lists its hashes for the text the compressed one expands to. */
+static int absent_text(const char *list, const char *rel, const char *path)
+{
+	return access(path, F_OK) < 0 && errno == ENOENT &&
+	       lists_compressed(list, rel);
+}
+
 /* Release's SHA256 list, each entry checked against its file. */
 static size_t list_indices(struct verify *v, const char *suite,
 			   const char *list, struct listed **out)
@@ -356,7 +432,7 @@ static size_t list_indices(struct verify *v, const char *suite,
 	size_t nr = 0, alloc = 0;
 
 	for (const char *l = list; l && *l; l = strchr(l, '\n')) {
-		struct listed f = { { 0 }, 0, { 0 }, 0 };
+		struct listed f = { { 0 }, 0, { 0 }, 0, 0 };
 		const char *why;
 
 		l += *l == '\n';
@@ -370,6 +446,8 @@ static size_t list_indices(struct verify *v, const char *suite,
 		if (why)
 			problem(v, shown.buf, "listed in Release, but the path "
 				"%s; not read", why);
+		else if (absent_text(list, f.rel, shown.buf))
+			f.absent = 1;
 		else
 			f.ok = check_file(v, rel.buf, shown.buf, f.size,
 					  f.sha256) == 0;
@@ -499,7 +577,8 @@ static int verify_suites(struct verify *v, DIR *d)
 int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
-	struct verify v = { root, NULL, o, 0, STRBUF_INIT };
+	struct verify v = { root, NULL, o, 0, STRBUF_INIT, NULL, 0, 0,
+			    PP_HINDEX_INIT };
 	struct strbuf dists = STRBUF_INIT;
 	struct stat st;
 	DIR *d = NULL;
@@ -523,5 +602,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 	free(v.root_real);
 	strbuf_release(&dists);
 	strbuf_release(&v.msg);
+	pp_free_words(v.whole, v.nr_whole);
+	pp_hindex_release(&v.by_whole);
 	return rc;
 }

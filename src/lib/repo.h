@@ -189,6 +189,9 @@ struct pp_repo_publish_opts {
 	/* filled: pool files read (not taken from the cache), and index
 	 * pieces compressed or taken from the cache */
 	size_t read_debs, pieces_compressed, pieces_cached;
+	/* filled: Packages files linked from an earlier publish made from
+	 * the same pool files (one per component and architecture) */
+	size_t indices_reused;
 };
 
 int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,

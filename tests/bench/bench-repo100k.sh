@@ -10,6 +10,8 @@
 #   REPO100K_ANCHORS    0: padpack's rows only (default 1)
 #   REPO100K_LIMIT      seconds an anchor may take for one row (default 1800;
 #                       past it the row says so)
+#   REPO100K_PADPACK    0: the anchors' rows only (default 1)
+#   REPO100K_WORK       the scratch directory (default tests/bench/work/repo100k)
 set -eu
 cd "$(dirname "$0")/../.."
 TOP=$PWD
@@ -17,7 +19,8 @@ PP=$TOP/padpack
 N=${REPO100K_PACKAGES:-100000}
 ANCHORS=${REPO100K_ANCHORS:-1}
 LIMIT=${REPO100K_LIMIT:-1800}
-W=$TOP/tests/bench/work/repo100k
+PADPACK=${REPO100K_PADPACK:-1}
+W=${REPO100K_WORK:-$TOP/tests/bench/work/repo100k}
 rm -rf "$W"
 mkdir -p "$W"
 
@@ -79,6 +82,8 @@ export PP W DEBS LIMIT
 export -f in_chunks pp_import pp_snapshot_switch pool_sha256
 
 # ---- padpack ---------------------------------------------------------------
+pp_full=- pp_import_t=- rss_pp=- pp_add=- pp_snap=- pp_verify=- sha_pool=-
+if [ "$PADPACK" != 0 ]; then
 "$PP" repo init "$W/pp" --suite testing > /dev/null
 "$PP" repo init "$W/pp" --suite stable > /dev/null
 measure pp_import_t rss_pp bash -c pp_import
@@ -93,12 +98,17 @@ pp_add=$(median "${adds[@]}")
 timeit pp_snap pp_snapshot_switch soak-1
 timeit pp_verify "$PP" repo verify "$W/pp"
 timeit sha_pool pool_sha256
+fi
 
 # ---- anchors ---------------------------------------------------------------
 ftp_full=- rr_import=- rr_add=- aptly_import=- aptly_add=- aptly_snap=- rss_aptly=-
 if [ "$ANCHORS" != 0 ]; then
 	mkdir -p "$W/ftp/dists/stable/main/binary-amd64"
-	cp -al "$W/pp/pool" "$W/ftp/pool"
+	if [ -d "$W/pp/pool" ]; then
+		cp -al "$W/pp/pool" "$W/ftp/pool"
+	else # the same .debs, in a pool of one directory
+		mkdir -p "$W/ftp/pool/main" && cp -al "$DEBS/in/." "$W/ftp/pool/main/"
+	fi
 	ftparchive() (
 		cd "$W/ftp" && apt-ftparchive --db "$W/ftp.db" packages pool \
 			> dists/stable/main/binary-amd64/Packages &&

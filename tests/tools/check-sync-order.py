@@ -25,6 +25,8 @@ The rules (each broken one is printed; the exit status is 1 then):
 db/zcache/ is left out of 1 and 2: its pieces are a cache, each checked
 by its size and CRC-32 when read and made again when damaged; and the
 name of db/cache out of 2: the old cache and the new are both right.
+An index hard-linked into a suite from db/indices/files/ (published
+before, and synced then) counts as listed in 4.
 """
 import os
 import re
@@ -106,6 +108,7 @@ class Trace:
         self.created = {}    # path: when it was made (openat O_CREAT)
         self.renames = []    # (t, old, new, exchange)
         self.entries = []    # (t, directory, name made): rename/link/...
+        self.links = []      # (t, old, new): hard links
         for t, (call, a, rc) in enumerate(events(path)):
             if rc < 0:
                 continue
@@ -122,6 +125,7 @@ class Trace:
                 self.rename(t, at(a[0], a[1]), at(a[2], a[3]), exchange)
             elif call == "link":
                 self.entries.append((t, os.path.dirname(os.path.normpath(a[1])), a[1]))
+                self.links.append((t, os.path.normpath(a[0]), os.path.normpath(a[1])))
             elif call == "linkat":
                 new = at(a[2], a[3])
                 self.entries.append((t, os.path.dirname(new), new))
@@ -159,6 +163,7 @@ def is_index(path):
 def main():
     trace, root = Trace(sys.argv[1]), os.path.normpath(sys.argv[2])
     zcache = os.path.join(root, "db", "zcache") + "/"
+    stored = os.path.join(root, "db", "indices", "files") + "/"
     bad, n = [], {"files": 0, "dirs": 0, "pool": 0, "indices": 0, "suites": 0}
     suite_moves = [r for r in trace.renames if os.path.isdir(r[2]) or r[3]]
     file_renames = [r for r in trace.renames if r not in suite_moves]
@@ -205,6 +210,15 @@ def main():
             n["indices"] += 1
             if trace.synced(o, before=t) is None:
                 bad.append("4: %s renamed before %s was synced" % (new, idx))
+        # an index linked from the store of published ones (db/indices/files)
+        # was synced when first written; one linked from elsewhere must be
+        # synced in this run
+        for u, o, idx in trace.links:
+            if not (is_index(idx) and idx.startswith(tree + "/")):
+                continue
+            n["indices"] += 1
+            if not o.startswith(stored) and trace.synced(o, before=t) is None:
+                bad.append("4: %s renamed before %s (linked) was synced" % (new, idx))
     # 5. the suite's directories before the exchange, dists/ after
     for t, old, new, exchange in suite_moves:
         n["suites"] += 1

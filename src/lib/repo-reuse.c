@@ -1,0 +1,274 @@
+/* Index files kept by what they were made from, so that a publish whose
+ * Packages would be the same as one made before (a suite switched to a
+ * snapshot of another, a suite nothing changed in) links those files
+ * instead of compressing and hashing tens of megabytes again.
+ *
+ * db/indices/<KEY>       one line per file: EXT WRITTEN SIZE MD5 SHA256,
+ *                        EXT "." for the uncompressed Packages, then the
+ *                        names of the compressed pieces (db/zcache) they
+ *                        were joined from, one a line: a publish that links
+ *                        the files keeps those pieces for the next change;
+ *                        KEY is the SHA-256 of the pool files' names and
+ *                        stat keys the index was made from (repo-publish.c)
+ * db/indices/files/<SHA256>
+ *                        a hard link to each file written, so that it
+ *                        outlives the suite directory it was published in
+ * A file only the store still links is deleted after each publish, and a
+ * record whose files are gone with it. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "repo-internal.h"
+#include "xalloc.h"
+#include "zpieces.h"
+
+const char *const pp_repo_index_ext[PP_REPO_INDEX_FILES] = { "", ".gz", ".xz" };
+
+static void store_path(const char *root, const char *name, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/db/indices/%s", root, name);
+}
+
+/* The files' lines of a record; *rest is where the pieces' names begin. */
+static int parse_record(const char *text, struct pp_repo_index_file *f,
+			const char **rest)
+{
+	const char *l = text;
+
+	for (size_t i = 0; i < PP_REPO_INDEX_FILES; i++) {
+		char ext[8];
+		int n = 0;
+
+		if (!l || sscanf(l, "%7s %d %lld %32s %64s%n", ext, &f[i].written,
+				 &f[i].size, f[i].md5, f[i].sha256, &n) != 5 ||
+		    strcmp(ext, i ? pp_repo_index_ext[i] : ".") ||
+		    strlen(f[i].sha256) != 64)
+			return -1;
+		l = strchr(l + n, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	*rest = l ? l : "";
+	return 0;
+}
+
+/* The pieces a record names are used by this publish: kept in the cache. */
+static void use_pieces(const char *names, struct pp_zcache *zc)
+{
+	while (*names) {
+		size_t n = strcspn(names, "\n");
+
+		if (n) {
+			ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
+			zc->used[zc->nr_used++] = xstrndup(names, n);
+		}
+		names += n + (names[n] == '\n');
+	}
+}
+
+/* Links the stored file named by its SHA-256 to path. */
+static int link_stored(const char *root, const struct pp_repo_index_file *f,
+		       const char *path)
+{
+	struct strbuf from = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&from, "%s/db/indices/files/%s", root, f->sha256);
+	rc = link(from.buf, path);
+	strbuf_release(&from);
+	return rc;
+}
+
+int pp_repo_reuse_has(const char *root, const char *key)
+{
+	struct strbuf path = STRBUF_INIT;
+	int has;
+
+	store_path(root, key, &path);
+	has = access(path.buf, F_OK) == 0;
+	strbuf_release(&path);
+	return has;
+}
+
+int pp_repo_reuse_get(const char *root, const char *key, const char *dir,
+		      struct pp_repo_index_file *f, struct pp_zcache *zc,
+		      struct pp_err *err)
+{
+	struct strbuf rec = STRBUF_INIT, path = STRBUF_INIT;
+	struct pp_err ignored;
+	const char *pieces;
+	size_t made = 0;
+	int rc = 1;
+
+	pp_err_init(&ignored);
+	store_path(root, key, &path);
+	if (access(path.buf, F_OK) < 0 ||
+	    pp_read_file(path.buf, &rec, &ignored) < 0 ||
+	    parse_record(rec.buf, f, &pieces) < 0)
+		goto out;
+	for (rc = 0; made < PP_REPO_INDEX_FILES && !rc; made++) {
+		if (!f[made].written)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[made]);
+		if (link_stored(root, &f[made], path.buf) == 0)
+			continue;
+		/* gone since (pruned by hand): made again */
+		rc = errno == ENOENT ? 1 :
+			pp_err_errno(err, PP_EXIT_IO, "cannot link '%s'", path.buf);
+	}
+	for (size_t i = 0; rc == 1 && i + 1 < made; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[i]);
+		unlink(path.buf);
+	}
+	if (!rc && zc)
+		use_pieces(pieces, zc);
+out:
+	pp_err_release(&ignored);
+	strbuf_release(&rec);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* db/indices/files, made (and its name and db/indices's synced) at the
+ * first record. */
+static int mkdirs(const char *root, int sync, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = 0;
+
+	store_path(root, "files", &path);
+	if (access(path.buf, F_OK) < 0) {
+		rc = pp_mkdir_p(path.buf, 0755, err);
+		if (!rc && sync)
+			rc = pp_fsync_dir_of(path.buf, err);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/db/indices", root);
+		if (!rc && sync)
+			rc = pp_fsync_dir_of(path.buf, err);
+	}
+	strbuf_release(&path);
+	return rc;
+}
+
+int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
+		      const struct pp_repo_index_file *f, char *const *pieces,
+		      size_t nr_pieces, int sync, struct pp_err *err)
+{
+	struct strbuf rec = STRBUF_INIT, path = STRBUF_INIT, to = STRBUF_INIT;
+	int rc = mkdirs(root, sync, err);
+
+	for (size_t i = 0; i < PP_REPO_INDEX_FILES && !rc; i++) {
+		strbuf_addf(&rec, "%s %d %lld %s %s\n",
+			    i ? pp_repo_index_ext[i] : ".", f[i].written,
+			    f[i].size, f[i].md5, f[i].sha256);
+		if (!f[i].written)
+			continue;
+		strbuf_reset(&path);
+		strbuf_reset(&to);
+		strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[i]);
+		strbuf_addf(&to, "%s/db/indices/files/%s", root, f[i].sha256);
+		/* The same bytes stored from an earlier publish: replaced by
+		 * this one's, which the suite directory links (a crash in
+		 * between leaves no stored file: the record is not used). */
+		if (link(path.buf, to.buf) < 0 &&
+		    (errno != EEXIST || unlink(to.buf) < 0 ||
+		     link(path.buf, to.buf) < 0))
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot link '%s'",
+					  to.buf);
+	}
+	for (size_t i = 0; i < nr_pieces; i++)
+		strbuf_addf(&rec, "%s\n", pieces[i]);
+	/* The record names its files only once their links are durable
+	 * (the files themselves were synced when written). */
+	strbuf_reset(&to);
+	store_path(root, "files", &to);
+	if (!rc && sync)
+		rc = pp_fsync_dir(to.buf, err);
+	strbuf_reset(&path);
+	store_path(root, key, &path);
+	if (!rc)
+		rc = pp_write_file_flags(path.buf, rec.buf, rec.len, 0644,
+					 sync ? PP_SYNC : 0, err);
+	if (!rc && sync)
+		rc = pp_fsync_dir_of(path.buf, err);
+	strbuf_release(&rec);
+	strbuf_release(&path);
+	strbuf_release(&to);
+	return rc;
+}
+
+/* Whether every file a record names is in the store. */
+static int record_whole(const char *root, const char *path)
+{
+	struct pp_repo_index_file f[PP_REPO_INDEX_FILES];
+	struct strbuf rec = STRBUF_INIT, file = STRBUF_INIT;
+	struct pp_err ignored;
+	const char *pieces;
+	int whole;
+
+	pp_err_init(&ignored);
+	whole = pp_read_file(path, &rec, &ignored) == 0 &&
+		parse_record(rec.buf, f, &pieces) == 0;
+	for (size_t i = 0; whole && i < PP_REPO_INDEX_FILES; i++) {
+		strbuf_reset(&file);
+		strbuf_addf(&file, "%s/db/indices/files/%s", root, f[i].sha256);
+		whole = !f[i].written || access(file.buf, F_OK) == 0;
+	}
+	pp_err_release(&ignored);
+	strbuf_release(&rec);
+	strbuf_release(&file);
+	return whole;
+}
+
+/* Unlinks the entries of a store directory that keep (given each
+ * entry's path) says to drop. */
+static int prune_dir(const char *root, const char *name,
+		     int (*keep)(const char *root, const char *path),
+		     struct pp_err *err)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	store_path(root, name, &dir);
+	d = opendir(dir.buf);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "files"))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir.buf, de->d_name);
+		if (!keep(root, path.buf) && unlink(path.buf) < 0 &&
+		    errno != ENOENT && !rc)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+					  path.buf);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* A stored file is kept while a suite directory (or its by-hash
+ * retention) links it too. */
+static int file_linked(const char *root, const char *path)
+{
+	struct stat st;
+
+	(void)root;
+	return lstat(path, &st) == 0 && st.st_nlink > 1;
+}
+
+int pp_repo_reuse_prune(const char *root, struct pp_err *err)
+{
+	if (prune_dir(root, "files", file_linked, err) < 0)
+		return -1;
+	return prune_dir(root, ".", record_whole, err);
+}

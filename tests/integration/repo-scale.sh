@@ -1,0 +1,113 @@
+#!/bin/bash
+# What keeps a large suite's publish incremental, on a suite whose indices
+# are many pieces: apt reads them; a publish after an add or a remove
+# gives the very bytes a publish from scratch gives; db/cache is appended
+# to, not written again; a suite switched to a snapshot links the indices
+# published before; a Packages listed in Release but not written (what a
+# suite over 16 MiB publishes) is read by apt and by verify.
+source "$(dirname "$0")/../lib.sh"
+APT=$TOP/tests/tools/apt-private.sh
+
+mkdir -p "$WORK/debs" "$WORK/extra"
+python3 "$TOP/tests/bench/gen-debs.py" "$WORK/debs" 1500 > /dev/null
+python3 "$TOP/tests/bench/gen-debs.py" "$WORK/extra" 2 90001 > /dev/null
+# one without dependencies, to install (the generated ones need libc6)
+t=$WORK/mk/scale-hello
+mkdir -p "$t/DEBIAN" "$t/usr/share/scale-hello"
+printf 'Package: scale-hello\nVersion: 1.0\nArchitecture: all\nMaintainer: T <t@example.org>\nDescription: scale test\n' \
+	> "$t/DEBIAN/control"
+echo hello > "$t/usr/share/scale-hello/hello"
+SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$t" "$WORK/debs/scale-hello_1.0_all.deb"
+R=$WORK/repo
+P=$R/dists/testing/main/binary-amd64
+"$PADPACK" repo init "$R" --suite testing > /dev/null
+"$PADPACK" repo init "$R" --suite stable > /dev/null
+(cd "$WORK/debs" && "$PADPACK" repo add "$R" --suite testing ./*.deb > /dev/null)
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "Packages.xz is many blocks (one a piece)" bash -c "
+	[ \$(xz --robot --list '$P/Packages.xz' | awk '\$1 == \"totals\" { print \$3 }') -ge 4 ]"
+
+# db/cache: an add appends its entry; a publish that drops a pool file
+# appends a record saying so; --full writes it whole again, sorted.
+cp "$R/db/cache" "$WORK/cache.before"
+"$PADPACK" repo add "$R" --suite testing "$WORK/extra/bench90001_1.0-1_amd64.deb" --publish --unsigned > "$WORK/add.out"
+check "an add appends to db/cache (what was there is left as it was)" bash -c "
+	cmp -n \$(stat -c %s '$WORK/cache.before') '$WORK/cache.before' '$R/db/cache' &&
+	[ \$(stat -c %s '$R/db/cache') -gt \$(stat -c %s '$WORK/cache.before') ] &&
+	tail -n 12 '$R/db/cache' | grep -q '^Filename: pool/main/b/bench90001/'"
+"$PADPACK" repo remove "$R" --suite testing bench00007
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "a dropped pool file gets a drop record" bash -c "
+	tail -n 2 '$R/db/cache' | tr '\n' ' ' | grep -q '^Filename: pool/main/b/bench00007/bench00007_1.0-1_amd64.deb X-Padpack-Stat: - $'"
+check "the appended cache reads back: nothing read again" bash -c "
+	'$PADPACK' repo publish '$R' --unsigned | grep -qx '(0 package files read, the others from the cache)'"
+
+# The same packages published from scratch in another repository: the
+# same bytes, compressed and not.
+S=$WORK/scratch
+"$PADPACK" repo init "$S" --suite testing > /dev/null
+(cd "$WORK/debs" && ls ./*.deb | grep -v bench00007 | xargs "$PADPACK" repo add "$S" --suite testing "$WORK/extra/bench90001_1.0-1_amd64.deb" > /dev/null)
+"$PADPACK" repo publish "$S" --unsigned > /dev/null
+Q=$S/dists/testing/main/binary-amd64
+same "after an add and a remove: Packages as from scratch" "$P/Packages" "$Q/Packages"
+check "... Packages.gz the same bytes" cmp "$P/Packages.gz" "$Q/Packages.gz"
+check "... Packages.xz the same bytes" cmp "$P/Packages.xz" "$Q/Packages.xz"
+check "... and each expands to that Packages" bash -c "
+	zcat '$P/Packages.gz' | cmp - '$Q/Packages' && xzcat '$P/Packages.xz' | cmp - '$Q/Packages'"
+"$PADPACK" repo publish "$R" --unsigned --full > /dev/null
+check "publish --full writes db/cache whole again, without drop records" bash -c "
+	! grep -q '^X-Padpack-Stat: -$' '$R/db/cache' && grep -c '^Package: ' '$R/db/cache' | grep -qx 1501"
+check "... and the same Packages" cmp "$P/Packages.xz" "$Q/Packages.xz"
+
+# apt reads the pieces: update over file: and HTTP, install.
+check "apt-get update over file:" "$APT" "$WORK/apt1" "deb [trusted=yes] file:$R testing main" update
+port=$((20000 + RANDOM % 20000))
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$R" > "$WORK/http.log" 2>&1 &
+http=$!
+for i in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+check "apt-get update over HTTP" "$APT" "$WORK/apt2" "deb [trusted=yes] http://127.0.0.1:$port testing main" update
+check "apt-cache sees the package added last" bash -c "
+	APT_CONFIG='$WORK/apt2/apt.conf' apt-cache policy bench90001 | grep -q 'Candidate: 1.0-1'"
+install() { # APT-DIR PACKAGE
+	mkdir -p "$WORK/root/var/lib/dpkg/info" "$WORK/root/var/lib/dpkg/updates"
+	touch "$WORK/root/var/lib/dpkg/status"
+	APT_CONFIG=$1/apt.conf apt-get -q -y -o Dpkg::Options::=--root="$WORK/root" \
+		-o DPkg::Options::=--force-script-chrootless -o DPkg::Options::=--log=/dev/null \
+		-o Dir::State::status="$WORK/root/var/lib/dpkg/status" install "$2"
+}
+check "apt-get install over HTTP into a private root" bash -c "
+	$(declare -f install); WORK='$WORK'; install '$WORK/apt2' scale-hello > '$WORK/inst.log' 2>&1 &&
+	test -f '$WORK/root/usr/share/scale-hello/hello'"
+
+# A snapshot switch links what was published: testing is unchanged and
+# stable gets testing's very files.
+"$PADPACK" repo snapshot "$R" s1 --suite testing > /dev/null
+"$PADPACK" repo publish "$R" --suite stable --from-snapshot s1 --unsigned > "$WORK/switch.out"
+check "switching a suite to a snapshot links the indices published before" \
+	grep -qx '(2 Packages indexes as published before, linked)' "$WORK/switch.out"
+check "... stable serves testing's very Packages.xz" bash -c "
+	[ \$(stat -c %i '$R/dists/stable/main/binary-amd64/Packages.xz') = \$(stat -c %i '$P/Packages.xz') ]"
+check "... which apt reads" "$APT" "$WORK/apt3" "deb [trusted=yes] file:$R stable main" update
+check "... and verify passes" "$PADPACK" repo verify "$R"
+"$PADPACK" repo add "$R" --suite testing "$WORK/extra/bench90002_1.0-1_amd64.deb" --publish --unsigned > "$WORK/add2.out"
+check "the next add makes testing's index again (stable's linked)" bash -c "
+	grep -qx '(1 Packages index as published before, linked)' '$WORK/add2.out' &&
+	xzcat '$P/Packages.xz' | grep -q '^Package: bench90002$'"
+check "... from the pieces the linked publishes kept (none of the others made again)" bash -c "
+	[ \$(ls '$R/db/zcache' | wc -l) -le \$((2 * \$(xz --robot --list '$P/Packages.xz' | awk '\$1 == \"totals\" { print \$3 }') + 6)) ]"
+
+# An uncompressed Packages listed but not there (a suite over 16 MiB):
+# what Debian's archive does; apt and verify read the compressed one.
+sha=$(awk 'length($1) == 64 && $3 == "main/binary-amd64/Packages" { print $1 }' "$R/dists/testing/Release")
+[ -n "$sha" ] && rm -f "$P/Packages" "$P/by-hash/SHA256/$sha"
+check "Release lists the Packages that is not there" grep -q " main/binary-amd64/Packages$" "$R/dists/testing/Release"
+check "verify reads Packages.xz in its place" "$PADPACK" repo verify "$R"
+check "apt-get update reads it" "$APT" "$WORK/apt4" "deb [trusted=yes] http://127.0.0.1:$port testing main" update
+check "apt-get update over file: too" "$APT" "$WORK/apt5" "deb [trusted=yes] file:$R testing main" update
+check "apt-cache sees the last package" bash -c "
+	APT_CONFIG='$WORK/apt4/apt.conf' apt-cache policy bench90002 | grep -q 'Candidate: 1.0-1'"
+kill $http; wait $http 2>/dev/null
+rm -f "$P/Packages.gz"
+check_fails "verify still reports a missing compressed index" 1 "Packages.gz: missing or unreadable" \
+	"$PADPACK" repo verify "$R"
+
