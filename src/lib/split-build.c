@@ -998,11 +998,12 @@ static int pack(struct pp_split *s, size_t pkg, int threads,
 		struct pp_err *err)
 {
 	struct pp_pack_opts o = { s->opts.comp, s->opts.timestamp };
-
-	o.comp.threads = threads; /* the bytes do not depend on it */
 	char *root = pkg_root(s, pkg), *written = NULL;
 	const char *base;
-	int rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
+	int rc;
+
+	o.comp.threads = threads; /* the bytes do not depend on it */
+	rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
 
 	if (rc == 0) {
 		base = strrchr(written, '/');
