@@ -43,6 +43,9 @@ static const char usage[] =
 	"                        and the rule that chose it; write nothing\n"
 	"  -Z, --compression=T   gzip, xz (default), zstd or none\n"
 	"  -z, --level=N         compression level\n"
+	"      --threads=N       CPUs to use: packages built and packed side by\n"
+	"                        side (default: one per CPU; 1: one after the\n"
+	"                        other); the packages' bytes are the same\n"
 	"      --admindir=DIR    the dpkg database dpkg-query reads to find\n"
 	"                        which package has a system library\n"
 	"  -q, --quiet           print nothing but problems\n"
@@ -86,7 +89,7 @@ struct split_cli {
 
 enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR, OPT_STAGE, OPT_NAME,
        OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD,
-       OPT_JSON };
+       OPT_JSON, OPT_THREADS };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -96,6 +99,7 @@ static const struct option long_opts[] = {
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "compression", required_argument, NULL, 'Z' },
 	{ "level", required_argument, NULL, 'z' },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "admindir", required_argument, NULL, OPT_ADMINDIR },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "stage", required_argument, NULL, OPT_STAGE },
@@ -140,6 +144,12 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 			return pp_usage_error(err, "level '%s' is not a number "
 					      "from 0 to 22", optarg);
 		cli->comp.level = (int)v;
+		break;
+	case OPT_THREADS:
+		if (pp_parse_int(optarg, 1, 1024, &v) < 0)
+			return pp_usage_error(err, "--threads '%s' is not a "
+					      "number from 1 to 1024", optarg);
+		cli->comp.threads = (int)v;
 		break;
 	default:
 		return pp_usage_error(err, "unknown option");

@@ -452,6 +452,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+int pp_symbols_mostly_cxx(const struct pp_elf_info *lib)
+{
+	size_t cxx = 0, all = 0;
+
+	for (size_t i = 0; i < lib->nr_defined; i++) {
+		const char *name = lib->defined[i].name;
+
+		if (is_internal_symbol(name))
+			continue;
+		all++;
+		cxx += !strncmp(name, "_Z", 2);
+	}
+	return all && 2 * cxx > all;
+}
+
 void pp_symbols_write(const char *soname, const char *package,
 		      const char *build_depends_package,
 		      const struct pp_elf_info *lib, const char *minver,

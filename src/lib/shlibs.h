@@ -69,6 +69,12 @@ int pp_shlibs_lookup(const char *buf, size_t len, const char *soname,
 /* The shlibs line of a library: "libfoo 1 libfoo1 (>= 1.0)". */
 int pp_shlibs_line(const char *soname, const char *depends,
 		   struct strbuf *out);
+/* Whether most of a library's exported symbols are C++ (mangled "_Z"
+ * names): such a library gets a shlibs file only, as dh_makeshlibs gives
+ * it without a hand-kept template. A symbols file of every symbol at
+ * the first version yields the same dependency as the shlibs line, and
+ * for C++ it is megabytes of mangled names (2.9 MB for clang-cpp 14). */
+int pp_symbols_mostly_cxx(const struct pp_elf_info *lib);
 /* A symbols file for one library as dpkg-gensymbols writes it for a first
  * release: every exported symbol with minver (header, optional
  * Build-Depends-Package field, symbols sorted). */

@@ -23,6 +23,7 @@
 #include "shlibs.h"
 #include "splitint.h"
 #include "tree.h"
+#include "workpool.h"
 #include "xalloc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -194,8 +195,6 @@ static int strip_elf(struct pp_split *s, size_t pkg,
 
 			rc = run_tool(argv, err);
 		}
-		if (rc == 0 && pp_strlist_find(&s->pkgs[dbg].build_ids, id) < 0)
-			pp_strlist_push(&s->pkgs[dbg].build_ids, id);
 	}
 	if (rc == 0) {
 		char *argv[] = { "strip", "--remove-section=.comment",
@@ -505,7 +504,8 @@ static int library_files(const struct pp_split *s, size_t pkg,
 			continue;
 		dir = pp_dirname(f->path);
 		if (pp_is_public_libdir(dir) &&
-		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0)
+		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0 &&
+		    !pp_symbols_mostly_cxx(f->c.elf))
 			pp_symbols_write(f->c.soname, p->base,
 					 dev_package_of(s, p), f->c.elf, up,
 					 &symbols);
@@ -516,7 +516,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	if (shlibs.len && rc == 0) {
 		rc = write_ctrl(root, "shlibs", shlibs.buf, 0644,
 				s->opts.timestamp, err);
-		if (rc == 0)
+		if (rc == 0 && symbols.len)
 			rc = write_ctrl(root, "symbols", symbols.buf, 0644,
 					s->opts.timestamp, err);
 		if (rc == 0)
@@ -995,17 +995,20 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 	return rc;
 }
 
-static int pack(struct pp_split *s, size_t pkg, struct pp_err *err)
+static int pack(struct pp_split *s, size_t pkg, int threads,
+		struct pp_err *err)
 {
 	struct pp_pack_opts o = { s->opts.comp, s->opts.timestamp, NULL };
 	char *root = pkg_root(s, pkg), *written = NULL;
 	const char *base;
-	int rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
+	int rc;
+
+	o.comp.threads = threads; /* the bytes do not depend on it */
+	rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
 
 	if (rc == 0) {
 		base = strrchr(written, '/');
 		s->pkgs[pkg].deb = xstrdup(base ? base + 1 : written);
-		pp_strlist_push(&s->written, s->pkgs[pkg].deb);
 	} else {
 		pp_err_prefix(err, "package %s: ", s->pkgs[pkg].name);
 	}
@@ -1061,9 +1064,49 @@ static int prepare_dirs(const struct pp_split *s, struct pp_err *err)
 	return remove_previous(s, err);
 }
 
+/* The -dbgsym packages' Build-Ids, in the order of their packages'
+ * files: gathered after the trees were built side by side. */
+static void collect_build_ids(struct pp_split *s)
+{
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *p = &s->pkgs[i];
+		long dbg = dbgsym_of(s, i);
+
+		for (size_t j = 0; dbg >= 0 && j < p->nr_files; j++) {
+			const struct pp_split_file *f = pp_split_at(s, p->files[j]);
+			struct pp_strlist *ids = &s->pkgs[dbg].build_ids;
+
+			if (S_ISREG(f->st.st_mode) && !is_man_page(f) &&
+			    f->c.cls != PP_CLASS_STATIC && has_debug_info(f) &&
+			    f->c.elf->build_id[0] &&
+			    pp_strlist_find(ids, f->c.elf->build_id) < 0)
+				pp_strlist_push(ids, f->c.elf->build_id);
+		}
+	}
+}
+
+static int build_job(void *ctx, size_t pkg, struct pp_err *err)
+{
+	struct pp_split *s = ctx;
+
+	pp_progress_add(s->opts.progress, 1, s->pkgs[pkg].name);
+	if (s->pkgs[pkg].role == PP_ROLE_DBGSYM)
+		return 0; /* filled by its package's job */
+	return build_tree(s, pkg, err);
+}
+
+static int pack_job(void *ctx, size_t pkg, struct pp_err *err)
+{
+	const struct pp_split_sched *sched = ctx;
+
+	pp_progress_add(sched->s->opts.progress, 1, sched->s->pkgs[pkg].name);
+	return pack(sched->s, pkg, sched->pack_threads, err);
+}
+
 int pp_split_run(struct pp_split *s, struct pp_err *err)
 {
 	struct pp_progress *pg = s->opts.progress;
+	struct pp_split_sched sched;
 	struct pp_shlibs_ctx *ctx;
 	int rc = pp_split_isa_check(s, err);
 
@@ -1084,12 +1127,13 @@ int pp_split_run(struct pp_split *s, struct pp_err *err)
 			strbuf_release(&d);
 			free(root);
 		}
+	pp_split_sched_init(&sched, s);
 	pp_progress_task(pg, "staging and stripping", s->nr_pkgs, "packages");
-	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
-		pp_progress_add(pg, 1, s->pkgs[i].name);
-		if (s->pkgs[i].role != PP_ROLE_DBGSYM)
-			rc = build_tree(s, i, err);
-	}
+	if (rc == 0)
+		rc = pp_pool_run(s->nr_pkgs, sched.order, sched.workers,
+				 build_job, s, err);
+	if (rc == 0)
+		collect_build_ids(s);
 	ctx = rc == 0 ? pp_shlibs_ctx_new(s, err) : NULL;
 	if (!ctx)
 		rc = -1;
@@ -1100,10 +1144,12 @@ int pp_split_run(struct pp_split *s, struct pp_err *err)
 	}
 	pp_shlibs_ctx_free(ctx);
 	pp_progress_task(pg, "packing", s->nr_pkgs, "packages");
-	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
-		pp_progress_add(pg, 1, s->pkgs[i].name);
-		rc = pack(s, i, err);
-	}
+	if (rc == 0)
+		rc = pp_pool_run(s->nr_pkgs, sched.order, sched.workers,
+				 pack_job, &sched, err);
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+		pp_strlist_push(&s->written, s->pkgs[i].deb);
+	pp_split_sched_release(&sched);
 	if (rc == 0)
 		rc = pp_split_write_changes(s, err);
 	return rc;

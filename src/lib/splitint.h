@@ -173,4 +173,19 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 
 int pp_split_write_changes(struct pp_split *s, struct pp_err *err);
 
+/* split-sched.c: how the packages are built and packed side by side.
+ * ORDER: the packages, largest first (so the longest job does not start
+ * last); WORKERS: the opts.comp.threads CPUs, one package each, and
+ * PACK_THREADS each package's compressor threads (the whole budget when
+ * there is one worker). The packages' bytes depend on none of it. */
+struct pp_split_sched {
+	struct pp_split *s;
+	size_t *order;
+	size_t workers;
+	int pack_threads;
+};
+
+void pp_split_sched_init(struct pp_split_sched *sched, struct pp_split *s);
+void pp_split_sched_release(struct pp_split_sched *sched);
+
 #endif

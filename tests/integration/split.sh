@@ -226,6 +226,30 @@ check_reproducible() {
 		     <(grep -v buildinfo '$D/paddle_${V}_amd64.changes')"
 }
 
+# Packages built and packed side by side (--threads 3: more workers than
+# this machine may have CPUs) or one after the other (--threads 1): the
+# same bytes, and the same .changes but for the .buildinfo's checksums.
+check_threads() {
+	local n bad=
+	for n in 1 3; do
+		split_core -q --threads $n -o "$WORK/threads-$n" >"$WORK/threads.log" 2>&1 ||
+			{ not_ok "--threads $n" "$(cat "$WORK/threads.log")"; return; }
+		for f in "$D"/*.deb; do
+			cmp -s "$f" "$WORK/threads-$n/$(basename "$f")" || bad="$bad $n:$(basename "$f")"
+		done
+	done
+	if [ -z "$bad" ]; then
+		ok "--threads 1, 3 and the default: byte-identical .debs"
+	else
+		not_ok "--threads 1, 3 and the default: byte-identical .debs" "differ:$bad"
+	fi
+	check "--threads 1 and 3: the same .changes but for the .buildinfo's checksums" bash -c "
+		diff <(grep -v buildinfo '$WORK/threads-1/paddle_${V}_amd64.changes') \
+		     <(grep -v buildinfo '$WORK/threads-3/paddle_${V}_amd64.changes')"
+	check_fails "--threads 0: a usage error" 2 "--threads '0' is not a number" \
+		split_core -q --threads 0 -o "$WORK/threads-0"
+}
+
 check_explain() {
 	local out
 	out=$(split_core --explain 2>&1)
@@ -542,6 +566,7 @@ if [ -f "$OUT/complete" ]; then
 		check_explain
 		check_isa
 		check_reproducible
+		check_threads
 		check_rules
 		check_conffiles
 	else

@@ -213,6 +213,32 @@ static void elf_facts(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* C++ libraries (most exports mangled) get shlibs only, no symbols. */
+static void mostly_cxx(struct t_ctx *t)
+{
+	struct pp_elf_sym cxx[] = {
+		{ "_ZN4llvm5Value4dumpEv", "LLVM_14", 0, 0 },
+		{ "_ZN4llvm4Type7getVoidERNS_11LLVMContextE", "LLVM_14", 0, 0 },
+		{ "LLVMContextCreate", "LLVM_14", 0, 0 },
+		{ "_end", NULL, 0, 0 }, { "_edata", NULL, 0, 0 },
+	};
+	struct pp_elf_sym c[] = {
+		{ "paddle_sgemm", "PADDLE_1", 0, 0 },
+		{ "_ZN6paddle6detail4initEv", "PADDLE_1", 0, 0 },
+		{ "_init", NULL, 0, 0 }, { "_fini", NULL, 0, 0 },
+	};
+	struct pp_elf_info lib = { 0 };
+
+	lib.defined = cxx;
+	lib.nr_defined = 5;
+	CHECK_INT(pp_symbols_mostly_cxx(&lib), 1);
+	lib.defined = c; /* one of two: not most */
+	lib.nr_defined = 4;
+	CHECK_INT(pp_symbols_mostly_cxx(&lib), 0);
+	lib.nr_defined = 0;
+	CHECK_INT(pp_symbols_mostly_cxx(&lib), 0);
+}
+
 const struct t_case shlibs_tests[] = {
 	{ "elf: kind, NEEDED, build-id, versioned undefined symbols", elf_facts },
 	{ "shlibs: SONAME -> runtime package (policy 8.1)", soname_packages },
@@ -220,6 +246,7 @@ const struct t_case shlibs_tests[] = {
 	{ "shlibs: symbols file: templates, tags, minimal versions", symbols_file },
 	{ "shlibs: shlibs file: typed and untyped lines", shlibs_file },
 	{ "shlibs: writing symbols and shlibs", writing },
+	{ "shlibs: a C++ library gets no symbols file", mostly_cxx },
 	{ "split: Debian versions from upstream ones", debian_versions },
 	{ "split: descriptions wrapped, separators tidied", descriptions },
 	{ NULL, NULL },
