@@ -297,3 +297,50 @@ int pp_split_is_license_path(const char *path)
 			return 1;
 	return 0;
 }
+
+/* The Section of a programs' package from the words of the project's
+ * summary, as Debian's sections are described (policy 2.4: sound,
+ * graphics, database, text processing ...): flac "Free Lossless Audio
+ * Codec" -> sound, libjpeg-turbo's "JPEG" -> graphics, lmdb "Lightning
+ * Memory-Mapped Database" and sqlite3 -> database, libxslt's "XSLT" ->
+ * text; the first word of the summary that names one wins; none: utils,
+ * the section of most of Debian's programs' packages (libarchive-tools,
+ * libpng-tools, zstd, xz-utils). */
+const char *pp_split_tools_section(const char *summary, struct strbuf *why)
+{
+	static const struct { const char *word, *section; } words[] = {
+		{ "audio", "sound" }, { "sound", "sound" }, { "music", "sound" },
+		{ "speech", "sound" }, { "video", "video" }, { "image", "graphics" },
+		{ "images", "graphics" }, { "graphics", "graphics" },
+		{ "jpeg", "graphics" }, { "png", "graphics" }, { "tiff", "graphics" },
+		{ "gif", "graphics" }, { "webp", "graphics" }, { "svg", "graphics" },
+		{ "database", "database" }, { "databases", "database" },
+		{ "sql", "database" }, { "sqlite", "database" }, { "xml", "text" },
+		{ "xslt", "text" }, { "text", "text" }, { "mail", "mail" },
+		{ "email", "mail" }, { "web", "web" }, { "http", "web" },
+		{ "url", "web" }, { "network", "net" }, { "dns", "net" },
+		{ "compiler", "devel" }, { "debugger", "devel" },
+		{ "mathematics", "math" }, { "numerical", "math" },
+	};
+	const char *p = summary ? summary : "";
+
+	while (*p) {
+		size_t n = 0;
+
+		while (*p && !isalnum((unsigned char)*p))
+			p++;
+		while (isalnum((unsigned char)p[n]))
+			n++;
+		for (size_t i = 0; n && i < sizeof(words) / sizeof(*words); i++)
+			if (strlen(words[i].word) == n && !strncasecmp(p, words[i].word, n)) {
+				if (why)
+					strbuf_addf(why, "'%.*s' in the summary: Section %s",
+						    (int)n, p, words[i].section);
+				return words[i].section;
+			}
+		p += n;
+	}
+	if (why)
+		strbuf_addstr(why, "no word of the summary names a section: utils");
+	return "utils";
+}

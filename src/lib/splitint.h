@@ -49,6 +49,10 @@ int pp_split_is_dev_path(const char *path);
 /* A -doc package holds the documentation only from this size on (manual
  * pages not counted); below it the files stay in -dev or the programs'
  * package, as Debian keeps a README and a few pages. */
+/* The Section of the programs' package: from the first word of the
+ * summary that names one (audio -> sound, JPEG -> graphics, database,
+ * XML -> text ...), else utils; says why in why (may be NULL). */
+const char *pp_split_tools_section(const char *summary, struct strbuf *why);
 /* The -doc package: named as the -dev package of a library
  * (libjansson-dev -> libjansson-doc), else after the source. */
 char *pp_split_doc_package(const char *source, const char *dev);
@@ -112,6 +116,13 @@ int pp_shlibdeps_package(struct pp_shlibs_ctx *ctx, const struct pp_split *s,
 /* "libc6 (>= 2.34), libpaddle1 (= 0.11.0-1)": sorted as dpkg does. */
 void pp_shlibdeps_format(const struct pp_shlibdeps *d, struct strbuf *out);
 void pp_shlibdeps_release(struct pp_shlibdeps *d);
+
+/* The -dev package's Depends on other projects' -dev packages: the
+ * installed packages shipping the modules its .pc files require
+ * (Requires, Requires.private; a ">= V" kept) and the headers its
+ * headers include, but the toolchain's (split-devdeps.c). */
+int pp_split_dev_depends(const struct pp_split *s, size_t pkg,
+			 struct pp_strlist *rel, struct pp_err *err);
 
 /* ---- control data (split-control.c) ---- */
 

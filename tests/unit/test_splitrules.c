@@ -192,7 +192,30 @@ static void python_shebang(struct t_ctx *t)
 	CHECK(!pp_split_python_shebang("#!/bin/sh\n"));
 }
 
+/* Programs' Section from the summary's words, else utils. */
+static void tools_section(struct t_ctx *t)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	CHECK_STR(pp_split_tools_section("Free Lossless Audio Codec", &why), "sound");
+	CHECK(strstr(why.buf, "'Audio'") != NULL);
+	CHECK_STR(pp_split_tools_section("IJG JPEG library with SIMD acceleration", NULL),
+		  "graphics");
+	CHECK_STR(pp_split_tools_section("Lightning Memory-Mapped Database", NULL),
+		  "database");
+	CHECK_STR(pp_split_tools_section("XSLT 1.0 processing library", NULL), "text");
+	CHECK_STR(pp_split_tools_section("Command line interface for SQLite 3", NULL),
+		  "database");
+	/* whole words only: "imagemagick" names no section, nor "textual" */
+	CHECK_STR(pp_split_tools_section("imagemagick, textual", NULL), "utils");
+	CHECK_STR(pp_split_tools_section("Multi-format archive and compression library",
+					 NULL), "utils");
+	CHECK_STR(pp_split_tools_section(NULL, NULL), "utils");
+	strbuf_release(&why);
+}
+
 const struct t_case splitrules_tests[] = {
+	{ "split rules: the programs' Section from the summary", tools_section },
 	{ "split rules: programs of a lib* source, named as Debian does", tools_name },
 	{ "split rules: one -dev per source, the runtime group, files for building", dev_and_group },
 	{ "split rules: a -doc package only for a manual", docs },

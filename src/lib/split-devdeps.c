@@ -1,0 +1,205 @@
+/* padpack split: what a -dev package needs of other projects' -dev
+ * packages. pkg-config fails on a .pc file whose Requires or
+ * Requires.private module is missing ("Package 'ogg', required by
+ * 'flac', not found"), and a header that includes another project's
+ * header does not compile without it; Debian's maintainers write these
+ * by hand (libflac-dev: libogg-dev, libxslt1-dev: libxml2-dev (>=
+ * 2.6.26), nettle-dev: libgmp-dev, libpng-dev: zlib1g-dev). Read from
+ * the -dev package's own .pc files and headers, resolved to the
+ * installed package that ships the .pc file or header (dpkg-query
+ * --search), as dpkg-shlibdeps resolves a library. */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fsutil.h"
+#include "splitint.h"
+#include "xalloc.h"
+
+/* What pkg-config and the compiler find on their own: the toolchain's
+ * headers, which build-essential brings (policy 4.2: no package needs
+ * to depend on it). */
+static int is_toolchain(const char *package)
+{
+	static const char *const globs[] = {
+		"libc6-dev", "linux-libc-dev", "libcrypt-dev", "libnsl-dev",
+		"libtirpc-dev", "rpcsvc-proto", "libc-dev-bin", "libstdc++*-dev",
+		"libgcc*-dev", "gcc*", "g++*", "cpp*", NULL
+	};
+
+	for (const char *const *g = globs; *g; g++)
+		if (!fnmatch(*g, package, 0))
+			return 1;
+	return 0;
+}
+
+/* Whether the run ships a file whose path ends in "/tail". */
+static int run_ships(const struct pp_split *s, const char *tail)
+{
+	size_t n = strlen(tail);
+
+	for (size_t i = 0; i < s->nr_stages; i++)
+		for (size_t j = 0; j < s->stages[i].nr; j++) {
+			const char *p = s->stages[i].files[j].path;
+			size_t m = strlen(p);
+
+			if (m > n && p[m - n - 1] == '/' && !strcmp(p + m - n, tail))
+				return 1;
+		}
+	return 0;
+}
+
+struct wanted {
+	struct pp_strlist paths;  /* where on the system it would be */
+	struct pp_strlist rel;    /* per path: " (>= 2.6.26)" or "" */
+};
+
+static void want(struct wanted *w, const char *path, const char *rel)
+{
+	pp_strlist_push(&w->paths, path);
+	pp_strlist_push(&w->rel, rel);
+}
+
+/* The modules of one Requires or Requires.private value: "a >= 1.0, b c". */
+static void pc_requires(const struct pp_split *s, char *value, struct wanted *w)
+{
+	static const char *const dirs[] = { "/usr/lib/%s/pkgconfig/%s.pc",
+		"/usr/share/pkgconfig/%s.pc", "/usr/lib/pkgconfig/%s.pc" };
+	char *save = NULL, *tok, *prev = NULL, *op = NULL;
+	char rel[128], tail[256], path[512];
+
+	value[strcspn(value, "#")] = 0;
+	for (tok = strtok_r(value, ", \t", &save); ; tok = strtok_r(NULL, ", \t", &save)) {
+		if (tok && strchr("<>=!", *tok)) {
+			op = tok;
+			continue;
+		}
+		if (prev && !strchr(prev, '$')) {
+			snprintf(tail, sizeof(tail), "%s.pc", prev);
+			*rel = 0;
+			if (op && tok && (!strcmp(op, ">=") || !strcmp(op, "=")))
+				snprintf(rel, sizeof(rel), " (>= %s)", tok);
+			for (size_t d = 0; !run_ships(s, tail) && d < 3; d++) {
+				snprintf(path, sizeof(path), dirs[d],
+					 d ? prev : s->triplet, prev);
+				want(w, path, rel);
+			}
+		}
+		if (!tok)
+			break;
+		prev = op ? NULL : tok;
+		op = NULL;
+	}
+}
+
+/* Each "#include <x/y.h>" of a header the run does not ship. */
+static void header_includes(const struct pp_split *s, const char *text,
+			    struct wanted *w)
+{
+	char path[512];
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *p = l, *end;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != '#')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "include", 7))
+			continue;
+		p += 7;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != '<' || !(end = strchr(p, '>')) || memchr(p, '\n', end - p))
+			continue;
+		snprintf(path, sizeof(path), "%.*s", (int)(end - p), p);
+		if (run_ships(s, path))
+			continue;
+		snprintf(path, sizeof(path), "/usr/include/%.*s", (int)(end - p), p);
+		want(w, path, "");
+		snprintf(path, sizeof(path), "/usr/include/%s/%.*s", s->triplet,
+			 (int)(end - p), p);
+		want(w, path, "");
+	}
+}
+
+/* Reads the package's .pc files and headers into w. */
+static int read_wanted(const struct pp_split *s, const struct pp_split_pkg *p,
+		       struct wanted *w, struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		char *save = NULL, *line;
+
+		if ((f->c.cls != PP_CLASS_PKGCONFIG && f->c.cls != PP_CLASS_HEADER) ||
+		    !S_ISREG(f->st.st_mode))
+			continue;
+		strbuf_reset(&text);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", s->stages[p->files[i].stage].dir, f->path);
+		rc = pp_read_file(path.buf, &text, err);
+		if (rc < 0 || f->c.cls == PP_CLASS_HEADER) {
+			if (rc == 0)
+				header_includes(s, text.buf, w);
+			continue;
+		}
+		for (line = strtok_r(text.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			if (!strncmp(line, "Requires:", 9))
+				pc_requires(s, line + 9, w);
+			else if (!strncmp(line, "Requires.private:", 17))
+				pc_requires(s, line + 17, w);
+	}
+	strbuf_release(&text);
+	strbuf_release(&path);
+	return rc;
+}
+
+int pp_split_dev_depends(const struct pp_split *s, size_t pkg,
+			 struct pp_strlist *rel, struct pp_err *err)
+{
+	struct wanted w = { PP_STRLIST_INIT, PP_STRLIST_INIT };
+	struct pp_strlist owners = PP_STRLIST_INIT, names = PP_STRLIST_INIT;
+	struct pp_dpkgdb db;
+	int rc;
+
+	pp_dpkgdb_init(&db, s->opts.admindir, s->arch, s->triplet);
+	rc = read_wanted(s, &s->pkgs[pkg], &w, err);
+	if (rc == 0 && w.paths.nr)
+		rc = pp_dpkgdb_owners(&db, &w.paths, &owners, err);
+	for (size_t i = 0; rc == 0 && i < owners.nr; i++) {
+		const char *o = owners.items[i];
+		long k = pp_strlist_find(&names, o);
+
+		if (!*o || is_toolchain(o))
+			continue;
+		if (k < 0) {
+			pp_strlist_push(&names, o);
+			pp_strlist_pushf(rel, "%s%s", o, w.rel.items[i]);
+		} else if (*w.rel.items[i]) {
+			/* a version asked for wins over none */
+			char **item = &rel->items[rel->nr - names.nr + k];
+			struct strbuf sb = STRBUF_INIT;
+
+			if (strchr(*item, '('))
+				continue;
+			strbuf_addf(&sb, "%s%s", o, w.rel.items[i]);
+			free(*item);
+			*item = strbuf_detach(&sb, NULL);
+		}
+	}
+	pp_strlist_release(&names);
+	pp_strlist_release(&owners);
+	pp_strlist_release(&w.paths);
+	pp_strlist_release(&w.rel);
+	pp_dpkgdb_release(&db);
+	return rc;
+}
