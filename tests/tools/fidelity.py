@@ -50,7 +50,10 @@ directory); else "tools/doc". The same function for both sides.
 (d) control fields: for each mapped Debian package, six fields of its
     padpack package: Section (the area prefix dropped), Multi-Arch
     ("no" when absent), Architecture, shlibs (the file's lines, comments
-    and udeb: lines dropped, sorted; absent equals absent), triggers
+    and udeb: lines dropped, sorted, the package's own name read as
+    PACKAGE and a version's epoch dropped: a name that differs counts in
+    names, and an epoch is Debian's history, not the project's; absent
+    equals absent), triggers
     (likewise), and external Depends (the Depends and Pre-Depends
     entries naming a package of neither side's set, by name and
     operator: the versions follow the libraries of the machine that
@@ -198,6 +201,19 @@ def lines(text):
                   not l.startswith("udeb:"))
 
 
+def shlibs_lines(pkg):
+    """The shlibs lines with the package's own name read as PACKAGE (a
+    name that differs is counted once, by the names measure) and the
+    dependency's version without its epoch (Debian's history, which the
+    upstream project split does not have: libjpeg62-turbo's 1:)."""
+    out = lines(pkg.ctrl.get("shlibs"))
+    if out is None:
+        return None
+    return [re.sub(r"\(([<>=]+) [0-9]+:", r"(\1 ",
+                   re.sub(r"^(\S+ \S+ )%s\b" % re.escape(pkg.name),
+                          r"\1PACKAGE", l)) for l in out]
+
+
 def external_depends(pkg, own):
     return sorted(set((n, op) for f, n, op, v in relations(pkg)
                       if f in ("Depends", "Pre-Depends") and n not in own))
@@ -209,7 +225,7 @@ def control_values(pkg, own):
         "Section": re.sub(r"^.*/", "", f.get("Section", "")),
         "Multi-Arch": f.get("Multi-Arch", "no"),
         "Architecture": f.get("Architecture", ""),
-        "shlibs": lines(pkg.ctrl.get("shlibs")),
+        "shlibs": shlibs_lines(pkg),
         "triggers": lines(pkg.ctrl.get("triggers")),
         "external Depends": external_depends(pkg, own),
     }
