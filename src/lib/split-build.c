@@ -973,7 +973,7 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 		pp_shlibdeps_format(&deps, &depends);
 		pp_split_run_relations(s, pkg, &rel, NULL);
 		if (s->pkgs[pkg].role == PP_ROLE_DEV)
-			rc = pp_split_dev_depends(s, pkg, &rel, err);
+			rc = pp_split_dev_depends(s, pkg, &rel, NULL, err);
 		if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
 			python_deps(s, &s->pkgs[pkg], &rel);
 		else if (has_python_script(s, &s->pkgs[pkg]))

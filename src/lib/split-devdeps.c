@@ -55,12 +55,16 @@ static int run_ships(const struct pp_split *s, const char *tail)
 struct wanted {
 	struct pp_strlist paths;  /* where on the system it would be */
 	struct pp_strlist rel;    /* per path: " (>= 2.6.26)" or "" */
+	struct pp_strlist why;    /* per path: "usr/include/x.h includes <y.h>" */
+	const char *file;         /* the staged file being read */
 };
 
-static void want(struct wanted *w, const char *path, const char *rel)
+static void want(struct wanted *w, const char *path, const char *rel,
+		 const char *what)
 {
 	pp_strlist_push(&w->paths, path);
 	pp_strlist_push(&w->rel, rel);
+	pp_strlist_pushf(&w->why, "%s %s", w->file, what);
 }
 
 /* The modules of one Requires or Requires.private value: "a >= 1.0, b c". */
@@ -69,7 +73,7 @@ static void pc_requires(const struct pp_split *s, char *value, struct wanted *w)
 	static const char *const dirs[] = { "/usr/lib/%s/pkgconfig/%s.pc",
 		"/usr/share/pkgconfig/%s.pc", "/usr/lib/pkgconfig/%s.pc" };
 	char *save = NULL, *tok, *prev = NULL, *op = NULL;
-	char rel[128], tail[256], path[512];
+	char rel[128], tail[256], path[512], what[300];
 
 	value[strcspn(value, "#")] = 0;
 	for (tok = strtok_r(value, ", \t", &save); ; tok = strtok_r(NULL, ", \t", &save)) {
@@ -82,10 +86,12 @@ static void pc_requires(const struct pp_split *s, char *value, struct wanted *w)
 			*rel = 0;
 			if (op && tok && (!strcmp(op, ">=") || !strcmp(op, "=")))
 				snprintf(rel, sizeof(rel), " (>= %s)", tok);
+			snprintf(what, sizeof(what), "requires %s (pkg-config "
+				 "fails without it)", prev);
 			for (size_t d = 0; !run_ships(s, tail) && d < 3; d++) {
 				snprintf(path, sizeof(path), dirs[d],
 					 d ? prev : s->triplet, prev);
-				want(w, path, rel);
+				want(w, path, rel, what);
 			}
 		}
 		if (!tok)
@@ -99,7 +105,7 @@ static void pc_requires(const struct pp_split *s, char *value, struct wanted *w)
 static void header_includes(const struct pp_split *s, const char *text,
 			    struct wanted *w)
 {
-	char path[512];
+	char path[512], what[300];
 
 	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		const char *p = l, *end;
@@ -120,11 +126,12 @@ static void header_includes(const struct pp_split *s, const char *text,
 		snprintf(path, sizeof(path), "%.*s", (int)(end - p), p);
 		if (run_ships(s, path))
 			continue;
+		snprintf(what, sizeof(what), "includes <%.*s>", (int)(end - p), p);
 		snprintf(path, sizeof(path), "/usr/include/%.*s", (int)(end - p), p);
-		want(w, path, "");
+		want(w, path, "", what);
 		snprintf(path, sizeof(path), "/usr/include/%s/%.*s", s->triplet,
 			 (int)(end - p), p);
-		want(w, path, "");
+		want(w, path, "", what);
 	}
 }
 
@@ -145,6 +152,7 @@ static int read_wanted(const struct pp_split *s, const struct pp_split_pkg *p,
 		strbuf_reset(&text);
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", s->stages[p->files[i].stage].dir, f->path);
+		w->file = f->path;
 		rc = pp_read_file(path.buf, &text, err);
 		if (rc < 0 || f->c.cls == PP_CLASS_HEADER) {
 			if (rc == 0)
@@ -164,9 +172,10 @@ static int read_wanted(const struct pp_split *s, const struct pp_split_pkg *p,
 }
 
 int pp_split_dev_depends(const struct pp_split *s, size_t pkg,
-			 struct pp_strlist *rel, struct pp_err *err)
+			 struct pp_strlist *rel, struct pp_strlist *why,
+			 struct pp_err *err)
 {
-	struct wanted w = { PP_STRLIST_INIT, PP_STRLIST_INIT };
+	struct wanted w = { PP_STRLIST_INIT, PP_STRLIST_INIT, PP_STRLIST_INIT, NULL };
 	struct pp_strlist owners = PP_STRLIST_INIT, names = PP_STRLIST_INIT;
 	struct pp_dpkgdb db;
 	int rc;
@@ -184,6 +193,9 @@ int pp_split_dev_depends(const struct pp_split *s, size_t pkg,
 		if (k < 0) {
 			pp_strlist_push(&names, o);
 			pp_strlist_pushf(rel, "%s%s", o, w.rel.items[i]);
+			if (why)
+				pp_strlist_pushf(why, "%s, shipped by %s", w.why.items[i],
+						 o);
 		} else if (*w.rel.items[i]) {
 			/* a version asked for wins over none */
 			char **item = &rel->items[rel->nr - names.nr + k];
@@ -200,6 +212,7 @@ int pp_split_dev_depends(const struct pp_split *s, size_t pkg,
 	pp_strlist_release(&owners);
 	pp_strlist_release(&w.paths);
 	pp_strlist_release(&w.rel);
+	pp_strlist_release(&w.why);
 	pp_dpkgdb_release(&db);
 	return rc;
 }
