@@ -67,72 +67,49 @@ static void want(struct wanted *w, const char *path, const char *rel,
 	pp_strlist_pushf(&w->why, "%s %s", w->file, what);
 }
 
-/* The modules of one Requires or Requires.private value: "a >= 1.0, b c". */
-static void pc_requires(const struct pp_split *s, char *value, struct wanted *w)
+/* The .pc files of the modules a .pc file requires, but the run's own. */
+static void pc_wanted(const struct pp_split *s, const char *text,
+		      struct wanted *w)
 {
 	static const char *const dirs[] = { "/usr/lib/%s/pkgconfig/%s.pc",
 		"/usr/share/pkgconfig/%s.pc", "/usr/lib/pkgconfig/%s.pc" };
-	char *save = NULL, *tok, *prev = NULL, *op = NULL;
-	char rel[128], tail[256], path[512], what[300];
+	struct pp_strlist mods = PP_STRLIST_INIT, rels = PP_STRLIST_INIT;
+	char tail[256], path[512], what[300];
 
-	value[strcspn(value, "#")] = 0;
-	for (tok = strtok_r(value, ", \t", &save); ; tok = strtok_r(NULL, ", \t", &save)) {
-		if (tok && strchr("<>=!", *tok)) {
-			op = tok;
-			continue;
+	pp_split_pc_requires(text, &mods, &rels);
+	for (size_t i = 0; i < mods.nr; i++) {
+		snprintf(tail, sizeof(tail), "%s.pc", mods.items[i]);
+		snprintf(what, sizeof(what), "requires %s (pkg-config fails "
+			 "without it)", mods.items[i]);
+		for (size_t d = 0; !run_ships(s, tail) && d < 3; d++) {
+			snprintf(path, sizeof(path), dirs[d],
+				 d ? mods.items[i] : s->triplet, mods.items[i]);
+			want(w, path, rels.items[i], what);
 		}
-		if (prev && !strchr(prev, '$')) {
-			snprintf(tail, sizeof(tail), "%s.pc", prev);
-			*rel = 0;
-			if (op && tok && (!strcmp(op, ">=") || !strcmp(op, "=")))
-				snprintf(rel, sizeof(rel), " (>= %s)", tok);
-			snprintf(what, sizeof(what), "requires %s (pkg-config "
-				 "fails without it)", prev);
-			for (size_t d = 0; !run_ships(s, tail) && d < 3; d++) {
-				snprintf(path, sizeof(path), dirs[d],
-					 d ? prev : s->triplet, prev);
-				want(w, path, rel, what);
-			}
-		}
-		if (!tok)
-			break;
-		prev = op ? NULL : tok;
-		op = NULL;
 	}
+	pp_strlist_release(&mods);
+	pp_strlist_release(&rels);
 }
 
-/* Each "#include <x/y.h>" of a header the run does not ship. */
-static void header_includes(const struct pp_split *s, const char *text,
-			    struct wanted *w)
+/* The headers a header includes that the run does not ship. */
+static void header_wanted(const struct pp_split *s, const char *text,
+			  struct wanted *w)
 {
+	struct pp_strlist inc = PP_STRLIST_INIT;
 	char path[512], what[300];
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		const char *p = l, *end;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p++ != '#')
+	pp_split_header_includes(text, &inc);
+	for (size_t i = 0; i < inc.nr; i++) {
+		if (run_ships(s, inc.items[i]))
 			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (strncmp(p, "include", 7))
-			continue;
-		p += 7;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p++ != '<' || !(end = strchr(p, '>')) || memchr(p, '\n', end - p))
-			continue;
-		snprintf(path, sizeof(path), "%.*s", (int)(end - p), p);
-		if (run_ships(s, path))
-			continue;
-		snprintf(what, sizeof(what), "includes <%.*s>", (int)(end - p), p);
-		snprintf(path, sizeof(path), "/usr/include/%.*s", (int)(end - p), p);
+		snprintf(what, sizeof(what), "includes <%s>", inc.items[i]);
+		snprintf(path, sizeof(path), "/usr/include/%s", inc.items[i]);
 		want(w, path, "", what);
-		snprintf(path, sizeof(path), "/usr/include/%s/%.*s", s->triplet,
-			 (int)(end - p), p);
+		snprintf(path, sizeof(path), "/usr/include/%s/%s", s->triplet,
+			 inc.items[i]);
 		want(w, path, "", what);
 	}
+	pp_strlist_release(&inc);
 }
 
 /* Reads the package's .pc files and headers into w. */
@@ -144,7 +121,6 @@ static int read_wanted(const struct pp_split *s, const struct pp_split_pkg *p,
 
 	for (size_t i = 0; rc == 0 && i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
-		char *save = NULL, *line;
 
 		if ((f->c.cls != PP_CLASS_PKGCONFIG && f->c.cls != PP_CLASS_HEADER) ||
 		    !S_ISREG(f->st.st_mode))
@@ -154,17 +130,10 @@ static int read_wanted(const struct pp_split *s, const struct pp_split_pkg *p,
 		strbuf_addf(&path, "%s/%s", s->stages[p->files[i].stage].dir, f->path);
 		w->file = f->path;
 		rc = pp_read_file(path.buf, &text, err);
-		if (rc < 0 || f->c.cls == PP_CLASS_HEADER) {
-			if (rc == 0)
-				header_includes(s, text.buf, w);
-			continue;
-		}
-		for (line = strtok_r(text.buf, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save))
-			if (!strncmp(line, "Requires:", 9))
-				pc_requires(s, line + 9, w);
-			else if (!strncmp(line, "Requires.private:", 17))
-				pc_requires(s, line + 17, w);
+		if (rc == 0 && f->c.cls == PP_CLASS_HEADER)
+			header_wanted(s, text.buf, w);
+		else if (rc == 0)
+			pc_wanted(s, text.buf, w);
 	}
 	strbuf_release(&text);
 	strbuf_release(&path);

@@ -53,6 +53,12 @@ int pp_split_is_dev_path(const char *path);
  * summary that names one (audio -> sound, JPEG -> graphics, database,
  * XML -> text ...), else utils; says why in why (may be NULL). */
 const char *pp_split_tools_section(const char *summary, struct strbuf *why);
+/* The modules a .pc file's Requires and Requires.private lines name,
+ * each with its relation: " (>= V)" for ">= V" or "= V", else "". */
+void pp_split_pc_requires(const char *pc_text, struct pp_strlist *mods,
+			  struct pp_strlist *rels);
+/* The <...> of each "#include <...>" line of a header (not "..."). */
+void pp_split_header_includes(const char *text, struct pp_strlist *out);
 /* The -doc package: named as the -dev package of a library
  * (libjansson-dev -> libjansson-doc), else after the source. */
 char *pp_split_doc_package(const char *source, const char *dev);
