@@ -249,7 +249,26 @@ static void dev_needs(struct t_ctx *t)
 	pp_strlist_release(&inc);
 }
 
+/* dpkg-shlibdeps' Depends: a minimal version of 0 asks for none. */
+static void shlibdeps_zero(struct t_ctx *t)
+{
+	struct pp_shlibdeps d = { PP_STRLIST_INIT, PP_STRLIST_INIT };
+	struct strbuf out = STRBUF_INIT;
+
+	pp_strlist_push(&d.keys, "libnettle8 #MINVER#");
+	pp_strlist_push(&d.minver, "0");
+	pp_strlist_push(&d.keys, "libc6 #MINVER#");
+	pp_strlist_push(&d.minver, "2.36");
+	pp_strlist_push(&d.keys, "libbz2-1.0");
+	pp_strlist_push(&d.minver, "");
+	pp_shlibdeps_format(&d, &out);
+	CHECK_STR(out.buf, "libbz2-1.0, libc6 (>= 2.36), libnettle8");
+	pp_shlibdeps_release(&d);
+	strbuf_release(&out);
+}
+
 const struct t_case splitrules_tests[] = {
+	{ "split rules: a symbol of version 0 asks for no version (dpkg-shlibdeps)", shlibdeps_zero },
 	{ "split rules: what a -dev package needs (.pc Requires, header includes)", dev_needs },
 	{ "split rules: the programs' Section from the summary", tools_section },
 	{ "split rules: programs of a lib* source, named as Debian does", tools_name },
