@@ -190,7 +190,10 @@ void pp_shlibdeps_format(const struct pp_shlibdeps *d, struct strbuf *out)
 			continue;
 		}
 		strbuf_add(&all, k, (size_t)(mv - k));
-		if (*d->minver.items[i])
+		/* a symbol of version 0 (in the library's first release, as
+		 * symbols files say) asks for none: dpkg-shlibdeps writes
+		 * "libnettle8", not "libnettle8 (>= 0)" */
+		if (*d->minver.items[i] && strcmp(d->minver.items[i], "0"))
 			strbuf_addf(&all, "(>= %s)", d->minver.items[i]);
 		strbuf_addstr(&all, mv + 8);
 	}

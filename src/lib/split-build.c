@@ -973,6 +973,8 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 	if (rc == 0) {
 		pp_shlibdeps_format(&deps, &depends);
 		pp_split_run_relations(s, pkg, &rel, NULL);
+		if (s->pkgs[pkg].role == PP_ROLE_DEV)
+			rc = pp_split_dev_depends(s, pkg, &rel, NULL, err);
 		if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
 			python_deps(s, &s->pkgs[pkg], &rel);
 		else if (has_python_script(s, &s->pkgs[pkg]))
@@ -982,7 +984,8 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 			strbuf_addf(&depends, "%s%s", depends.len ? ", " : "",
 				    joined);
 		free(joined);
-		rc = pp_split_control(s, pkg, depends.buf, root, err);
+		if (rc == 0)
+			rc = pp_split_control(s, pkg, depends.buf, root, err);
 	}
 	if (rc == 0)
 		rc = maint_scripts(s, pkg, root, err);

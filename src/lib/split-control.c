@@ -196,9 +196,9 @@ static const char *section_of(const struct pp_split *s,
 	case PP_ROLE_DOC: return "doc";
 	case PP_ROLE_PYTHON: return "python";
 	case PP_ROLE_DBGSYM: return "debug";
-	/* programs: utils, the section of most of Debian's (libarchive-tools,
-	 * libpng-tools, gpgrt-tools, zstd, lz4, xz-utils) */
-	case PP_ROLE_TOOLS: return s->spec->section ? s->spec->section : "utils";
+	/* programs: from the summary's words, else utils (split-rules.c) */
+	case PP_ROLE_TOOLS: return s->spec->section ? s->spec->section :
+		pp_split_tools_section(s->spec->summary, NULL);
 	default: return s->spec->section ? s->spec->section : "misc";
 	}
 }

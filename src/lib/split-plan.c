@@ -1683,6 +1683,26 @@ static void explain_needed(const struct pp_split *s, size_t pkg,
 	}
 }
 
+/* What a -dev package needs of other projects' -dev packages, and why. */
+static void explain_dev_depends(const struct pp_split *s, size_t pkg,
+				struct strbuf *out)
+{
+	struct pp_strlist rel = PP_STRLIST_INIT, why = PP_STRLIST_INIT;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	if (pp_split_dev_depends(s, pkg, &rel, &why, &err) < 0)
+		strbuf_addf(out, "  %s: its -dev Depends not resolved: %s\n",
+			    s->pkgs[pkg].name, err.msg);
+	for (size_t k = 0; k < rel.nr; k++)
+		strbuf_addf(out, "  %s -> %s: %s (a -dev package needs what "
+			    "its .pc files require and its headers include)\n",
+			    s->pkgs[pkg].name, rel.items[k], why.items[k]);
+	pp_err_release(&err);
+	pp_strlist_release(&rel);
+	pp_strlist_release(&why);
+}
+
 static void explain_relations(const struct pp_split *s, struct strbuf *out)
 {
 	strbuf_addstr(out, "relations between them:\n");
@@ -1695,6 +1715,8 @@ static void explain_relations(const struct pp_split *s, struct strbuf *out)
 		for (size_t k = 0; k < rel.nr; k++)
 			strbuf_addf(out, "  %s -> %s: %s\n", s->pkgs[i].name,
 				    rel.items[k], why.items[k]);
+		if (s->pkgs[i].role == PP_ROLE_DEV)
+			explain_dev_depends(s, i, out);
 		pp_strlist_release(&rel);
 		pp_strlist_release(&why);
 		pp_strlist_release(&seen);

@@ -297,3 +297,110 @@ int pp_split_is_license_path(const char *path)
 			return 1;
 	return 0;
 }
+
+/* The Section of a programs' package from the words of the project's
+ * summary, as Debian's sections are described (policy 2.4: sound,
+ * graphics, database, text processing ...): flac "Free Lossless Audio
+ * Codec" -> sound, libjpeg-turbo's "JPEG" -> graphics, lmdb "Lightning
+ * Memory-Mapped Database" and sqlite3 -> database, libxslt's "XSLT" ->
+ * text; the first word of the summary that names one wins; none: utils,
+ * the section of most of Debian's programs' packages (libarchive-tools,
+ * libpng-tools, zstd, xz-utils). */
+const char *pp_split_tools_section(const char *summary, struct strbuf *why)
+{
+	static const struct { const char *word, *section; } words[] = {
+		{ "audio", "sound" }, { "sound", "sound" }, { "music", "sound" },
+		{ "speech", "sound" }, { "video", "video" }, { "image", "graphics" },
+		{ "images", "graphics" }, { "graphics", "graphics" },
+		{ "jpeg", "graphics" }, { "png", "graphics" }, { "tiff", "graphics" },
+		{ "gif", "graphics" }, { "webp", "graphics" }, { "svg", "graphics" },
+		{ "database", "database" }, { "databases", "database" },
+		{ "sql", "database" }, { "sqlite", "database" }, { "xml", "text" },
+		{ "xslt", "text" }, { "text", "text" }, { "mail", "mail" },
+		{ "email", "mail" }, { "web", "web" }, { "http", "web" },
+		{ "url", "web" }, { "network", "net" }, { "dns", "net" },
+		{ "compiler", "devel" }, { "debugger", "devel" },
+		{ "mathematics", "math" }, { "numerical", "math" },
+	};
+	const char *p = summary ? summary : "";
+
+	while (*p) {
+		size_t n = 0;
+
+		while (*p && !isalnum((unsigned char)*p))
+			p++;
+		while (isalnum((unsigned char)p[n]))
+			n++;
+		for (size_t i = 0; n && i < sizeof(words) / sizeof(*words); i++)
+			if (strlen(words[i].word) == n && !strncasecmp(p, words[i].word, n)) {
+				if (why)
+					strbuf_addf(why, "'%.*s' in the summary: Section %s",
+						    (int)n, p, words[i].section);
+				return words[i].section;
+			}
+		p += n;
+	}
+	if (why)
+		strbuf_addstr(why, "no word of the summary names a section: utils");
+	return "utils";
+}
+
+/* The modules of a Requires or Requires.private value, "a >= 1.0, b c":
+ * each name, with " (>= V)" for ">= V" and "= V" (a Depends asks no
+ * more), else "". Names with a variable (${...}) are left out. */
+static void pc_requires_value(char *value, struct pp_strlist *mods,
+			      struct pp_strlist *rels)
+{
+	char *save = NULL, *tok, *prev = NULL, *op = NULL;
+
+	value[strcspn(value, "#")] = 0;
+	for (tok = strtok_r(value, ", \t", &save); ; tok = strtok_r(NULL, ", \t", &save)) {
+		if (tok && strchr("<>=!", *tok)) {
+			op = tok;
+			continue;
+		}
+		if (prev && !strchr(prev, '$')) {
+			pp_strlist_push(mods, prev);
+			if (op && tok && (!strcmp(op, ">=") || !strcmp(op, "=")))
+				pp_strlist_pushf(rels, " (>= %s)", tok);
+			else
+				pp_strlist_push(rels, "");
+		}
+		if (!tok)
+			break;
+		prev = op ? NULL : tok;
+		op = NULL;
+	}
+}
+
+void pp_split_pc_requires(const char *pc_text, struct pp_strlist *mods,
+			  struct pp_strlist *rels)
+{
+	char *text = xstrdup(pc_text), *save = NULL, *line;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "Requires:", 9))
+			pc_requires_value(line + 9, mods, rels);
+		else if (!strncmp(line, "Requires.private:", 17))
+			pc_requires_value(line + 17, mods, rels);
+	free(text);
+}
+
+void pp_split_header_includes(const char *text, struct pp_strlist *out)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *p = l + strspn(l, " \t"), *end;
+
+		if (*p++ != '#')
+			continue;
+		p += strspn(p, " \t");
+		if (strncmp(p, "include", 7))
+			continue;
+		p += 7;
+		p += strspn(p, " \t");
+		if (*p++ != '<' || !(end = strchr(p, '>')) || memchr(p, '\n', end - p))
+			continue;
+		pp_strlist_push_owned(out, xstrndup(p, end - p));
+	}
+}

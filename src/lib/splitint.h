@@ -49,6 +49,16 @@ int pp_split_is_dev_path(const char *path);
 /* A -doc package holds the documentation only from this size on (manual
  * pages not counted); below it the files stay in -dev or the programs'
  * package, as Debian keeps a README and a few pages. */
+/* The Section of the programs' package: from the first word of the
+ * summary that names one (audio -> sound, JPEG -> graphics, database,
+ * XML -> text ...), else utils; says why in why (may be NULL). */
+const char *pp_split_tools_section(const char *summary, struct strbuf *why);
+/* The modules a .pc file's Requires and Requires.private lines name,
+ * each with its relation: " (>= V)" for ">= V" or "= V", else "". */
+void pp_split_pc_requires(const char *pc_text, struct pp_strlist *mods,
+			  struct pp_strlist *rels);
+/* The <...> of each "#include <...>" line of a header (not "..."). */
+void pp_split_header_includes(const char *text, struct pp_strlist *out);
 /* The -doc package: named as the -dev package of a library
  * (libjansson-dev -> libjansson-doc), else after the source. */
 char *pp_split_doc_package(const char *source, const char *dev);
@@ -127,6 +137,15 @@ int pp_shlibdeps_package(struct pp_shlibs_ctx *ctx, const struct pp_split *s,
 /* "libc6 (>= 2.34), libpaddle1 (= 0.11.0-1)": sorted as dpkg does. */
 void pp_shlibdeps_format(const struct pp_shlibdeps *d, struct strbuf *out);
 void pp_shlibdeps_release(struct pp_shlibdeps *d);
+
+/* The -dev package's Depends on other projects' -dev packages: the
+ * installed packages shipping the modules its .pc files require
+ * (Requires, Requires.private; a ">= V" kept) and the headers its
+ * headers include, but the toolchain's (split-devdeps.c); why (may be
+ * NULL) gets, per entry, the file and what it needs. */
+int pp_split_dev_depends(const struct pp_split *s, size_t pkg,
+			 struct pp_strlist *rel, struct pp_strlist *why,
+			 struct pp_err *err);
 
 /* ---- control data (split-control.c) ---- */
 

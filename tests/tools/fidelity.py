@@ -50,7 +50,10 @@ directory); else "tools/doc". The same function for both sides.
 (d) control fields: for each mapped Debian package, six fields of its
     padpack package: Section (the area prefix dropped), Multi-Arch
     ("no" when absent), Architecture, shlibs (the file's lines, comments
-    and udeb: lines dropped, sorted; absent equals absent), triggers
+    and udeb: lines dropped, sorted, the package's own name read as
+    PACKAGE and a version's epoch dropped: a name that differs counts in
+    names, and an epoch is Debian's history, not the project's; absent
+    equals absent), triggers
     (likewise), and external Depends (the Depends and Pre-Depends
     entries naming a package of neither side's set, by name and
     operator: the versions follow the libraries of the machine that
@@ -198,6 +201,19 @@ def lines(text):
                   not l.startswith("udeb:"))
 
 
+def shlibs_lines(pkg):
+    """The shlibs lines with the package's own name read as PACKAGE (a
+    name that differs is counted once, by the names measure) and the
+    dependency's version without its epoch (Debian's history, which the
+    upstream project split does not have: libjpeg62-turbo's 1:)."""
+    out = lines(pkg.ctrl.get("shlibs"))
+    if out is None:
+        return None
+    return [re.sub(r"\(([<>=]+) [0-9]+:", r"(\1 ",
+                   re.sub(r"^(\S+ \S+ )%s\b" % re.escape(pkg.name),
+                          r"\1PACKAGE", l)) for l in out]
+
+
 def external_depends(pkg, own):
     return sorted(set((n, op) for f, n, op, v in relations(pkg)
                       if f in ("Depends", "Pre-Depends") and n not in own))
@@ -209,7 +225,7 @@ def control_values(pkg, own):
         "Section": re.sub(r"^.*/", "", f.get("Section", "")),
         "Multi-Arch": f.get("Multi-Arch", "no"),
         "Architecture": f.get("Architecture", ""),
-        "shlibs": lines(pkg.ctrl.get("shlibs")),
+        "shlibs": shlibs_lines(pkg),
         "triggers": lines(pkg.ctrl.get("triggers")),
         "external Depends": external_depends(pkg, own),
     }
@@ -308,7 +324,81 @@ def show(v):
     return v or "(none)"
 
 
+class RulePackage(Package):
+    """A package of the 20-line rule split (see rule_split)."""
+
+    def __init__(self, name, fields):
+        self.path, self.name, self.fields = None, name, dict(fields)
+        self.fields["Package"] = name
+        self.files, self.ctrl = [], {}
+
+
+DEV_PATH = re.compile(r"^/usr/include/|/pkgconfig/|/cmake/|^/usr/share/aclocal/|"
+                      r"^/usr/share/man/man3/|\.so$|\.a$|^/usr/bin/[^/]*-config$")
+
+
+def rule_split(ours, source):
+    """issue 13's "20-line rule split" of the files padpack shipped: every
+    shared library in one runtime package (named from the first SONAME),
+    everything for building in one -dev (headers, .so links, .a, .pc,
+    CMake and aclocal files, section-3 pages, *-config), the rest (the
+    programs, their pages, documents, data) in one package named after
+    the source. Its control: Debian's fixed fields per role, -dev
+    Depends on the runtime (=), the programs on it (>=), the shlibs,
+    triggers and external Depends padpack computed (dh_makeshlibs and
+    dpkg-shlibdeps give those to any split)."""
+    files = {"runtime": [], "dev": [], "tools": []}
+    for p in ours.values():
+        for f in p.files:
+            kind = ("runtime" if SHLIB.search(f) else
+                    "dev" if DEV_PATH.search(f) else "tools")
+            files[kind].append((f, p))
+    stem = re.sub(r"^lib", "", source)
+    libs = sorted((not os.path.basename(f).startswith("lib%s." % stem), f)
+                  for f, _ in files["runtime"])
+    m = re.match(r"lib(.*)\.so\.([0-9]+)", os.path.basename(libs[0][1])) if libs else None
+    lib = None
+    if m:
+        lib = "lib%s%s%s" % (m.group(1), "-" if m.group(1)[-1:].isdigit() else "",
+                             m.group(2))
+        lib = lib.lower().replace("_", "-")
+    names = {"runtime": lib, "dev": "lib%s-dev" % stem, "tools": source}
+    out = {}
+    for kind, fl in files.items():
+        if not fl:
+            continue
+        arch = "all" if kind == "tools" and not any(
+            "/bin/" in f or "/lib/" in f for f, _ in fl) else "amd64"
+        fields = {"Section": {"runtime": "libs", "dev": "libdevel"}.get(kind, "utils"),
+                  "Architecture": arch,
+                  "Multi-Arch": "foreign" if kind == "tools" else "same"}
+        q = RulePackage(names[kind], fields)
+        q.files = [f for f, _ in fl]
+        srcs = {id(p): p for _, p in fl}.values()
+        ext = sorted(set(e for p in srcs for e in re.split(r",\s*", p.fields.get("Depends", ""))
+                         if e and not any(e.split()[0] == n for n in ours)))
+        dep = []
+        if lib and kind != "runtime":
+            dep = ["%s (%s 0)" % (lib, "=" if kind == "dev" else ">=")]
+        if kind != "dev":
+            dep += ext
+        if dep:
+            q.fields["Depends"] = ", ".join(dep)
+        if kind == "runtime":
+            for key in ("shlibs", "triggers"):
+                text = "".join(p.ctrl.get(key, "") for p in srcs)
+                for p in srcs:
+                    text = re.sub(r"\b%s\b" % re.escape(p.name), lib, text)
+                if text:
+                    q.ctrl[key] = "\n".join(sorted(set(text.splitlines())))
+        out[q.name] = q
+    return out
+
+
 MEASURES = ["role", "grouping", "relations", "fields", "names"]
+LABELS = ["files in a package of the same role", "pairs of files grouped as "
+          "Debian groups them", "relations between the project's own packages",
+          "control fields per role", "package names"]
 
 
 def main():
@@ -320,14 +410,15 @@ def main():
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
         return 2
     top = args[0]
-    results, failed = {}, []
+    results, rules, failed = {}, {}, []
     for d in sorted(glob.glob(os.path.join(top, "*", "debian"))):
         name = os.path.basename(os.path.dirname(d))
         if not glob.glob(os.path.join(top, name, "debs", "*.deb")):
             failed.append(name)
             continue
-        results[name] = score(load(d, False),
-                              load(os.path.join(top, name, "debs"), True))
+        deb, ours = load(d, False), load(os.path.join(top, name, "debs"), True)
+        results[name] = score(deb, ours)
+        rules[name] = score(deb, rule_split(ours, name))
     print("| project | version | packages Debian / padpack | files both / "
           "only Debian / only padpack | role | grouping | relations | "
           "control fields | names |")
@@ -349,6 +440,12 @@ def main():
             if results else 0.0 for m in MEASURES}
     print("| **mean of %d** | | | | %s |" % (
         len(results), " | ".join("**%.1f%%**" % mean[m] for m in MEASURES)))
+    rule_mean = {m: 100 * sum(r[m] for r in rules.values()) / len(rules)
+                 if rules else 0.0 for m in MEASURES}
+    print("\n| measure (mean of %d) | padpack | the 20-line rule split | "
+          "Debian |\n|---|---:|---:|---:|" % len(results))
+    for m, label in zip(MEASURES, LABELS):
+        print("| %s | %.1f%% | %.1f%% | 100%% |" % (label, mean[m], rule_mean[m]))
     if fallback:
         print("\n\u2020 the minimal spec failed; scored: the split of the "
               "recipe's fallback spec (packages.title, a version padpack "

@@ -192,7 +192,85 @@ static void python_shebang(struct t_ctx *t)
 	CHECK(!pp_split_python_shebang("#!/bin/sh\n"));
 }
 
+/* Programs' Section from the summary's words, else utils. */
+static void tools_section(struct t_ctx *t)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	CHECK_STR(pp_split_tools_section("Free Lossless Audio Codec", &why), "sound");
+	CHECK(strstr(why.buf, "'Audio'") != NULL);
+	CHECK_STR(pp_split_tools_section("IJG JPEG library with SIMD acceleration", NULL),
+		  "graphics");
+	CHECK_STR(pp_split_tools_section("Lightning Memory-Mapped Database", NULL),
+		  "database");
+	CHECK_STR(pp_split_tools_section("XSLT 1.0 processing library", NULL), "text");
+	CHECK_STR(pp_split_tools_section("Command line interface for SQLite 3", NULL),
+		  "database");
+	/* whole words only: "imagemagick" names no section, nor "textual" */
+	CHECK_STR(pp_split_tools_section("imagemagick, textual", NULL), "utils");
+	CHECK_STR(pp_split_tools_section("Multi-format archive and compression library",
+					 NULL), "utils");
+	CHECK_STR(pp_split_tools_section(NULL, NULL), "utils");
+	strbuf_release(&why);
+}
+
+/* What a -dev package needs: the modules its .pc files require (public
+ * and private: pkg-config fails without either) and the headers its
+ * headers include. */
+static void dev_needs(struct t_ctx *t)
+{
+	struct pp_strlist mods = PP_STRLIST_INIT, rels = PP_STRLIST_INIT,
+			  inc = PP_STRLIST_INIT;
+
+	pp_split_pc_requires("prefix=/usr\nName: exslt\nRequires: libxml-2.0 >= 2.6.27, "
+			     "libxslt\nRequires.private: ogg zlib < 2 ${extra}\n"
+			     "Requires.private:  # nettle\nLibs: -lexslt\n", &mods, &rels);
+	CHECK_INT((int)mods.nr, 4);
+	if (mods.nr == 4 && rels.nr == 4) {
+		CHECK_STR(mods.items[0], "libxml-2.0");
+		CHECK_STR(rels.items[0], " (>= 2.6.27)");
+		CHECK_STR(mods.items[1], "libxslt");
+		CHECK_STR(rels.items[1], "");
+		CHECK_STR(mods.items[2], "ogg");
+		CHECK_STR(mods.items[3], "zlib");
+		CHECK_STR(rels.items[3], "");
+	}
+	pp_split_header_includes("#include <gmp.h>\n  #  include <nettle/nettle-types.h>\n"
+				 "#include \"local.h\"\n#include <broken\n>\n"
+				 "/* #include <not.h> */\n#include<stdio.h>", &inc);
+	CHECK_INT((int)inc.nr, 3);
+	if (inc.nr == 3) {
+		CHECK_STR(inc.items[0], "gmp.h");
+		CHECK_STR(inc.items[1], "nettle/nettle-types.h");
+		CHECK_STR(inc.items[2], "stdio.h");
+	}
+	pp_strlist_release(&mods);
+	pp_strlist_release(&rels);
+	pp_strlist_release(&inc);
+}
+
+/* dpkg-shlibdeps' Depends: a minimal version of 0 asks for none. */
+static void shlibdeps_zero(struct t_ctx *t)
+{
+	struct pp_shlibdeps d = { PP_STRLIST_INIT, PP_STRLIST_INIT };
+	struct strbuf out = STRBUF_INIT;
+
+	pp_strlist_push(&d.keys, "libnettle8 #MINVER#");
+	pp_strlist_push(&d.minver, "0");
+	pp_strlist_push(&d.keys, "libc6 #MINVER#");
+	pp_strlist_push(&d.minver, "2.36");
+	pp_strlist_push(&d.keys, "libbz2-1.0");
+	pp_strlist_push(&d.minver, "");
+	pp_shlibdeps_format(&d, &out);
+	CHECK_STR(out.buf, "libbz2-1.0, libc6 (>= 2.36), libnettle8");
+	pp_shlibdeps_release(&d);
+	strbuf_release(&out);
+}
+
 const struct t_case splitrules_tests[] = {
+	{ "split rules: a symbol of version 0 asks for no version (dpkg-shlibdeps)", shlibdeps_zero },
+	{ "split rules: what a -dev package needs (.pc Requires, header includes)", dev_needs },
+	{ "split rules: the programs' Section from the summary", tools_section },
 	{ "split rules: programs of a lib* source, named as Debian does", tools_name },
 	{ "split rules: one -dev per source, the runtime group, files for building", dev_and_group },
 	{ "split rules: a -doc package only for a manual", docs },
