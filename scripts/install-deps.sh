@@ -36,6 +36,8 @@ test_pkgs="$test_pkgs man-db groff-base bsdextrautils"
 test_pkgs="$test_pkgs mandoc"
 # What the projects of padpack split's corpus (tests/corpus/) build with.
 test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
+# libarchive: the compressors and ACLs Debian builds it with.
+test_pkgs="$test_pkgs liblz4-dev libacl1-dev"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"
