@@ -81,9 +81,18 @@ corpus_fetch() {
 	[ -f "$f/complete" ] && return 0
 	rm -rf "$f" && mkdir -p "$SRC" "$DEBDIR"
 	(cd "$SRC" && corpus_apt source "$SOURCE=$VERSION") >"$log" 2>&1 &&
-	(cd "$DEBDIR" && corpus_apt download $(printf "%s=$VERSION " $DEBS)) >>"$log" 2>&1 ||
+	(cd "$DEBDIR" && corpus_apt download $(for p in $DEBS; do
+		echo "$p=$(corpus_binary_version "$p")"; done)) >>"$log" 2>&1 ||
 		return 1
 	touch "$f/complete"
+}
+
+# corpus_binary_version PACKAGE: the version of PACKAGE built from
+# $SOURCE $VERSION: VERSION itself, or VERSION+bN where Debian rebuilt
+# the binaries without a source change (binNMU: protobuf-c, markupsafe).
+corpus_binary_version() {
+	APT_CONFIG=$CORPUS_CACHE/apt/apt.conf apt-cache madison "$1" |
+		awk -F' *[|] *' -v v="$VERSION" '$2 == v || index($2, v "+b") == 1 { print $2; exit }'
 }
 
 corpus_srcdir() { ls -d "$SRC"/*/ | head -n 1; }
