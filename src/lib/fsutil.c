@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -668,4 +669,20 @@ int pp_fsync_tree_dirs(const char *path, struct pp_err *err)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot sync the "
 				    "directories of '%s'", path);
 	return 0;
+}
+
+int pp_lock_path(const char *path, struct pp_err *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open the lock '%s'",
+				    path);
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			pp_err_errno(err, PP_EXIT_IO, "cannot lock '%s'", path);
+			close(fd);
+			return -1;
+		}
+	return fd;
 }

@@ -71,6 +71,11 @@ int pp_copy_file_seen(const char *src, const char *dst, mode_t mode,
 int pp_remove_tree(const char *path, struct pp_err *err);
 /* Creates a directory and its missing parents. */
 int pp_mkdir_p(const char *path, mode_t mode, struct pp_err *err);
+
+/* Opens PATH (created if missing) and waits for an exclusive flock on it:
+ * the descriptor, which the caller closes to unlock, or -1. The kernel
+ * drops the lock when its holder dies, so no lock is ever stale. */
+int pp_lock_path(const char *path, struct pp_err *err);
 /* Opens an anonymous temporary file (unlinked) in dir, or $TMPDIR. */
 int pp_tmpfile(const char *dir, struct pp_err *err);
 /* Durability, as dpkg writes its database: a file's data is fsync'ed

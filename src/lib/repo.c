@@ -299,20 +299,9 @@ static int take_lock(struct pp_repo *r, struct pp_err *err)
 	struct strbuf path = STRBUF_INIT;
 
 	strbuf_addf(&path, "%s/db/lock", r->root);
-	r->lock_fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (r->lock_fd < 0) {
-		pp_err_errno(err, PP_EXIT_IO, "cannot open the lock '%s'", path.buf);
-		strbuf_release(&path);
-		return -1;
-	}
-	while (flock(r->lock_fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			pp_err_errno(err, PP_EXIT_IO, "cannot lock '%s'", path.buf);
-			strbuf_release(&path);
-			return -1;
-		}
+	r->lock_fd = pp_lock_path(path.buf, err);
 	strbuf_release(&path);
-	return 0;
+	return r->lock_fd < 0 ? -1 : 0;
 }
 
 int pp_repo_open(struct pp_repo *r, const char *root, int lock,

@@ -1106,7 +1106,32 @@ static int pack_job(void *ctx, size_t pkg, struct pp_err *err)
 	return pack(sched->s, pkg, sched->pack_threads, err);
 }
 
+static int split_run_locked(struct pp_split *s, struct pp_err *err);
+
+/* Two splits into one work directory would pack each other's files:
+ * the second waits for the first (WORK.lock beside it). */
 int pp_split_run(struct pp_split *s, struct pp_err *err)
+{
+	struct strbuf lock = STRBUF_INIT;
+	char *parent = xstrdup(s->opts.work_dir), *slash = strrchr(parent, '/');
+	int fd = -1, rc;
+
+	if (slash && slash != parent)
+		*slash = '\0';
+	strbuf_addf(&lock, "%s.lock", s->opts.work_dir);
+	rc = slash && slash != parent ? pp_mkdir_p(parent, 0755, err) : 0;
+	if (rc == 0)
+		rc = (fd = pp_lock_path(lock.buf, err)) < 0 ? -1 : 0;
+	if (rc == 0)
+		rc = split_run_locked(s, err);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&lock);
+	free(parent);
+	return rc;
+}
+
+static int split_run_locked(struct pp_split *s, struct pp_err *err)
 {
 	struct pp_progress *pg = s->opts.progress;
 	struct pp_split_sched sched;

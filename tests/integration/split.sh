@@ -250,6 +250,27 @@ check_threads() {
 		split_core -q --threads 0 -o "$WORK/threads-0"
 }
 
+# Two splits of one build directory at once share its work directory
+# (BUILD/split): the second waits for the first's lock, and neither packs
+# the other's files.
+check_concurrent() {
+	local n bad=
+	split_core -q -o "$WORK/conc-a" >"$WORK/conc-a.log" 2>&1 &
+	split_core -q -o "$WORK/conc-b" >"$WORK/conc-b.log" 2>&1
+	wait $! || bad=" a:$(cat "$WORK/conc-a.log")"
+	for n in a b; do
+		for f in "$D"/*.deb; do
+			cmp -s "$f" "$WORK/conc-$n/$(basename "$f")" || bad="$bad $n:$(basename "$f")"
+		done
+	done
+	if [ -z "$bad" ]; then
+		ok "two splits of one build directory at once: both byte-identical"
+	else
+		not_ok "two splits of one build directory at once: both byte-identical" \
+			"differ:$bad $(cat "$WORK/conc-b.log")"
+	fi
+}
+
 check_explain() {
 	local out
 	out=$(split_core --explain 2>&1)
@@ -567,6 +588,7 @@ if [ -f "$OUT/complete" ]; then
 		check_isa
 		check_reproducible
 		check_threads
+		check_concurrent
 		check_rules
 		check_conffiles
 	else
