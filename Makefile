@@ -108,7 +108,7 @@ install: padpack
 	install -m 0644 doc/padpack.1 $(DESTDIR)$(MANDIR)/man1/padpack.1
 	install -d $(DESTDIR)$(DATADIR)/control-templates $(DESTDIR)$(DATADIR)/scripts
 	install -m 0644 control-templates/*.control $(DESTDIR)$(DATADIR)/control-templates
-	install -m 0644 scripts/*.preinst scripts/*.postinst $(DESTDIR)$(DATADIR)/scripts
+	install -m 0644 scripts/*.preinst scripts/*.postinst scripts/*.prerm $(DESTDIR)$(DATADIR)/scripts
 	install -d $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0644 completion/padpack $(DESTDIR)$(COMPLETIONDIR)/padpack
 

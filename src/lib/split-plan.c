@@ -446,7 +446,8 @@ static int cmp_str(const void *a, const void *b)
 
 /* The programs of a stage (not the *-config scripts, which go to -dev),
  * the SONAMEs of its public libraries and the size of its documentation. */
-static void stage_facts(const struct pp_split_stage *st,
+static void stage_facts(const struct pp_split *s,
+			const struct pp_split_stage *st,
 			struct pp_strlist *programs, struct pp_strlist *sonames,
 			unsigned long long *doc_bytes,
 			unsigned long long *data_bytes)
@@ -465,7 +466,7 @@ static void stage_facts(const struct pp_split_stage *st,
 		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
 			continue;
 		dir = pp_dirname(f->path);
-		if (pp_is_public_libdir(dir) &&
+		if (pp_split_public_libdir(s, dir) &&
 		    pp_strlist_find(sonames, f->c.soname) < 0)
 			pp_strlist_push(sonames, f->c.soname);
 		free(dir);
@@ -483,7 +484,7 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 	int rc = 0;
 
 	memset(n, 0, sizeof(*n));
-	stage_facts(st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
+	stage_facts(s, st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
 	if (s->spec->package) {
 		rc = expand(s, st->variant, s->spec->package, &sb, err);
 		n->tools = strbuf_detach(&sb, NULL);
@@ -564,7 +565,7 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
 	char *libdir = lib ? pp_dirname(lib) : NULL;
 	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
-	int pub = libdir && pp_is_public_libdir(libdir);
+	int pub = libdir && pp_split_public_libdir(s, libdir);
 	const char *what = f->c.cls == PP_CLASS_SHLIB ?
 			   "shared library with SONAME" : "link to the library";
 
@@ -1457,6 +1458,8 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 	if (!rc)
 		rc = assign(s, err);
 	if (!rc)
+		rc = pp_split_alternatives(s, err);
+	if (!rc)
 		rc = pp_split_isa_scan(s, err);
 	return rc;
 }
@@ -1491,6 +1494,10 @@ void pp_split_release(struct pp_split *s)
 		free(p->isa_flags);
 		free(p->isa_names);
 		free(p->isa_alternative);
+		free(p->alt_install);
+		free(p->alt_remove);
+		free(p->alt_names);
+		pp_strlist_release(&p->alt_provides);
 		free(p->deb);
 		free(p->synopsis);
 		free(p->section);
@@ -1616,4 +1623,5 @@ void pp_split_explain(const struct pp_split *s, struct strbuf *out)
 			    p->variant ? p->variant->name : "every variant");
 	}
 	explain_relations(s, out);
+	pp_split_alt_explain(s, out);
 }
