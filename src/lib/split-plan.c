@@ -149,6 +149,31 @@ static int is_empty_man_page(const struct pp_tree_entry *e)
 	       !strncmp(e->path, "usr/share/man/", 14);
 }
 
+/* An empty directory of the file system's own layout (usr/bin, usr/lib,
+ * usr/include ...), which install rules create whether or not they put
+ * anything there: shipped, it would be a package of nothing (an empty
+ * usr/bin made an empty program package) or lintian's
+ * package-contains-empty-directory; dh_install ships none either. Other
+ * empty directories (var/lib/NAME) are a package's own and are kept. */
+static int is_empty_standard_dir(const struct pp_tree_entry *e)
+{
+	static const char *const dirs[] = {
+		"bin", "sbin", "lib", "lib64", "etc", "usr", "usr/bin",
+		"usr/sbin", "usr/games", "usr/lib", "usr/lib64", "usr/libexec",
+		"usr/lib/*-linux-gnu*", "usr/lib/*-linux-gnu*/pkgconfig",
+		"usr/lib/*-linux-gnu*/cmake", "usr/lib/pkgconfig",
+		"usr/lib/cmake", "usr/include", "usr/include/*-linux-gnu*",
+		"usr/share", "usr/share/doc", "usr/share/info",
+		"usr/share/locale", "usr/share/man", "usr/share/man/man*",
+		"usr/share/pkgconfig", NULL,
+	};
+
+	for (const char *const *d = dirs; S_ISDIR(e->st.st_mode) && *d; d++)
+		if (!fnmatch(*d, e->path, FNM_PATHNAME))
+			return 1;
+	return 0;
+}
+
 static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 		    struct pp_err *err)
 {
@@ -231,6 +256,12 @@ static int read_stage(struct pp_split_stage *st, struct pp_err *err)
 	for (size_t i = 0; i < t.nr && !rc; i++) {
 		if (!*t.e[i].path || (S_ISDIR(t.e[i].st.st_mode) && nonempty[i]))
 			continue; /* the root, and directories with content */
+		if (is_empty_standard_dir(&t.e[i])) {
+			pp_warn(err, "padpack split: %s/%s: an empty directory "
+				"of the system's layout; not shipped", st->dir,
+				t.e[i].path);
+			continue;
+		}
 		if (is_empty_man_page(&t.e[i])) {
 			pp_warn(err, "padpack split: %s/%s: an empty manual page; "
 				"not shipped (build the page, or remove it)",
