@@ -117,11 +117,15 @@ static int not_held(const struct pp_split *s, const struct pp_variant *v,
 				  "master link: a slave's file must be in the "
 				  "same package", s->spec->path, l->line,
 				  l->name, path, pkg);
+	const char *stage = "the stage";
+
+	for (size_t i = 0; i < s->nr_stages; i++)
+		if (s->stages[i].variant == v)
+			stage = s->stages[i].dir;
 	return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: alternative '%s': no "
-			  "package of variant %s holds %s; staged files are "
-			  "in %s (see padpack split --explain)", s->spec->path,
-			  l->line, l->name, v->name, path, s->nr_stages ?
-			  s->stages[0].dir : "the stage");
+			  "package of variant %s holds %s; its staged files "
+			  "are in %s (see padpack split --explain)",
+			  s->spec->path, l->line, l->name, v->name, path, stage);
 }
 
 /* *dst, then sep and what (just what when *dst is NULL). */
