@@ -54,10 +54,34 @@ fetch() {
 	SRC=${SRC%/}
 }
 
-build() { # ARGS...: padpack build of the chosen variants, nice
+# The variants the patterns name, one a line (from a dry run).
+variants() {
 	local v args=()
 	for v in "${PATTERNS[@]}"; do args+=(--variant "$v"); done
-	nice -n 19 "$PADPACK" build -c "$SPEC" --source "$SRC" -B "$B" "${args[@]}" "$@"
+	"$PADPACK" build -c "$SPEC" --source "$SRC" -B "$B" "${args[@]}" --dry-run |
+		sed -n 's/^# //p'
+}
+
+# padpack build of the chosen variants, nice, one at a time with every
+# CPU: make's jobs (MAKE_NB_JOBS=@jobs@) are among the variables that
+# make a tree start afresh, so builds sharing the CPUs (-j1 each) would
+# not reuse a tree built alone. ARGS... go to each build; with --json the
+# documents are merged into one.
+build() {
+	local v rc=0 out=()
+	for v in $(variants); do
+		nice -n 19 "$PADPACK" build -c "$SPEC" --source "$SRC" -B "$B" \
+			--variant "$v" -j "$(nproc)" "$@" >"$WORK/build-$v.out" || rc=1
+		out+=("$WORK/build-$v.out")
+	done
+	if [ "${1:-}" = --json ]; then
+		/usr/bin/python3 -c '
+import json, sys
+print(json.dumps({"variants": [v for f in sys.argv[1:] for v in json.load(open(f))["variants"]]}))' "${out[@]}"
+	else
+		cat "${out[@]}"
+	fi
+	return $rc
 }
 
 if ! fetch; then
