@@ -206,6 +206,9 @@ if "$PADPACK" key generate --uid "OpenBLAS Tests <tests@example.org>" --out "$WO
 else
 	not_ok "the set published in a signed padpack repository" "$(cat "$WORK/repo.log")"
 fi
+# Debian has packages of these names (libopenblas0-pthread 0.3.21+ds-4),
+# whose version sorts after ours (0.3.21-1): apt is told which to take.
+OURS=$(dpkg-deb -f "$(ls "$D"/libopenblas0-*.deb | head -n 1)" Version)
 REPO='install -m 0644 /debs/repo/*-archive-keyring.gpg /usr/share/keyrings/
 cp /debs/repo/stable.sources /etc/apt/sources.list.d/openblas.sources
 apt-get update -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=0 >/dev/null 2>&1
@@ -237,7 +240,7 @@ for v in "${BUILT[@]}"; do
 		"^dgemm 19 22 43 50 sgemm 1 2 3 4 \\| libblas.so.3 => /usr/lib/x86_64-linux-gnu/libblas.so.3 .*\\| numpy: .*'/usr/lib/x86_64-linux-gnu/openblas-$sx/libblas.so.3', '/usr/lib/x86_64-linux-gnu/openblas-$sx/libopenblas" \
 		in_root <<-EOF
 		$REPO
-		inst libopenblas0-$sx libopenblas-dev-$sx python3-numpy gcc libc6-dev
+		inst libopenblas0-$sx=$OURS libopenblas-dev-$sx=$OURS python3-numpy gcc libc6-dev
 		gcc -o /tmp/dgemm /debs/dgemm.c -lblas
 		printf '%s | ' "\$(/tmp/dgemm)" "\$(ldd /tmp/dgemm | grep -o 'libblas.so.3 => [^ ]*')"
 		echo "numpy: \$(maps)"
@@ -249,7 +252,7 @@ if [ -e "$B/pthread-dynamic/stage" ] && [ -e "$B/pthread-haswell/stage" ]; then
 		"^both: .*openblas-pthread-haswell/libblas.so.3.* \\| set: .*openblas-pthread/libblas.so.3.* \\| removed: .*openblas-pthread-haswell/libblas.so.3.* \\| purged: nothing left\$" \
 		in_root <<-EOF
 		$REPO
-		inst python3-numpy libopenblas0-pthread libopenblas0-pthread-haswell libopenblas-dev-pthread libopenblas-dev-pthread-haswell
+		inst python3-numpy libopenblas0-pthread=$OURS libopenblas0-pthread-haswell libopenblas-dev-pthread=$OURS libopenblas-dev-pthread-haswell
 		printf 'both: %s | ' "\$(maps)"
 		update-alternatives --set libblas.so.3-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 >/dev/null
 		printf 'set: %s | ' "\$(maps)"
