@@ -141,7 +141,7 @@ install: padpack man
 	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5
 	install -d $(DESTDIR)$(DATADIR)/control-templates $(DESTDIR)$(DATADIR)/scripts
 	install -m 0644 control-templates/*.control $(DESTDIR)$(DATADIR)/control-templates
-	install -m 0644 scripts/*.preinst scripts/*.postinst $(DESTDIR)$(DATADIR)/scripts
+	install -m 0644 scripts/*.preinst scripts/*.postinst scripts/*.prerm $(DESTDIR)$(DATADIR)/scripts
 	install -d $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0644 completion/padpack $(DESTDIR)$(COMPLETIONDIR)/padpack
 

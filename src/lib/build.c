@@ -189,6 +189,11 @@ static int variant_settings(const struct pp_build *b, const struct pp_job *j,
 		if (expand_into(&b->spec->system.commands[i], ctx,
 				&o->commands[i], 0, err) < 0)
 			return -1;
+	if (expand_into(&b->spec->system.after_build, ctx, &o->after_build, 0,
+			err) < 0 ||
+	    expand_into(&b->spec->system.after_install, ctx,
+			&o->after_install, 0, err) < 0)
+		return -1;
 	for (size_t a = 0; a < b->spec->nr_axes; a++)
 		if (add_settings(&v->values[a]->set, ctx, o, err) < 0 ||
 		    expand_into(&v->values[a]->container.build_flags, ctx,
@@ -212,6 +217,8 @@ static void settings_release(struct settings_out *o)
 	pp_strlist_release(&o->engine_flags);
 	for (int i = 0; i < PP_NR_CMD_STEPS; i++)
 		pp_strlist_release(&o->commands[i]);
+	pp_strlist_release(&o->after_build);
+	pp_strlist_release(&o->after_install);
 }
 
 /* Runs the step in the image instead: the source at the spec's mount

@@ -40,7 +40,7 @@ struct pp_step {
 	double seconds;         /* how long it took */
 };
 
-#define PP_MAX_STEPS 4
+#define PP_MAX_STEPS 6
 
 /* The build of one variant. */
 struct pp_job {

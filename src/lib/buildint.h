@@ -10,6 +10,7 @@ struct settings_out {
 	struct pp_strlist cmake, cflags, cppflags, ldflags, env;
 	struct pp_strlist make_vars, configure_args, meson_args;
 	struct pp_strlist commands[PP_NR_CMD_STEPS]; /* build.commands */
+	struct pp_strlist after_build, after_install; /* make, autotools */
 	struct pp_strlist test_args;    /* the spec's */
 	struct pp_strlist engine_flags; /* its values' container.build_flags */
 };

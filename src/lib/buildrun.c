@@ -155,12 +155,16 @@ static void log_step(struct pp_job *j, const struct pp_step *st,
 /* What must happen before a step: a tree set up afresh starts from
  * nothing (with CMake, from no cache), so it holds the spec's options and
  * nothing older; an install starts from an empty stage, so nothing stale
- * is staged; every other step finds the build tree there. */
+ * is staged (its after_install lines then add to it); every other step
+ * finds the build tree there. */
 static int prepare_step(struct pp_job *j, const struct pp_step *st,
 			struct pp_err *err)
 {
-	if (st->phase == PP_PHASE_INSTALL)
+	if (st->phase == PP_PHASE_INSTALL &&
+	    (st == &j->steps[0] || st[-1].phase != PP_PHASE_INSTALL))
 		return remove_tree(j->stage, err);
+	if (st->phase == PP_PHASE_INSTALL)
+		return 0;
 	if (st == &j->steps[0] && j->fresh) {
 		int cmake = j->keep_objects;
 

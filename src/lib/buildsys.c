@@ -161,6 +161,34 @@ static struct pp_step *make_step(const struct pp_build *b, struct pp_job *j,
 	return st;
 }
 
+/* The spec's after_build or after_install lines: sh -e in OBJ, with the
+ * variant's make variables as "$@" (make -C sub "$@" target builds with
+ * them), SRC, BUILD, JOBS and for the install DESTDIR. Not part of the
+ * stamp: they run every time, and what they make is make's to redo. */
+static void after_step(const struct pp_build *b, struct pp_job *j,
+		       enum pp_phase phase, const struct settings_out *o,
+		       const struct pp_strlist *lines)
+{
+	struct pp_strlist env = PP_STRLIST_INIT;
+	struct pp_step *st;
+
+	if (!lines->nr)
+		return;
+	pp_strlist_extend(&env, &o->env);
+	pp_strlist_pushf(&env, "SRC=%s", pp_build_source_seen(b));
+	pp_strlist_pushf(&env, "BUILD=%s", j->obj);
+	pp_strlist_pushf(&env, "JOBS=%d", b->compile_jobs);
+	if (phase == PP_PHASE_INSTALL)
+		pp_strlist_pushf(&env, "DESTDIR=%s", j->stage);
+	st = add_step(j, phase, j->obj, &env);
+	pp_strlist_release(&env);
+	pp_strlist_push(&st->argv, "sh");
+	pp_strlist_push(&st->argv, "-ec");
+	pp_strlist_push_owned(&st->argv, pp_strlist_join(lines, "\n"));
+	pp_strlist_push(&st->argv, "sh");
+	pp_strlist_extend(&st->argv, &o->make_vars);
+}
+
 /* Build, test and install by make in OBJ, as make and autotools do. */
 static void make_later_steps(const struct pp_build *b, struct pp_job *j,
 			     const struct settings_out *o,
@@ -169,10 +197,12 @@ static void make_later_steps(const struct pp_build *b, struct pp_job *j,
 	const struct pp_build_system *sys = &b->spec->system;
 
 	make_step(b, j, PP_PHASE_BUILD, o, sys->make_target);
+	after_step(b, j, PP_PHASE_BUILD, o, &o->after_build);
 	if (b->test && test_target)
 		make_step(b, j, PP_PHASE_TEST, o, test_target);
 	make_step(b, j, PP_PHASE_INSTALL, o, sys->make_install_target ?
 		  sys->make_install_target : "install");
+	after_step(b, j, PP_PHASE_INSTALL, o, &o->after_install);
 }
 
 /* A plain Makefile builds in its source directory: each variant gets a

@@ -466,6 +466,22 @@ static void image_release(struct pp_image *im)
 	free(im->woboq);
 }
 
+static void alt_link_release(struct pp_alt_link *l)
+{
+	free(l->name);
+	free(l->link);
+	free(l->path);
+}
+
+static void alternative_release(struct pp_alternative *a)
+{
+	alt_link_release(&a->master);
+	for (size_t i = 0; i < a->nr_slaves; i++)
+		alt_link_release(&a->slaves[i]);
+	free(a->slaves);
+	free(a->provides);
+}
+
 void pp_spec_release(struct pp_spec *spec)
 {
 	for (size_t i = 0; i < spec->nr_variants; i++)
@@ -491,6 +507,9 @@ void pp_spec_release(struct pp_spec *spec)
 			free(spec->control[i].scripts[k]);
 	}
 	free(spec->control);
+	for (size_t i = 0; i < spec->nr_alternatives; i++)
+		alternative_release(&spec->alternatives[i]);
+	free(spec->alternatives);
 	for (size_t i = 0; i < spec->nr_isa_dispatch; i++) {
 		free(spec->isa_dispatch[i].path);
 		pp_strlist_release(&spec->isa_dispatch[i].symbols);

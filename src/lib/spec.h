@@ -60,6 +60,9 @@ struct pp_build_system {
 	char *make_test_target;   /* NULL: no test (make), "check" (autotools) */
 	char *make_install_target; /* "install" */
 	struct pp_strlist commands[PP_NR_CMD_STEPS]; /* shell lines */
+	/* make and autotools: shell lines run in the build tree after the
+	 * build and after the install, "$@" the variant's make variables */
+	struct pp_strlist after_build, after_install;
 };
 
 /* The name of a build system, "cmake" ... */
@@ -95,6 +98,8 @@ struct pp_axis_value {
 	struct pp_strlist isa_require; /* what they must contain somewhere */
 	int hwcaps_level;           /* a pack = "hwcaps" axis: the x86-64
 				       level of isa (enum pp_isa_level) */
+	long priority;              /* added up over a variant's values: its
+				       update-alternatives priority */
 	unsigned line;
 };
 
@@ -142,6 +147,24 @@ struct pp_isa_dispatch {
 	int ifunc;                   /* code only ifunc resolvers reach */
 	struct pp_strlist dispatchers; /* functions that act as resolvers */
 	unsigned line;
+};
+
+/* padpack split: a link update-alternatives manages for a co-installable
+ * variant set (packages.alternatives): each variant's package that holds
+ * path registers it for link under name; slaves follow their master.
+ * Strings are templates (@suffix@, @variant@, axis names). */
+struct pp_alt_link {
+	char *name;     /* the alternative, e.g. libblas.so.3-x86_64-linux-gnu */
+	char *link;     /* the generic path, e.g. /usr/lib/.../libblas.so.3 */
+	char *path;     /* the variant's file, e.g. .../openblas-@suffix@/... */
+	unsigned line;
+};
+
+struct pp_alternative {
+	struct pp_alt_link master;
+	struct pp_alt_link *slaves;
+	size_t nr_slaves;
+	char *provides; /* a virtual package its package provides, or NULL */
 };
 
 /* Maintainer scripts a package can have, in this order. */
@@ -231,6 +254,11 @@ struct pp_spec {
 	char *package;       /* base package name (template) */
 	char *revision;      /* Debian revision ("1") */
 	char *title;         /* short name for synopses, or NULL */
+	int coinstallable;   /* packages.variants = "coinstallable": variant
+				packages neither conflict nor replace one
+				another; alternatives pick the one in use */
+	struct pp_alternative *alternatives;
+	size_t nr_alternatives;
 	int runtime_one;     /* packages.runtime = "one": every public shared
 				library in one runtime package (libxslt1.1);
 				else one per SONAME (policy 8.1) */

@@ -249,6 +249,8 @@ static const struct {
 	{ "configure_args", SYS(PP_BUILD_AUTOTOOLS) },
 	{ "meson_args", SYS(PP_BUILD_MESON) },
 	{ "commands", SYS(PP_BUILD_COMMANDS) },
+	{ "after_build", SYS_MAKE },
+	{ "after_install", SYS_MAKE },
 };
 
 static int check_system_keys(struct loader *L, const config_setting_t *g)
@@ -437,6 +439,9 @@ static int read_system(struct loader *L, const config_setting_t *b)
 		rc = read_strings(L, c, steps[i], &sys->commands[i], &tools, 1);
 	pp_strlist_release(&tools);
 	return rc ||
+	       read_strings(L, b, "after_build", &sys->after_build, NULL, 1) ||
+	       read_strings(L, b, "after_install", &sys->after_install, NULL,
+			    1) ||
 	       read_template(L, b, "make_target", &sys->make_target) ||
 	       read_template(L, b, "make_test_target", &sys->make_test_target) ||
 	       read_template(L, b, "make_install_target",
@@ -450,6 +455,8 @@ static void system_release(struct pp_build_system *sys)
 	free(sys->make_install_target);
 	for (int i = 0; i < PP_NR_CMD_STEPS; i++)
 		pp_strlist_release(&sys->commands[i]);
+	pp_strlist_release(&sys->after_build);
+	pp_strlist_release(&sys->after_install);
 }
 
 static int read_build(struct loader *L, const config_setting_t *root)
@@ -837,6 +844,23 @@ static int read_accel(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
+/* An axis value's share of its variants' update-alternatives priority. */
+static int read_priority(struct loader *L, const config_setting_t *g,
+			 long *priority)
+{
+	const config_setting_t *s = config_setting_get_member(g, "priority");
+
+	if (!s)
+		return 0;
+	*priority = config_setting_get_int(s);
+	if (*priority < 0 || *priority > 100000)
+		return pp_setting_error(s, L->file, L->err, "%ld is out of "
+					"range; must be 0 to 100000 (the values' "
+					"priorities are added up per variant)",
+					*priority);
+	return 0;
+}
+
 static int read_value(struct loader *L, const config_setting_t *g,
 		      struct pp_axis *axis, struct pp_axis_value *v)
 {
@@ -865,7 +889,8 @@ static int read_value(struct loader *L, const config_setting_t *g,
 	build_tools(L->spec, &outer);
 	rc = read_settings(L, g, &v->set, &outer);
 	pp_strlist_release(&outer);
-	if (rc < 0 || read_isa(L, g, &v->forbid_isa) < 0 ||
+	if (rc < 0 || read_priority(L, g, &v->priority) < 0 ||
+	    read_isa(L, g, &v->forbid_isa) < 0 ||
 	    read_isa_limit(L, g, v) < 0 || read_accel(L, g, &v->accel) < 0)
 		return -1;
 	return read_container(L, g, &v->container);
@@ -1274,6 +1299,118 @@ static int read_package_about(struct loader *L, const config_setting_t *g)
 	       read_build_depends(L, g) ? -1 : 0;
 }
 
+/* One link of an alternative: a name update-alternatives accepts and two
+ * absolute paths, templates with the variant's placeholders. */
+static int read_alt_link(struct loader *L, const config_setting_t *g,
+			 struct pp_alt_link *l)
+{
+	l->line = config_setting_source_line(g);
+	if (read_template(L, g, "name", &l->name) < 0 ||
+	    read_template(L, g, "link", &l->link) < 0 ||
+	    read_template(L, g, "path", &l->path) < 0)
+		return -1;
+	if (strchr(l->name, '/') || strchr(l->name, ' '))
+		return pp_setting_error(config_setting_get_member(g, "name"),
+					L->file, L->err, "'%s' has a '/' or a "
+					"space, which update-alternatives "
+					"refuses; e.g. libblas.so.3-x86_64-"
+					"linux-gnu", l->name);
+	if (!is_abs_path(l->link) || !is_abs_path(l->path))
+		return pp_setting_error(config_setting_get_member(g,
+					is_abs_path(l->link) ? "path" : "link"),
+					L->file, L->err, "'%s' is not an "
+					"absolute path; write where it is on "
+					"the installed system, e.g. /usr/lib/...",
+					is_abs_path(l->link) ? l->path : l->link);
+	return 0;
+}
+
+/* Two links of the spec with one name or one generic path would fight
+ * over it: update-alternatives takes a link in one group only. */
+static int check_alt_unique(struct loader *L, const config_setting_t *g,
+			    const struct pp_alt_link *l)
+{
+	const struct pp_spec *sp = L->spec;
+
+	for (size_t i = 0; i < sp->nr_alternatives; i++) {
+		const struct pp_alternative *a = &sp->alternatives[i];
+
+		for (size_t k = 0; k <= a->nr_slaves; k++) {
+			const struct pp_alt_link *o = k ? &a->slaves[k - 1] :
+						      &a->master;
+
+			if (o == l || !o->name)
+				continue;
+			if (!strcmp(o->name, l->name) || !strcmp(o->link, l->link))
+				return pp_setting_error(g, L->file, L->err,
+							"'%s' is named or linked "
+							"at line %u already; "
+							"each alternative and "
+							"link once", l->name,
+							o->line);
+		}
+	}
+	return 0;
+}
+
+static int read_alternative(struct loader *L, const config_setting_t *e,
+			    struct pp_alternative *a)
+{
+	const config_setting_t *sl = config_setting_get_member(e, "slaves");
+	int n = sl ? config_setting_length(sl) : 0;
+
+	if (read_alt_link(L, e, &a->master) < 0 ||
+	    check_alt_unique(L, e, &a->master) < 0 ||
+	    read_string(L, e, "provides", &a->provides, is_package_name,
+			"a package name, e.g. \"libblas.so.3\"") < 0)
+		return -1;
+	a->slaves = xcalloc((size_t)n + 1, sizeof(*a->slaves));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *g = config_setting_get_elem(sl,
+								(unsigned)i);
+
+		if (read_alt_link(L, g, &a->slaves[a->nr_slaves++]) < 0 ||
+		    check_alt_unique(L, g, &a->slaves[a->nr_slaves - 1]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int is_variant_set(const char *s)
+{
+	return !strcmp(s, "exclusive") || !strcmp(s, "coinstallable");
+}
+
+/* packages.variants and packages.alternatives, which only a
+ * co-installable set can have. */
+static int read_alternatives(struct loader *L, const config_setting_t *g)
+{
+	const config_setting_t *list = config_setting_get_member(g,
+							"alternatives");
+	struct pp_spec *sp = L->spec;
+	int n = list ? config_setting_length(list) : 0;
+	char *set = NULL;
+
+	if (read_string(L, g, "variants", &set, is_variant_set,
+			"\"exclusive\" (the default) or \"coinstallable\"") < 0)
+		return -1;
+	sp->coinstallable = set && !strcmp(set, "coinstallable");
+	free(set);
+	if (n && !sp->coinstallable)
+		return pp_setting_error(list, L->file, L->err, "needs "
+					"co-installable variants: exclusive ones "
+					"replace each other, so there is nothing "
+					"to choose; set packages.variants = "
+					"\"coinstallable\"");
+	sp->alternatives = xcalloc((size_t)n + 1, sizeof(*sp->alternatives));
+	for (int i = 0; i < n; i++)
+		if (read_alternative(L, config_setting_get_elem(list,
+					(unsigned)i),
+				     &sp->alternatives[sp->nr_alternatives++]) < 0)
+			return -1;
+	return 0;
+}
+
 static int read_packages(struct loader *L, const config_setting_t *root)
 {
 	const config_setting_t *g = config_setting_get_member(root, "packages");
@@ -1281,6 +1418,7 @@ static int read_packages(struct loader *L, const config_setting_t *root)
 	if (!g)
 		return 0;
 	return read_package_about(L, g) ||
+	       read_alternatives(L, g) ||
 	       read_needed(L, config_setting_get_member(g, "needed")) ||
 	       read_files(L, config_setting_get_member(g, "files")) ||
 	       read_dispatch(L, config_setting_get_member(g, "isa_dispatch")) ||

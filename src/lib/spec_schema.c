@@ -83,6 +83,9 @@ static const struct pp_skey value_keys[] = {
 	{ "container", PP_ST_GROUP, 0, container_keys,
 	  "a group: { base = ...; dev_base = ...; build_flags = [...]; "
 	  "run_flags = [...]; env = [...]; }" },
+	{ "priority", PP_ST_INT, 0, NULL,
+	  "a number, added up over a variant's values: its "
+	  "update-alternatives priority, e.g. 100" },
 	SYSTEM_SETTINGS_KEYS,
 	{ NULL, 0, 0, NULL, NULL },
 };
@@ -130,6 +133,10 @@ static const struct pp_skey build_keys[] = {
 	{ "commands", PP_ST_GROUP, 0, commands_keys,
 	  "a group: { configure = [...]; build = [...]; test = [...]; "
 	  "install = [...]; }" },
+	{ "after_build", PP_ST_STRINGS, 0, NULL,
+	  "shell command lines, e.g. [\"make -C sub \\\"$@\\\" x.so\"]" },
+	{ "after_install", PP_ST_STRINGS, 0, NULL,
+	  "shell command lines, e.g. [\"cp x.so \\\"$DESTDIR/usr/lib\\\"\"]" },
 	SYSTEM_SETTINGS_KEYS,
 	{ NULL, 0, 0, NULL, NULL },
 };
@@ -239,6 +246,33 @@ static const struct pp_skey control_keys[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+static const struct pp_skey alt_link_keys[] = {
+	{ "name", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "an alternative's name, e.g. \"libblas.so.3-x86_64-linux-gnu\"" },
+	{ "link", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "the generic path, e.g. \"/usr/lib/x86_64-linux-gnu/libblas.so.3\"" },
+	{ "path", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "the variant's file, e.g. \"/usr/lib/x86_64-linux-gnu/"
+	  "openblas-@suffix@/libblas.so.3\"" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct pp_skey alt_keys[] = {
+	{ "name", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "an alternative's name, e.g. \"libblas.so.3-x86_64-linux-gnu\"" },
+	{ "link", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "the generic path, e.g. \"/usr/lib/x86_64-linux-gnu/libblas.so.3\"" },
+	{ "path", PP_ST_STRING, PP_SK_REQUIRED, NULL,
+	  "the variant's file, e.g. \"/usr/lib/x86_64-linux-gnu/"
+	  "openblas-@suffix@/libblas.so.3\"" },
+	{ "provides", PP_ST_STRING, 0, NULL,
+	  "a virtual package, e.g. \"libblas.so.3\"" },
+	{ "slaves", PP_ST_GROUPS, 0, alt_link_keys,
+	  "a list, e.g. ( { name = \"cblas.h-x86_64-linux-gnu\"; link = "
+	  "...; path = ...; } )" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
 static const struct pp_skey package_keys[] = {
 	{ "name", PP_ST_STRING, 0, NULL,
 	  "a package name template, e.g. \"@name@\"" },
@@ -249,6 +283,12 @@ static const struct pp_skey package_keys[] = {
 	{ "runtime", PP_ST_STRING, 0, NULL,
 	  "\"soname\" (one runtime package per shared library, the "
 	  "default) or \"one\" (all in one package)" },
+	{ "variants", PP_ST_STRING, 0, NULL,
+	  "\"exclusive\" (variant packages conflict, the default) or "
+	  "\"coinstallable\"" },
+	{ "alternatives", PP_ST_GROUPS, 0, alt_keys,
+	  "a list, e.g. ( { name = \"libblas.so.3-x86_64-linux-gnu\"; "
+	  "link = ...; path = ...; } )" },
 	{ "section", PP_ST_STRING, 0, NULL,
 	  "the Debian section of programs and data, e.g. \"science\"" },
 	{ "copyright", PP_ST_STRING, 0, NULL,

@@ -473,9 +473,11 @@ static int variant_override(const struct pp_split *s,
 		return 0;
 	strbuf_addf(&rel, "usr/share/lintian/overrides/%s", p->name);
 	strbuf_addf(&text, "# %s is the %s variant of %s: the same library "
-		    "built another\n# way, which Provides, Conflicts with and "
-		    "Replaces the other variants.\npackage-name-doesnt-match-"
-		    "sonames %s\n", p->name, p->variant->name, p->base, p->base);
+		    "built another\n# way, which %s.\npackage-name-doesnt-match-"
+		    "sonames %s\n", p->name, p->variant->name, p->base,
+		    s->spec->coinstallable ? "Provides it, and installs beside "
+		    "the other variants" : "Provides, Conflicts with and "
+		    "Replaces the other variants", p->base);
 	rc = write_at(root, rel.buf, text.buf, text.len, 0644,
 		      s->opts.timestamp, err);
 	strbuf_release(&rel);
@@ -503,7 +505,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		if (f->c.cls != PP_CLASS_SHLIB)
 			continue;
 		dir = pp_dirname(f->path);
-		if (pp_is_public_libdir(dir) &&
+		if (pp_split_public_libdir(s, dir) &&
 		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0 &&
 		    !pp_symbols_mostly_cxx(f->c.elf))
 			pp_symbols_write(f->c.soname, p->base,
@@ -690,6 +692,7 @@ static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	char *libs = acc ? pp_strlist_join(&acc->accel.libs, " ") : NULL;
 	/* "x86-64-v3" of "x86-64-v3 (AVX, FMA)" */
 	char *level = p->isa ? xstrndup(p->isa, strcspn(p->isa, " ")) : NULL;
+	struct strbuf prio = STRBUF_INIT;
 
 	pp_vars_add(v, "name", s->spec->name);
 	pp_vars_add(v, "package", p->name);
@@ -703,6 +706,12 @@ static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	pp_vars_add(v, "isa_flags", p->isa_flags);
 	pp_vars_add(v, "isa_names", p->isa_names);
 	pp_vars_add(v, "alternative", p->isa_alternative);
+	pp_vars_add(v, "alt_install", p->alt_install);
+	pp_vars_add(v, "alt_remove", p->alt_remove);
+	pp_vars_add(v, "alt_names", p->alt_names);
+	strbuf_addf(&prio, "%ld", p->alt_priority);
+	pp_vars_add(v, "priority", prio.buf);
+	strbuf_release(&prio);
 	free(libs);
 	free(level);
 }
@@ -726,6 +735,15 @@ static int snippets(const struct pp_split *s, size_t pkg,
 		strbuf_addf(&file, "%s/scripts/accelerator-check.postinst",
 			    s->opts.datadir);
 		rc = expand_script(v, file.buf, &out[PP_POSTINST], err);
+	}
+	for (int i = PP_POSTINST; rc == 0 && p->alt_install && i <= PP_PRERM;
+	     i++) {
+		strbuf_reset(&file);
+		strbuf_addf(&file, "%s/scripts/alternatives.%s",
+			    s->opts.datadir, script_names[i]);
+		if (out[i].len)
+			strbuf_addch(&out[i], '\n');
+		rc = expand_script(v, file.buf, &out[i], err);
 	}
 	strbuf_release(&file);
 	return rc;

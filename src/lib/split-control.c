@@ -291,8 +291,9 @@ static void variant_text(const struct pp_split *s, const struct pp_split_pkg *p,
 		char *all = pp_strlist_join(&sib, ", ");
 
 		strbuf_addf(out, "; %s hold the same files built for the other "
-			    "variants, and installing one replaces another",
-			    all);
+			    "variants, and %s", all, s->spec->coinstallable ?
+			    "all can be installed at once" :
+			    "installing one replaces another");
 		free(all);
 	}
 	strbuf_addch(out, '.');
@@ -420,10 +421,16 @@ static void relations(const struct pp_split *s, const struct pp_split_pkg *p,
 	char *list;
 
 	if (p->variant && !p->common && p->role != PP_ROLE_DBGSYM) {
-		siblings(s, p, &sib);
+		if (!s->spec->coinstallable)
+			siblings(s, p, &sib);
 		if (strcmp(p->name, p->base))
 			strbuf_addf(&prov, "%s (= %s)", p->base, s->version);
 	}
+	/* the generic names its alternatives give, as Debian's
+	 * libopenblas0-pthread provides libblas.so.3 */
+	for (size_t i = 0; i < p->alt_provides.nr; i++)
+		strbuf_addf(&prov, "%s%s", prov.len ? ", " : "",
+			    p->alt_provides.items[i]);
 	list = pp_strlist_join(&sib, ", ");
 	pp_vars_add(v, "provides", prov.buf);
 	pp_vars_add(v, "conflicts", list);

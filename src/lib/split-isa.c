@@ -520,4 +520,18 @@ void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out)
 			    use->why == PP_ISA_COUNTED ? "" : "(exempt)");
 	}
 	strbuf_addch(out, '\n');
+	/* the exempt code by extension: how much, and where it starts */
+	for (size_t u = 0; u < r->nr_uses; u++) {
+		const struct pp_isa_use *use = &r->uses[u];
+
+		if (use->why == PP_ISA_COUNTED ||
+		    (pp_isa_ext_level(use->ext) == PP_ISA_BASELINE &&
+		     !pp_isa_ext_beyond(use->ext)))
+			continue;
+		strbuf_addf(out, "           exempt: %s, %lu instructions, "
+			    "first in %s%s%s\n", pp_isa_ext_name(use->ext),
+			    use->count, use->first.symbol ? use->first.symbol :
+			    use->first.section, use->first.member ? " of " : "",
+			    use->first.member ? use->first.member : "");
+	}
 }

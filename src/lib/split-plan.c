@@ -150,6 +150,31 @@ static int is_empty_man_page(const struct pp_tree_entry *e)
 	       !strncmp(e->path, "usr/share/man/", 14);
 }
 
+/* An empty directory of the file system's own layout (usr/bin, usr/lib,
+ * usr/include ...), which install rules create whether or not they put
+ * anything there: shipped, it would be a package of nothing (an empty
+ * usr/bin made an empty program package) or lintian's
+ * package-contains-empty-directory; dh_install ships none either. Other
+ * empty directories (var/lib/NAME) are a package's own and are kept. */
+static int is_empty_standard_dir(const struct pp_tree_entry *e)
+{
+	static const char *const dirs[] = {
+		"bin", "sbin", "lib", "lib64", "etc", "usr", "usr/bin",
+		"usr/sbin", "usr/games", "usr/lib", "usr/lib64", "usr/libexec",
+		"usr/lib/*-linux-gnu*", "usr/lib/*-linux-gnu*/pkgconfig",
+		"usr/lib/*-linux-gnu*/cmake", "usr/lib/pkgconfig",
+		"usr/lib/cmake", "usr/include", "usr/include/*-linux-gnu*",
+		"usr/share", "usr/share/doc", "usr/share/info",
+		"usr/share/locale", "usr/share/man", "usr/share/man/man*",
+		"usr/share/pkgconfig", NULL,
+	};
+
+	for (const char *const *d = dirs; S_ISDIR(e->st.st_mode) && *d; d++)
+		if (!fnmatch(*d, e->path, FNM_PATHNAME))
+			return 1;
+	return 0;
+}
+
 static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 		    struct pp_err *err)
 {
@@ -233,6 +258,12 @@ static int read_stage(struct pp_split_stage *st, struct pp_err *err)
 	for (size_t i = 0; i < t.nr && !rc; i++) {
 		if (!*t.e[i].path || (S_ISDIR(t.e[i].st.st_mode) && nonempty[i]))
 			continue; /* the root, and directories with content */
+		if (is_empty_standard_dir(&t.e[i])) {
+			pp_warn(err, "padpack split: %s/%s: an empty directory "
+				"of the system's layout; not shipped", st->dir,
+				t.e[i].path);
+			continue;
+		}
 		if (is_empty_man_page(&t.e[i])) {
 			pp_warn(err, "padpack split: %s/%s: an empty manual page; "
 				"not shipped (build the page, or remove it)",
@@ -503,7 +534,8 @@ static int cmp_str(const void *a, const void *b)
 
 /* The programs of a stage (not the *-config scripts, which go to -dev),
  * the SONAMEs of its public libraries and the size of its documentation. */
-static void stage_facts(const struct pp_split_stage *st,
+static void stage_facts(const struct pp_split *s,
+			const struct pp_split_stage *st,
 			struct pp_strlist *programs, struct pp_strlist *sonames,
 			unsigned long long *doc_bytes,
 			unsigned long long *data_bytes)
@@ -522,7 +554,7 @@ static void stage_facts(const struct pp_split_stage *st,
 		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
 			continue;
 		dir = pp_dirname(f->path);
-		if (pp_is_public_libdir(dir) &&
+		if (pp_split_public_libdir(s, dir) &&
 		    pp_strlist_find(sonames, f->c.soname) < 0)
 			pp_strlist_push(sonames, f->c.soname);
 		free(dir);
@@ -540,7 +572,7 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 	int rc = 0;
 
 	memset(n, 0, sizeof(*n));
-	stage_facts(st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
+	stage_facts(s, st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
 	if (s->spec->package) {
 		rc = expand(s, st->variant, s->spec->package, &sb, err);
 		n->tools = strbuf_detach(&sb, NULL);
@@ -621,7 +653,7 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
 	char *libdir = lib ? pp_dirname(lib) : NULL;
 	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
-	int pub = libdir && pp_is_public_libdir(libdir);
+	int pub = libdir && pp_split_public_libdir(s, libdir);
 	const char *what = f->c.cls == PP_CLASS_SHLIB ?
 			   "shared library with SONAME" : "link to the library";
 
@@ -1552,6 +1584,8 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 	if (!rc)
 		rc = assign(s, err);
 	if (!rc)
+		rc = pp_split_alternatives(s, err);
+	if (!rc)
 		rc = pp_split_isa_scan(s, err);
 	return rc;
 }
@@ -1600,6 +1634,10 @@ void pp_split_release(struct pp_split *s)
 		free(p->isa_flags);
 		free(p->isa_names);
 		free(p->isa_alternative);
+		free(p->alt_install);
+		free(p->alt_remove);
+		free(p->alt_names);
+		pp_strlist_release(&p->alt_provides);
 		free(p->deb);
 		free(p->synopsis);
 		free(p->section);
@@ -1747,4 +1785,5 @@ void pp_split_explain(const struct pp_split *s, struct strbuf *out)
 			    p->variant ? p->variant->name : "every variant");
 	}
 	explain_relations(s, out);
+	pp_split_alt_explain(s, out);
 }

@@ -100,6 +100,12 @@ struct pp_split_pkg {
 	char *isa_flags;          /* /proc/cpuinfo flags the preinst checks */
 	char *isa_names;          /* those extensions, for people */
 	char *isa_alternative;    /* the package to install instead */
+	/* co-installable variants (split-alt.c): the maintainer-script
+	 * lines that register and unregister the package's alternatives,
+	 * and the virtual packages those provide; NULL/empty: none */
+	char *alt_install, *alt_remove, *alt_names;
+	long alt_priority;
+	struct pp_strlist alt_provides;
 	char *deb;                /* the file written (its base name) */
 	char *synopsis, *section, *priority;
 	int auto_built;           /* -dbgsym: not in .changes Description */

@@ -114,6 +114,23 @@ int pp_split_isa_asked(const struct pp_spec *spec);
 /* "isa: x86-64-v3 AVX AVX2 FMA" for --explain. */
 void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out);
 
+/* ---- co-installable variants (split-alt.c) ---- */
+
+/* For packages.variants = "coinstallable": checks that no two variants'
+ * packages ship one path with other contents, and gives each package
+ * that holds an alternative's path (packages.alternatives) the lines of
+ * its postinst and prerm and the virtual packages it provides. An
+ * alternative whose path no package of a variant holds is an error
+ * naming the spec's line. */
+int pp_split_alternatives(struct pp_split *s, struct pp_err *err);
+/* Whether the linker finds libraries in dir (relative to the root): a
+ * public library directory, or one an alternative's path is in (whose
+ * generic link is in one). */
+int pp_split_public_libdir(const struct pp_split *s, const char *dir);
+/* "alternative NAME: LINK -> PATH (priority N, PACKAGE)" lines for
+ * --explain. */
+void pp_split_alt_explain(const struct pp_split *s, struct strbuf *out);
+
 /* ---- dependencies (shlibdeps.c) ---- */
 
 /* What resolving NEEDED libraries of one package gives: Depends entries

@@ -1,0 +1,230 @@
+/* padpack split, co-installable variant sets (packages.variants =
+ * "coinstallable"): every variant's files in paths of their own, and the
+ * generic names (libblas.so.3 ...) managed by update-alternatives, as
+ * Debian's libopenblas0-pthread/-openmp/-serial are. Each package that
+ * holds an alternative's path registers it in postinst and unregisters
+ * it in prerm (scripts/alternatives.postinst, .prerm). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "classify.h"
+#include "fsutil.h"
+#include "splitint.h"
+#include "xalloc.h"
+
+/* The variant packages holding path in two variants would overwrite
+ * each other's file when installed together. */
+static int check_own_paths(const struct pp_split *s, struct pp_err *err)
+{
+	for (size_t a = 0; a < s->nr_stages; a++)
+		for (size_t i = 0; i < s->stages[a].nr; i++) {
+			const struct pp_split_file *f = &s->stages[a].files[i];
+
+			if (S_ISDIR(f->st.st_mode) || f->shared || f->pkg < 0)
+				continue;
+			for (size_t b = a + 1; b < s->nr_stages; b++) {
+				const struct pp_split_file *g =
+					pp_split_find(&s->stages[b], f->path);
+
+				if (g && !S_ISDIR(g->st.st_mode) && g->pkg >= 0)
+					return pp_err_set(err, PP_EXIT_INPUT,
+						"%s: the variants are "
+						"co-installable (packages."
+						"variants), but /%s differs in "
+						"%s (%s) and %s (%s): install "
+						"each variant's files in paths "
+						"of their own, e.g. a directory "
+						"named with @suffix@",
+						s->spec->path, f->path,
+						s->pkgs[f->pkg].name,
+						s->stages[a].variant->name,
+						s->pkgs[g->pkg].name,
+						s->stages[b].variant->name);
+			}
+		}
+	return 0;
+}
+
+static char *expand(const struct pp_split *s, const struct pp_variant *v,
+		    const char *tmpl, struct pp_err *err)
+{
+	struct pp_expand_ctx ctx = { s->spec, v, s->upstream, 1, 1, NULL };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (pp_spec_expand(tmpl, &ctx, &sb, err) < 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The package of variant v that ships path (absolute), or -1. */
+static long holder(const struct pp_split *s, const struct pp_variant *v,
+		   const char *path)
+{
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *p = &s->pkgs[i];
+
+		if (p->role == PP_ROLE_DBGSYM || (p->variant && p->variant != v))
+			continue;
+		for (size_t k = 0; k < p->nr_files; k++) {
+			char *dest = pp_split_dest_path(s, i,
+						pp_split_at(s, p->files[k]));
+			int same = !strcmp(dest, path + 1);
+
+			free(dest);
+			if (same)
+				return (long)i;
+		}
+	}
+	return -1;
+}
+
+static long priority_of(const struct pp_spec *spec, const struct pp_variant *v)
+{
+	long sum = 0;
+
+	for (size_t a = 0; a < spec->nr_axes; a++)
+		sum += v->values[a]->priority;
+	return sum;
+}
+
+/* " LINK NAME PATH" of one link, expanded for v; NULL on error. */
+static int link_words(const struct pp_split *s, const struct pp_variant *v,
+		      const struct pp_alt_link *l, char **path,
+		      struct strbuf *out, struct pp_err *err)
+{
+	char *link = expand(s, v, l->link, err);
+	char *name = link ? expand(s, v, l->name, err) : NULL;
+
+	*path = name ? expand(s, v, l->path, err) : NULL;
+	if (*path)
+		strbuf_addf(out, " %s %s %s", link, name, *path);
+	free(link);
+	free(name);
+	return *path ? 0 : -1;
+}
+
+static int not_held(const struct pp_split *s, const struct pp_variant *v,
+		    const struct pp_alt_link *l, const char *path,
+		    const char *pkg, struct pp_err *err)
+{
+	if (pkg)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: alternative "
+				  "'%s': %s is not in %s, the package of its "
+				  "master link: a slave's file must be in the "
+				  "same package", s->spec->path, l->line,
+				  l->name, path, pkg);
+	const char *stage = "the stage";
+
+	for (size_t i = 0; i < s->nr_stages; i++)
+		if (s->stages[i].variant == v)
+			stage = s->stages[i].dir;
+	return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: alternative '%s': no "
+			  "package of variant %s holds %s; its staged files "
+			  "are in %s (see padpack split --explain)",
+			  s->spec->path, l->line, l->name, v->name, path, stage);
+}
+
+/* *dst, then sep and what (just what when *dst is NULL). */
+static void append(char **dst, const char *sep, const char *what)
+{
+	char *old = *dst;
+
+	*dst = xmalloc((old ? strlen(old) + strlen(sep) : 0) + strlen(what) + 1);
+	sprintf(*dst, "%s%s%s", old ? old : "", old ? sep : "", what);
+	free(old);
+}
+
+/* Adds alternative a of variant v to the package holding its path. */
+static int add_alternative(struct pp_split *s, const struct pp_variant *v,
+			   const struct pp_alternative *a, struct pp_err *err)
+{
+	struct strbuf install = STRBUF_INIT, remove = STRBUF_INIT;
+	struct pp_split_pkg *p = NULL;
+	char *path = NULL, *name = expand(s, v, a->master.name, err);
+	long pkg = -1;
+	int rc = name ? 0 : -1;
+
+	strbuf_addstr(&install, "\tupdate-alternatives --install");
+	if (rc == 0)
+		rc = link_words(s, v, &a->master, &path, &install, err);
+	if (rc == 0 && (pkg = holder(s, v, path)) < 0)
+		rc = not_held(s, v, &a->master, path, NULL, err);
+	if (rc == 0) {
+		p = &s->pkgs[pkg];
+		p->alt_priority = priority_of(s->spec, v);
+		strbuf_addf(&install, " %ld", p->alt_priority);
+		strbuf_addf(&remove, "\tupdate-alternatives --remove %s %s",
+			    name, path);
+	}
+	for (size_t i = 0; rc == 0 && i < a->nr_slaves; i++) {
+		free(path);
+		strbuf_addstr(&install, " \\\n\t\t--slave");
+		rc = link_words(s, v, &a->slaves[i], &path, &install, err);
+		if (rc == 0 && holder(s, v, path) != pkg)
+			rc = not_held(s, v, &a->slaves[i], path, p->name, err);
+	}
+	if (rc == 0) {
+		append(&p->alt_install, "\n", install.buf);
+		append(&p->alt_remove, "\n", remove.buf);
+		append(&p->alt_names, " ", name);
+		if (a->provides && pp_strlist_find(&p->alt_provides,
+						   a->provides) < 0)
+			pp_strlist_push(&p->alt_provides, a->provides);
+	}
+	free(path);
+	free(name);
+	strbuf_release(&install);
+	strbuf_release(&remove);
+	return rc;
+}
+
+int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
+{
+	int rc;
+
+	if (!s->spec->coinstallable)
+		return 0;
+	rc = check_own_paths(s, err);
+	for (size_t i = 0; rc == 0 && i < s->nr_stages; i++)
+		for (size_t k = 0; rc == 0 && k < s->spec->nr_alternatives; k++)
+			rc = add_alternative(s, s->stages[i].variant,
+					     &s->spec->alternatives[k], err);
+	return rc;
+}
+
+int pp_split_public_libdir(const struct pp_split *s, const char *dir)
+{
+	int found = pp_is_public_libdir(dir);
+	struct pp_err ignored;
+
+	pp_err_init(&ignored);
+	for (size_t i = 0; !found && i < s->nr_stages; i++)
+		for (size_t k = 0; !found && k < s->spec->nr_alternatives; k++) {
+			char *path = expand(s, s->stages[i].variant,
+					    s->spec->alternatives[k].master.path,
+					    &ignored);
+			char *d = path ? pp_dirname(path + 1) : NULL;
+
+			found = d && !strcmp(d, dir);
+			free(d);
+			free(path);
+		}
+	pp_err_release(&ignored);
+	return found;
+}
+
+void pp_split_alt_explain(const struct pp_split *s, struct strbuf *out)
+{
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *p = &s->pkgs[i];
+
+		if (p->alt_names)
+			strbuf_addf(out, "alternatives of %s (priority %ld): "
+				    "%s\n", p->name, p->alt_priority,
+				    p->alt_names);
+	}
+}

@@ -1,0 +1,232 @@
+#!/bin/bash
+# Co-installable variants (packages.variants = "coinstallable") and the
+# links update-alternatives manages for them (packages.alternatives), on a
+# small library built by padpack build with a Makefile in two variants,
+# each installed under a directory of its own; its after_build and
+# after_install lines add a file made with the variant's make variables.
+# Judged by the real tools: the spec's errors, the generated maintainer
+# scripts (sh -n, shellcheck), lintian, and in a clean Debian 12 root: both
+# variants installed at once, the higher priority chosen, update-alternatives
+# --set switching what a program loads, removal falling back, an upgrade
+# keeping the administrator's choice, purge leaving nothing.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../tools/debian-root.sh"
+
+export SOURCE_DATE_EPOCH=1700000000
+S=$WORK/src
+D=$WORK/debs
+LIBDIR=usr/lib/x86_64-linux-gnu
+mkdir -p "$S"
+
+cat >"$S/demo.c" <<'EOF'
+/* which variant this is */
+int demo_flavour(void) { return FLAVOUR; }
+EOF
+cat >"$S/Makefile" <<'EOF'
+# a library whose every variant goes to $(LIBDIR)
+all: libdemo.so.1
+libdemo.so.1: demo.c
+	$(CC) $(CFLAGS) -fPIC -DFLAVOUR=$(FLAVOUR) -shared -Wl,-soname,libdemo.so.1 $(LDFLAGS) -o $@ demo.c -lc
+flavour.txt:
+	echo "built with FLAVOUR=$(FLAVOUR)" >$@
+install:
+	install -d $(DESTDIR)$(LIBDIR)
+	install -m 0644 libdemo.so.1 $(DESTDIR)$(LIBDIR)/
+EOF
+cat >"$S/copyright" <<'EOF'
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: altdemo
+Source: https://example.org/altdemo
+
+Files: *
+Copyright: 2026 Padpack Tests
+License: MIT
+ Permission is hereby granted, free of charge, to any person obtaining a
+ copy of this software, to deal in it without restriction.
+EOF
+
+# spec REVISION [MORE]: the spec, with MORE lines added to packages
+spec() {
+	cat <<EOF
+name = "altdemo";
+version = "1.0";
+maintainer = "Padpack Tests <tests@example.org>";
+summary = "demonstrates co-installable variants";
+description = "A library built in two flavours that can be installed together.";
+build = {
+	system = "make";
+	buildflags = true;
+	make_target = "all";
+	make_vars = [ "LIBDIR=/$LIBDIR/altdemo-@suffix@" ];
+	after_build = [ "make \"\$@\" flavour.txt" ];
+	after_install = [ "cp flavour.txt \"\$DESTDIR/$LIBDIR/altdemo-@suffix@/\"" ];
+};
+axes = ( { name = "flavour"; values = (
+	{ name = "one"; suffix = "one"; priority = 50; make_vars = [ "FLAVOUR=1" ]; },
+	{ name = "two"; suffix = "two"; priority = 40; make_vars = [ "FLAVOUR=2" ]; }
+); } );
+packages = {
+	revision = "$1";
+	copyright = "$S/copyright";
+	variants = "coinstallable";
+	alternatives = (
+		{ name = "libdemo.so.1-x86_64-linux-gnu";
+		  link = "/$LIBDIR/libdemo.so.1";
+		  path = "/$LIBDIR/altdemo-@suffix@/libdemo.so.1";
+		  provides = "libdemo.so.1";
+		  slaves = ( { name = "altdemo-flavour.txt";
+			       link = "/$LIBDIR/altdemo-flavour.txt";
+			       path = "/$LIBDIR/altdemo-@suffix@/flavour.txt"; } ); }
+	);
+	${2:-}
+};
+EOF
+}
+
+spec 1 >"$WORK/altdemo.cfg"
+check "padpack build: two variants, after_build and after_install with the make variables" bash -c "
+	'$PADPACK' build -c '$WORK/altdemo.cfg' --source '$S' -B '$WORK/b' -q &&
+	grep -qx 'built with FLAVOUR=2' '$WORK/b/two/stage/$LIBDIR/altdemo-two/flavour.txt' &&
+	test -f '$WORK/b/one/stage/$LIBDIR/altdemo-one/libdemo.so.1'"
+check "a second build runs make again, and the after steps, compiling nothing" bash -c "
+	'$PADPACK' build -c '$WORK/altdemo.cfg' --source '$S' -B '$WORK/b' -q &&
+	grep -q 'flavour.txt' '$WORK/b/one/build.log' &&
+	! grep -q -- '-shared' '$WORK/b/one/build.log' &&
+	test -f '$WORK/b/one/stage/$LIBDIR/altdemo-one/flavour.txt'"
+
+# ---- the spec's errors name the line ----------------------------------
+err_spec() { # NAME PATTERN SED...: the spec changed by sed must fail split
+	local name=$1 pat=$2; shift 2
+	spec 1 | sed "$@" >"$WORK/bad.cfg"
+	check_fails "$name" 3 "$pat" "$PADPACK" split -c "$WORK/bad.cfg" -B "$WORK/b" -o "$WORK/bad"
+}
+err_spec "alternatives without co-installable variants: an error naming the line" \
+	'bad\.cfg:[0-9]+: .*alternatives.*needs co-installable variants' \
+	-e 's/variants = "coinstallable";//'
+err_spec "an unknown kind of variant set: said with what is allowed" \
+	'bad\.cfg:[0-9]+: .*variants.*"exclusive" \(the default\) or "coinstallable"' \
+	-e 's/"coinstallable"/"together"/'
+err_spec "an alternative's name with a '/': refused at its line" \
+	"bad\\.cfg:[0-9]+: .*has a '/'" -e 's|name = "libdemo.so.1-x86_64-linux-gnu"|name = "x/y"|'
+err_spec "a relative link: refused at its line" \
+	'bad\.cfg:[0-9]+: .*not an absolute path' -e 's|link = "/usr/lib/x86_64-linux-gnu/libdemo.so.1"|link = "libdemo.so.1"|'
+err_spec "one link in two alternatives: refused, naming the first" \
+	'bad\.cfg:[0-9]+: .*linked at line [0-9]+ already' \
+	-e 's|link = "/usr/lib/x86_64-linux-gnu/altdemo-flavour.txt"|link = "/usr/lib/x86_64-linux-gnu/libdemo.so.1"|'
+err_spec "a path no package holds: the spec's line, the variant and the path" \
+	'bad\.cfg:[0-9]+: alternative .libdemo\.so\.1-x86_64-linux-gnu.: no package of variant one holds /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo\.so\.9' \
+	-e 's|altdemo-@suffix@/libdemo.so.1|altdemo-@suffix@/libdemo.so.9|'
+err_spec "a priority out of range: refused at its line" \
+	'bad\.cfg:[0-9]+: .*priority.*out of range' -e 's/priority = 40/priority = -4/'
+cp -a "$WORK/b" "$WORK/b-same"
+sed -i 's/FLAVOUR=1/FLAVOUR=X/' "$WORK/b-same/one/stage/$LIBDIR/altdemo-one/flavour.txt"
+mkdir -p "$WORK/b-same/one/stage/usr/share/altdemo" "$WORK/b-same/two/stage/usr/share/altdemo"
+echo one >"$WORK/b-same/one/stage/usr/share/altdemo/which"
+echo two >"$WORK/b-same/two/stage/usr/share/altdemo/which"
+check_fails "co-installable variants with one path of different contents: refused, naming both" 3 \
+	'co-installable .*/usr/share/altdemo/which differs in .* \(one\) and .* \(two\)' \
+	"$PADPACK" split -c "$WORK/altdemo.cfg" -B "$WORK/b-same" -o "$WORK/bad"
+
+# ---- the packages ------------------------------------------------------
+split_rev() { # REVISION OUTDIR
+	spec "$1" >"$WORK/altdemo-$1.cfg"
+	"$PADPACK" split -c "$WORK/altdemo-$1.cfg" -B "$WORK/b" -o "$2" -q
+}
+check "padpack split of the co-installable set" split_rev 1 "$D"
+deb() { ls "$D"/"$1"_*.deb; }
+check_fails "each variant's library: Provides the generic name, no Conflicts or Replaces" 0 \
+	'^Provides: libdemo1 \(= 1\.0-1\), libdemo\.so\.1 NONE$' bash -c "
+	dpkg-deb -f '$(deb libdemo1-one)' Provides Conflicts Replaces | tr '\n' ' ';
+	dpkg-deb -f '$(deb libdemo1-one)' Conflicts Replaces | grep -q . || echo NONE" 2>/dev/null
+dpkg-deb -e "$(deb libdemo1-one)" "$WORK/ctl-one"
+check_fails "postinst registers the library with its slave at priority 50, prerm removes it" 0 \
+	'update-alternatives --install /usr/lib/x86_64-linux-gnu/libdemo.so.1 libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo.so.1 50 .*--slave /usr/lib/x86_64-linux-gnu/altdemo-flavour.txt altdemo-flavour.txt .*remove\|deconfigure\) update-alternatives --remove libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo.so.1' \
+	bash -c "cat '$WORK/ctl-one/postinst' '$WORK/ctl-one/prerm' | tr -s '\n\t\\\\' '   '"
+check "the maintainer scripts: set -e, sh -n and shellcheck clean, with the ldconfig trigger" bash -c "
+	cd '$WORK/ctl-one' && head -n 2 postinst | grep -qx 'set -e' && head -n 2 prerm | grep -qx 'set -e' &&
+	sh -n postinst && sh -n prerm && shellcheck -s sh postinst prerm &&
+	grep -qx 'activate-noawait ldconfig' triggers"
+check "each package's files have paths of their own (no file in both)" bash -c "
+	comm -12 <(dpkg-deb -c '$(deb libdemo1-one)' | awk '!/\/\$/ { print \$6 }' | sort) \
+		 <(dpkg-deb -c '$(deb libdemo1-two)' | awk '!/\/\$/ { print \$6 }' | sort) |
+	grep -v '^./usr/share/doc/' | grep -q . && exit 1 || exit 0"
+lint=$(cd "$D" && lintian --display-level '>=warning' ./*.changes 2>&1 | grep -v '^running with root')
+if printf '%s\n' "$lint" | grep -q '^E: '; then
+	not_ok "lintian: no error on the co-installable set" "$(printf '%s\n' "$lint" | grep '^E: ')"
+else
+	ok "lintian: no error on the co-installable set ($(printf '%s\n' "$lint" | grep -c '^W: ') warnings)"
+fi
+
+# ---- in a clean Debian 12 root ----------------------------------------
+in_root() { # SCRIPT on stdin, in a fresh overlay with $D as /debs
+	local name
+	name=t-$(date +%s%N).sh
+	cat >"$D/$name"
+	debian_root_run "$D" "sh -e /debs/$name"
+}
+USE='cat >/tmp/use.c <<C
+int demo_flavour(void);
+#include <stdio.h>
+int main(void) { printf("flavour %d\\n", demo_flavour()); return 0; }
+C
+gcc -o /tmp/use /tmp/use.c /usr/lib/x86_64-linux-gnu/libdemo.so.1
+show() { printf "%s: %s %s | " "$1" "$(/tmp/use)" "$(cat /usr/lib/x86_64-linux-gnu/altdemo-flavour.txt)"; }'
+if ! debian_root_prepare; then
+	not_ok "a clean Debian 12 root (mmdebstrap)" "see above"
+	exit 0
+fi
+check_fails "both variants together: the higher priority first, --set switches, removal falls back, purge leaves nothing" 0 \
+	'^both: flavour 1 built with FLAVOUR=1 \| set two: flavour 2 built with FLAVOUR=2 \| removed two: flavour 1 built with FLAVOUR=1 \| purged: nothing left$' \
+	in_root <<-EOF
+	apt-get install -y -q /debs/$(basename "$(deb libdemo1-one)") /debs/$(basename "$(deb libdemo1-two)") >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+	$USE
+	show both
+	update-alternatives --set libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-two/libdemo.so.1 >/dev/null
+	show "set two"
+	dpkg -r libdemo1-two >/dev/null
+	show "removed two"
+	dpkg -P libdemo1-one libdemo1-two >/dev/null 2>&1
+	left=\$(ls /etc/alternatives/ /var/lib/dpkg/alternatives/ /usr/lib/x86_64-linux-gnu/ | grep -e demo -e flavour || true)
+	left="\$left\$(dpkg -l 'libdemo*' 2>/dev/null | grep '^[a-z][a-z] ' || true)"
+	echo "purged: \${left:-nothing left}"
+	EOF
+check_fails "dpkg -i twice and dpkg-reconfigure-like reruns of postinst change nothing" 0 \
+	'^once: .*libdemo\.so\.1-x86_64-linux-gnu - auto mode.* again: same$' \
+	in_root <<-EOF
+	dpkg -i /debs/$(basename "$(deb libdemo1-one)") >/dev/null
+	a=\$(update-alternatives --query libdemo.so.1-x86_64-linux-gnu)
+	printf 'once: %s ' "\$(update-alternatives --display libdemo.so.1-x86_64-linux-gnu | head -n 1)"
+	dpkg -i /debs/$(basename "$(deb libdemo1-one)") >/dev/null
+	/var/lib/dpkg/info/libdemo1-one:amd64.postinst configure 1.0-1 || /var/lib/dpkg/info/libdemo1-one.postinst configure 1.0-1
+	[ "\$a" = "\$(update-alternatives --query libdemo.so.1-x86_64-linux-gnu)" ] && echo "again: same"
+	EOF
+
+# The next revision through a padpack repository: apt-get upgrade keeps
+# the administrator's choice (manual mode, the lower-priority variant).
+if split_rev 2 "$WORK/debs2" >"$WORK/split2.log" 2>&1 &&
+   "$PADPACK" key generate --uid "Demo <demo@example.org>" --out "$WORK/key" >/dev/null 2>&1 &&
+   "$PADPACK" repo init "$D/repo" --origin Demo --label Demo --key "$WORK/key/secret.pem" --uri file:/debs/repo >/dev/null 2>&1 &&
+   "$PADPACK" repo add --publish "$D/repo" "$D"/libdemo1-*.deb >/dev/null 2>&1 &&
+   "$PADPACK" repo init "$D/repo2" --origin Demo --label Demo --key "$WORK/key/secret.pem" --uri file:/debs/repo2 >/dev/null 2>&1 &&
+   "$PADPACK" repo add --publish "$D/repo2" "$D"/libdemo1-*.deb "$WORK/debs2"/libdemo1-*.deb >/dev/null 2>&1; then
+	ok "revisions 1 and 2 published in padpack repositories"
+	check_fails "apt-get upgrade from revision 1 to 2 keeps the alternatives and the choice" 0 \
+		'^before: flavour 2 .*\| after: flavour 2 built with FLAVOUR=2 \| .*1\.0-2 .*1\.0-2 .*manual mode' \
+		in_root <<-EOF
+		install -m 0644 /debs/repo/*-archive-keyring.gpg /usr/share/keyrings/
+		cp /debs/repo/stable.sources /etc/apt/sources.list.d/demo.sources
+		apt-get update -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=0 >/dev/null 2>&1
+		apt-get install -y -q libdemo1-one libdemo1-two >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+		update-alternatives --set libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-two/libdemo.so.1 >/dev/null
+		$USE
+		show before
+		sed -i 's|/debs/repo\$|/debs/repo2|; s|/debs/repo |/debs/repo2 |' /etc/apt/sources.list.d/demo.sources
+		apt-get update -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=0 >/dev/null 2>&1
+		apt-get upgrade -y -q >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+		show after
+		dpkg-query -W libdemo1-one libdemo1-two | tr '\n' ' '
+		update-alternatives --display libdemo.so.1-x86_64-linux-gnu | head -n 1
+		EOF
+else
+	not_ok "revisions 1 and 2 published in padpack repositories" "$(cat "$WORK/split2.log")"
+fi
