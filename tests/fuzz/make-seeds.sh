@@ -44,6 +44,24 @@ if [ -x "$PADPACK" ]; then
 				"$OUT/deb/$fx-padpack-$z.deb" 2>/dev/null || true
 		done
 	done
+	# signed with the fuzzers' key (fuzz-deb verifies with it): verify
+	# reads them through to comparing md5sums, one of which is wrong
+	mkdir -p "$WORK/badsum"
+	cp -a "$WORK/full/." "$WORK/badsum/"
+	find "$WORK/badsum" -path '*/DEBIAN' -prune -o -type f -printf '%P\n' |
+		sort | sed 's/^/00000000000000000000000000000000  /' \
+		> "$WORK/badsum/DEBIAN/md5sums"
+	dpkg-deb --root-owner-group -Znone -b "$WORK/badsum" \
+		"$WORK/badsum.deb" >/dev/null
+	# (a copy: git keeps secret.pem readable by others, which sign refuses)
+	cp -r "$TOP/tests/fuzz/deb-key" "$WORK/key"
+	chmod 600 "$WORK/key/secret.pem"
+	for f in "$OUT"/deb/*-padpack-*.deb "$WORK/badsum.deb"; do
+		[ -f "$f" ] || continue
+		b=${f##*/}
+		"$PADPACK" sign -q "$f" --key "$WORK/key" \
+			-o "$OUT/deb/signed-$b"
+	done
 fi
 # an ar archive that is not a .deb: a static library
 printf 'int f(void) { return 1; }\n' > "$WORK/f.c"
