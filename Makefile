@@ -167,7 +167,8 @@ build-fuzz/src/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h) Makefile
 
 build-fuzz/tests/fuzz/%.o: tests/fuzz/%.c $(wildcard src/lib/*.h tests/fuzz/*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) \
+		-DFUZZ_KEY_DIR='"$(CURDIR)/tests/fuzz/deb-key"' -c -o $@ $<
 
 build-fuzz/libpadpack-fuzz.a: $(FUZZ_LIB_OBJ)
 	rm -f $@

@@ -246,6 +246,10 @@ static int compare_md5sums(struct content *c, const struct strbuf *sums,
 /* Data is not started in a slot with less room than this: a header for a
  * few bytes is not worth it. */
 #define PIPE_MIN_DATA 4096u
+/* A package whose members hold less than this is hashed on the reading
+ * thread: starting two threads and their rings (5 MiB, prefaulted) costs
+ * more than the hashing they would share. */
+#define PIPE_THREADED_MIN (1u << 20)
 
 typedef void (*pipe_consume_fn)(void *ctx, int tag, const unsigned char *buf,
 				size_t len);
@@ -392,8 +396,9 @@ static void pipe_feed(const void *buf, size_t len, void *ctx)
 	pipe_put(ctx, PIPE_DATA, buf, len);
 }
 
+/* threaded 0: no thread or ring; pipe_put consumes on the caller's. */
 static void pipe_start(struct byte_pipe *p, pipe_consume_fn consume,
-		       void *ctx, size_t nslots)
+		       void *ctx, size_t nslots, int threaded)
 {
 	memset(p, 0, sizeof(*p));
 	p->consume = consume;
@@ -402,6 +407,8 @@ static void pipe_start(struct byte_pipe *p, pipe_consume_fn consume,
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->more, NULL);
 	pthread_cond_init(&p->room, NULL);
+	if (!threaded)
+		return;
 	p->slots = xmalloc(nslots * PIPE_SLOT);
 	xprefault(p->slots, nslots * PIPE_SLOT);
 	p->running = !pthread_create(&p->thread, NULL, pipe_main, p);
@@ -622,10 +629,13 @@ static int verify_run(struct run *r, const char *path,
 	if (start_signature(r, origin, kr, err) < 0)
 		return -1;
 	if (r->v.have_key) {
+		int threaded = r->deb.control.size + r->deb.data.size >=
+			       PIPE_THREADED_MIN;
 		int rc;
 
-		pipe_start(&r->pipe, sig_consume, &r->v, 4);
-		pipe_start(&r->lane_pipe, md5_consume, &r->lane, PIPE_SLOTS);
+		pipe_start(&r->pipe, sig_consume, &r->v, 4, threaded);
+		pipe_start(&r->lane_pipe, md5_consume, &r->lane, PIPE_SLOTS,
+			   threaded);
 		r->content.lane = &r->lane_pipe;
 		rc = read_members(r, err);
 		pipe_finish(&r->pipe);

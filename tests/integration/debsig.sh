@@ -185,6 +185,23 @@ dpkg-deb --root-owner-group -b wrongsums wrongsums.deb >/dev/null
 check_fails "signed, but a file differs from md5sums: mismatch (13)" 13 \
 	"differs     usr/share/doc/hello/README" \
 	"$PADPACK" verify wrongsums.deb --keyring ed/public.gpg
+# members of 1 MiB and more are hashed on two more threads (smaller ones on
+# the reading thread): the same checks
+make_tree big
+mkdir -p big/usr/share/big
+for i in $(seq 1 24); do head -c 65536 /dev/urandom > big/usr/share/big/f$i; done
+(cd big && find usr -type f | sort | xargs md5sum) > big/DEBIAN/md5sums
+dpkg-deb --root-owner-group -Znone -b big big.deb >/dev/null
+"$PADPACK" sign big.deb --key ed -q
+check_fails "a 1.5 MiB package: every file checked against md5sums" 0 \
+	"content     26 of 26 files checked against md5sums" \
+	"$PADPACK" verify big.deb --keyring ed/public.gpg
+sed -i 's/^[0-9a-f]\{4\}\(.*big\/f17\)$/0000\1/' big/DEBIAN/md5sums
+dpkg-deb --root-owner-group -Znone -b big big.deb >/dev/null
+"$PADPACK" sign big.deb --key ed -q
+check_fails "a 1.5 MiB package whose file differs from md5sums: mismatch (13)" 13 \
+	"differs     usr/share/big/f17" \
+	"$PADPACK" verify big.deb --keyring ed/public.gpg
 printf 'not an md5sums line\n' > wrongsums/DEBIAN/md5sums
 dpkg-deb --root-owner-group -b wrongsums badsums.deb >/dev/null
 "$PADPACK" sign badsums.deb --key ed -q
