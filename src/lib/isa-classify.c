@@ -1,6 +1,7 @@
 /* Which named extensions an instruction needs, from Zydis's ISA set
  * (finer than its ISA extension: SSE4.1 and SSE4.2 are one extension
- * there, and only the set tells an EVEX.128 form that needs AVX-512VL). */
+ * there, and only the set tells an EVEX.128 form that needs AVX-512VL).
+ * Calls only isa-names.c below it; isa.c calls it. */
 #include "isa-internal.h"
 
 struct set_map {

@@ -21,7 +21,10 @@
  * by arithmetic on other addresses), and that each resolver chooses a
  * variant the CPU supports, which is the resolver's whole job. Targets a
  * resolver loads from a table are not found and stay counted, which errs
- * on the strict side. */
+ * on the strict side.
+ *
+ * Layering: isa.c calls isa_dispatch_mark; this file calls down into
+ * isa-funcs.c (function table, code sections) and never back into isa.c. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
-/* Shared by the parts of the ISA scanner (isa.c, isa-classify.c,
- * isa-dispatch.c); not part of the library's interface. */
+/* Shared by the parts of the ISA scanner; not part of the library's
+ * interface. Calls go one way, lowest first: isa-names.c, isa-classify.c,
+ * isa-funcs.c (function table, code sections), isa-dispatch.c, isa.c. */
 #ifndef PP_ISA_INTERNAL_H
 #define PP_ISA_INTERNAL_H
 
@@ -40,6 +41,10 @@ struct isa_obj {
 int isa_classify(const ZydisDecodedInstruction *insn,
 		 enum pp_isa_ext out[3]);
 
+/* ---- isa-funcs.c ---- */
+
+/* Sets err for a libelf failure in path while reading what; returns -1. */
+int isa_elf_error(struct pp_err *err, const char *path, const char *what);
 /* Sorts funcs and merges aliases (same space and start). */
 void isa_funcs_sort(struct isa_funcs *funcs);
 /* Index of the last start at or before (space, addr); SIZE_MAX if none. */
@@ -61,6 +66,8 @@ int isa_each_code_section(struct isa_obj *obj,
 				    const GElf_Shdr *sh, const uint8_t *buf,
 				    size_t size, void *arg),
 			  void *arg, struct pp_err *err);
+
+/* ---- isa-dispatch.c ---- */
 
 /* Marks the functions of a linked obj that only ifunc resolvers reach
  * (why = PP_ISA_EXEMPT_IFUNC); returns how many, or -1. */

@@ -1,6 +1,7 @@
 /* The names of the extensions and levels, which level guarantees each
  * extension (x86-64 psABI, "Micro-architecture levels"), and the limits a
- * package declares ("x86-64-v2+AVX"). */
+ * package declares ("x86-64-v2+AVX"). The lowest file of the ISA
+ * scanner: it calls none of the others. */
 #include <ctype.h>
 #include <string.h>
 

@@ -1,6 +1,8 @@
 /* The ISA scan: opens ELF files and archives with libelf, finds the
  * function symbols, decodes the executable sections with Zydis and tallies
- * the extensions (see isa.h). */
+ * the extensions (see isa.h). The top of the scanner: it calls down into
+ * isa-dispatch.c, isa-funcs.c, isa-classify.c and isa-names.c, none of
+ * which calls back up into it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -26,76 +28,7 @@ struct scan {
 	int lto; /* an object held LTO bytecode and no code */
 };
 
-static int elf_error(struct pp_err *err, const char *path, const char *what)
-{
-	return pp_err_set(err, PP_EXIT_INPUT, "%s: truncated or malformed ELF "
-			  "file (%s: %s); rebuild it or check the copy", path,
-			  what, elf_errmsg(-1));
-}
-
 /* ---- function symbols ---- */
-
-static int func_cmp(const void *a, const void *b)
-{
-	const struct isa_func *x = a, *y = b;
-
-	if (x->space != y->space)
-		return x->space < y->space ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	/* a named start first, so that it is the one kept */
-	return !x->name - !y->name;
-}
-
-void isa_funcs_sort(struct isa_funcs *fs)
-{
-	size_t n = 0;
-
-	if (!fs->nr)
-		return;
-	qsort(fs->v, fs->nr, sizeof(*fs->v), func_cmp);
-	for (size_t i = 1; i < fs->nr; i++) {
-		struct isa_func *keep = &fs->v[n], *f = &fs->v[i];
-
-		if (f->space != keep->space || f->start != keep->start) {
-			fs->v[++n] = *f;
-			continue;
-		}
-		/* an alias: the start is exempt if any name matched */
-		if (f->end > keep->end)
-			keep->end = f->end;
-		if (f->why > keep->why)
-			keep->why = f->why;
-		keep->flags |= f->flags;
-	}
-	fs->nr = n + 1;
-}
-
-size_t isa_funcs_floor(const struct isa_funcs *fs, size_t space,
-		       uint64_t addr)
-{
-	size_t lo = 0, hi = fs->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct isa_func *f = &fs->v[mid];
-
-		if (f->space < space || (f->space == space && f->start <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || fs->v[lo - 1].space != space)
-		return SIZE_MAX;
-	return lo - 1;
-}
-
-void isa_funcs_add(struct isa_funcs *fs, uint64_t addr, unsigned flags)
-{
-	ARRAY_GROW(fs->v, fs->alloc, fs->nr + 1);
-	fs->v[fs->nr++] = (struct isa_func){ addr, 0, 0, NULL, PP_ISA_COUNTED,
-					     (unsigned char)flags };
-}
 
 static int matches(const char *const *globs, size_t nr, const char *name)
 {
@@ -170,12 +103,12 @@ static int load_symbols(struct isa_obj *o, const struct pp_isa_policy *p,
 		return 0;
 	data = elf_getdata(scn, NULL);
 	if (!data || !sh.sh_entsize)
-		return elf_error(err, o->path, "symbol table");
+		return isa_elf_error(err, o->path, "symbol table");
 	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Sym sym;
 
 		if (!gelf_getsym(data, (int)i, &sym))
-			return elf_error(err, o->path, "symbol table");
+			return isa_elf_error(err, o->path, "symbol table");
 		add_symbol(o, p, &sym, elf_strptr(o->elf, sh.sh_link,
 						  sym.st_name));
 	}
@@ -184,25 +117,6 @@ static int load_symbols(struct isa_obj *o, const struct pp_isa_policy *p,
 }
 
 /* ---- decoding ---- */
-
-size_t isa_func_at(const struct isa_funcs *fs, size_t *cur, size_t space,
-		   uint64_t addr)
-{
-	const struct isa_func *f;
-
-	if (*cur == SIZE_MAX || fs->v[*cur].space != space ||
-	    fs->v[*cur].start > addr)
-		*cur = isa_funcs_floor(fs, space, addr);
-	if (*cur == SIZE_MAX)
-		return SIZE_MAX;
-	while (*cur + 1 < fs->nr && fs->v[*cur + 1].space == space &&
-	       fs->v[*cur + 1].start <= addr)
-		++*cur;
-	f = &fs->v[*cur];
-	if (f->end && addr >= f->end)
-		return SIZE_MAX;
-	return *cur;
-}
 
 static void fill_site(struct pp_isa_site *site, const struct isa_obj *o,
 		      const struct isa_func *f, const char *section,
@@ -264,33 +178,6 @@ static int decode_section(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
 	return 0;
 }
 
-int isa_each_code_section(struct isa_obj *o,
-			  int (*fn)(struct isa_obj *o, size_t ndx,
-				    const GElf_Shdr *sh, const uint8_t *buf,
-				    size_t size, void *arg),
-			  void *arg, struct pp_err *err)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(o->elf, scn))) {
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh))
-			return elf_error(err, o->path, "section header");
-		if (!(sh.sh_flags & SHF_EXECINSTR) ||
-		    sh.sh_type != SHT_PROGBITS || !sh.sh_size)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data || data->d_size != sh.sh_size || !data->d_buf)
-			return elf_error(err, o->path, "code section");
-		if (fn(o, elf_ndxscn(scn), &sh, data->d_buf, data->d_size,
-		       arg) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* ---- objects and archives ---- */
 
 static int has_lto_sections(struct isa_obj *o)
@@ -341,7 +228,7 @@ static int check_header(struct isa_obj *o, struct pp_err *err)
 	const char *where = o->member ? o->member : "";
 
 	if (!gelf_getehdr(o->elf, &o->ehdr))
-		return elf_error(err, o->path, "ELF header");
+		return isa_elf_error(err, o->path, "ELF header");
 	if (o->ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    o->ehdr.e_machine != EM_X86_64)
 		return pp_err_set(err, PP_EXIT_INPUT, "%s%s%s: not x86-64 code "
@@ -350,7 +237,7 @@ static int check_header(struct isa_obj *o, struct pp_err *err)
 				  where, o->ehdr.e_machine,
 				  o->ehdr.e_ident[EI_CLASS]);
 	if (elf_getshdrstrndx(o->elf, &o->shstrndx) < 0)
-		return elf_error(err, o->path, "section names");
+		return isa_elf_error(err, o->path, "section names");
 	if (check_bounds(o) < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "%s%s%s: truncated or "
 				  "malformed ELF file (section headers or data "
@@ -441,7 +328,7 @@ static int scan_fd(struct scan *s, int fd, const char *path,
 	int rc;
 
 	if (!elf)
-		return elf_error(err, path, "open");
+		return isa_elf_error(err, path, "open");
 	switch (elf_kind(elf)) {
 	case ELF_K_ELF:
 		rc = scan_object(s, elf, path, NULL, err);
