@@ -1,5 +1,7 @@
 /* padpack docker: build contexts on disk, each a directory emptied first,
- * holding the Dockerfile and what it copies or mounts. */
+ * holding the Dockerfile and what it copies or mounts. The top of the
+ * docker files: it calls down into dockerfile.c, docker-scripts.c and
+ * docker-names.c, and none of them calls back into it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,37 +14,6 @@
 #include "fsutil.h"
 #include "tree.h"
 #include "xalloc.h"
-
-const char *pp_mount(const struct pp_spec *spec)
-{
-	return spec->image.mount ? spec->image.mount : "/paddle";
-}
-
-/* The last component of path (trailing slashes stay on it). */
-static const char *base_name(const char *path)
-{
-	size_t len = strlen(path);
-	const char *p;
-
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	for (p = path + len; p > path && p[-1] != '/'; p--)
-		;
-	return p;
-}
-
-void pp_app_copy_name(struct strbuf *out, size_t i, const char *copy)
-{
-	const char *colon = strchr(copy, ':');
-	char *src = xstrndup(copy, (size_t)(colon - copy));
-	const char *name = base_name(src);
-	size_t len = strlen(name);
-
-	while (len > 1 && name[len - 1] == '/')
-		len--;
-	strbuf_addf(out, "copy%zu/%.*s", i + 1, (int)len, name);
-	free(src);
-}
 
 static char *join(const char *dir, const char *name)
 {
@@ -90,7 +61,7 @@ static int copy_tree(const char *src, const char *dst, const char *skip,
 
 	for (size_t i = 0; rc == 0 && i < t.nr; i++) {
 		const struct pp_tree_entry *e = &t.e[i];
-		const char *name = base_name(e->path);
+		const char *name = pp_docker_base_name(e->path);
 		char *from = join(src, e->path), *to = join(dst, e->path);
 
 		if (S_ISDIR(e->st.st_mode) && (!strcmp(name, ".git") ||
@@ -133,12 +104,12 @@ static int prod_files(const struct pp_spec *spec,
 	int rc = pp_mkdir_p(debs, 0755, err);
 
 	for (size_t i = 0; rc == 0 && i < in->debs.nr; i++) {
-		to = join(debs, base_name(in->debs.items[i]));
+		to = join(debs, pp_docker_base_name(in->debs.items[i]));
 		rc = link_or_copy(in->debs.items[i], to, 0644, err);
 		free(to);
 	}
 	if (rc == 0 && in->sources) {
-		to = join(dir, base_name(in->keyring_dest));
+		to = join(dir, pp_docker_base_name(in->keyring_dest));
 		rc = pp_copy_file(in->keyring, to, 0644, err);
 		free(to);
 		strbuf_addf(&name, "%s/%s.sources", dir, spec->name);

@@ -1,5 +1,8 @@
 /* padpack docker: image names and tags, the base of the development image,
- * and which packages a production image installs. */
+ * which packages a production image installs, and the paths the contexts
+ * and scripts agree on (the mount point, an app copy's name). The lowest
+ * of the docker files: it calls none of dockerfile.c, docker-scripts.c
+ * or docker-context.c, which all call down into it. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +12,41 @@
 #include "control.h"
 #include "deb.h"
 #include "docker.h"
+#include "dockerint.h"
 #include "fsutil.h"
 #include "version.h"
 #include "xalloc.h"
+
+const char *pp_mount(const struct pp_spec *spec)
+{
+	return spec->image.mount ? spec->image.mount : "/paddle";
+}
+
+/* The last component of path (trailing slashes stay on it). */
+const char *pp_docker_base_name(const char *path)
+{
+	size_t len = strlen(path);
+	const char *p;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (p = path + len; p > path && p[-1] != '/'; p--)
+		;
+	return p;
+}
+
+void pp_app_copy_name(struct strbuf *out, size_t i, const char *copy)
+{
+	const char *colon = strchr(copy, ':');
+	char *src = xstrndup(copy, (size_t)(colon - copy));
+	const char *name = pp_docker_base_name(src);
+	size_t len = strlen(name);
+
+	while (len > 1 && name[len - 1] == '/')
+		len--;
+	strbuf_addf(out, "copy%zu/%.*s", i + 1, (int)len, name);
+	free(src);
+}
 
 void pp_docker_repo(const struct pp_spec *spec,
 		    const struct pp_docker_opts *o, const char *name,

@@ -1,7 +1,9 @@
 /* padpack docker: the scripts written beside the Dockerfiles (POSIX sh):
  * the development image's default command, build-images.sh, run.sh and
  * the container.sh helpers. Words from the spec are double-quoted with
- * '$' left alone where the shell must expand it when the script runs. */
+ * '$' left alone where the shell must expand it when the script runs.
+ * Layering: calls down into docker-names.c only; docker-context.c calls
+ * it, and it never calls docker-context.c or dockerfile.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

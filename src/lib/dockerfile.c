@@ -1,7 +1,9 @@
 /* padpack docker: the text of the Dockerfiles (production, development,
  * application). Each instruction is written so that both dockerfilelint
  * and dockerfile-utils find nothing in it: tagged FROM, apt-get install
- * with -y and --no-install-recommends, lists removed in the same RUN. */
+ * with -y and --no-install-recommends, lists removed in the same RUN.
+ * Layering: calls down into docker-names.c only; docker-context.c calls
+ * it, and it never calls docker-context.c or docker-scripts.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,7 @@
 /* Internals of padpack docker shared by its files: Dockerfile pieces
- * (dockerfile.c), and what the contexts and scripts agree on. */
+ * (dockerfile.c), and what the contexts and scripts agree on
+ * (docker-names.c). Calls go one way, lowest first: docker-names.c;
+ * dockerfile.c and docker-scripts.c; docker-context.c. */
 #ifndef PP_DOCKERINT_H
 #define PP_DOCKERINT_H
 
@@ -7,6 +9,8 @@
 
 /* Where the development image keeps the spec it was made from. */
 #define PP_DEV_SPEC_DIR "/usr/local/share/padpack/spec"
+
+/* ---- dockerfile.c ---- */
 
 /* "text" as JSON writes it; with dollar, '$' is escaped as well (for the
  * instructions a builder expands variables in). */
@@ -28,8 +32,13 @@ void pp_df_labels(struct strbuf *out, const struct pp_spec *spec,
 const char *pp_prod_base(const struct pp_spec *spec,
 			 const struct pp_variant *v);
 const char *pp_image_user(const struct pp_spec *spec);
+
+/* ---- docker-names.c ---- */
+
 /* Where the source is mounted in containers (image.mount, /paddle). */
 const char *pp_mount(const struct pp_spec *spec);
+/* The last component of path (trailing slashes stay on it). */
+const char *pp_docker_base_name(const char *path);
 /* The context path of an app's i-th copy "SRC:DEST": copyN/BASENAME. */
 void pp_app_copy_name(struct strbuf *out, size_t i, const char *copy);
 
