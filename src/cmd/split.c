@@ -11,7 +11,7 @@
 
 #include "../lib/fsutil.h"
 #include "../lib/json-out.h"
-#include "../lib/split.h"
+#include "../lib/split-plan.h"
 #include "../lib/strbuf.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"

@@ -3,7 +3,7 @@
 #include <sys/stat.h>
 
 #include "json-out.h"
-#include "split.h"
+#include "split-plan.h"
 #include "strbuf.h"
 
 static void set(json_t *obj, const char *key, json_t *value)

@@ -1,6 +1,6 @@
 /* padpack split, planning: read the stage trees, classify, find the files
  * every variant shares, assign each file to a package. Writes nothing. */
-#include "split.h"
+#include "split-plan.h"
 
 #include <ctype.h>
 #include <dirent.h>

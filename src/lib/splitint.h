@@ -6,7 +6,7 @@
 #define PP_SPLITINT_H
 
 #include "dpkgdb.h"
-#include "split.h"
+#include "split-plan.h"
 
 static inline struct pp_split_file *pp_split_at(const struct pp_split *s,
 						struct pp_split_ref r)

@@ -10,9 +10,14 @@
  * debug files in -dbgsym packages, copyright and changelog, compressed
  * manual pages), computes its control file from the role's template and
  * its dependencies as dpkg-shlibdeps does, packs it, and writes
- * SHA256SUMS, a .buildinfo and a .changes beside the packages. */
-#ifndef PP_SPLIT_H
-#define PP_SPLIT_H
+ * SHA256SUMS, a .buildinfo and a .changes beside the packages.
+ *
+ * This header declares the split plan (struct pp_split, made by
+ * split-plan.c) and what is done with a plan: pp_split_scaffold
+ * (split-scaffold.c) and pp_split_run (split-build.c). The internals the
+ * split-*.c files share are in splitint.h. */
+#ifndef PP_SPLIT_PLAN_H
+#define PP_SPLIT_PLAN_H
 
 #include <stddef.h>
 #include <sys/stat.h>
