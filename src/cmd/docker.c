@@ -9,7 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/docker.h"
+#include "../lib/docker-context.h"
+#include "../lib/docker-scripts.h"
 #include "../lib/fsutil.h"
 #include "../lib/proc.h"
 #include "../lib/spec.h"

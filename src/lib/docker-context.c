@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "docker.h"
+#include "docker-context.h"
+#include "docker-scripts.h"
 #include "dockerint.h"
 #include "fsutil.h"
 #include "tree.h"

@@ -11,7 +11,7 @@
 
 #include "control.h"
 #include "deb.h"
-#include "docker.h"
+#include "docker-names.h"
 #include "dockerint.h"
 #include "fsutil.h"
 #include "version.h"

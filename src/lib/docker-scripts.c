@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docker.h"
+#include "docker-scripts.h"
 #include "dockerint.h"
 #include "proc.h"
 #include "xalloc.h"

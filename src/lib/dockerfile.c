@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docker.h"
+#include "dockerfile.h"
 #include "dockerint.h"
 #include "proc.h"
 #include "xalloc.h"

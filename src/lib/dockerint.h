@@ -5,7 +5,7 @@
 #ifndef PP_DOCKERINT_H
 #define PP_DOCKERINT_H
 
-#include "docker.h"
+#include "docker-names.h"
 
 /* Where the development image keeps the spec it was made from. */
 #define PP_DEV_SPEC_DIR "/usr/local/share/padpack/spec"

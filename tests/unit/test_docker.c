@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../src/lib/docker.h"
+#include "../../src/lib/docker-scripts.h"
+#include "../../src/lib/dockerfile.h"
 #include "../../src/lib/dockerint.h"
 #include "../../src/lib/xalloc.h"
 #include "test.h"
