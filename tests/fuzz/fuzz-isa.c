@@ -1,4 +1,4 @@
-/* libFuzzer target: the ISA scanner (isa.c, isa-dispatch.c,
+/* libFuzzer target: the ISA scanner (isa.c, isa-dispatch.c, isa-funcs.c,
  * isa-classify.c) on arbitrary ELF files and ar archives of them: decoded
  * with Zydis, with the ifunc proof and exemption globs on, then checked
  * against a limit and a forbidden set and described as split does. */
