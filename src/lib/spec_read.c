@@ -1,5 +1,7 @@
 /* Reading a spec's settings once the schema is known to hold: each with
- * the checks of its meaning, and the placeholders of its templates. */
+ * the checks of its meaning, and the placeholders of its templates.
+ * Layer: the bottom of the spec module (below spec.c and variant.c): it
+ * calls neither of them. */
 #include "spec.h"
 
 #include <ctype.h>
@@ -62,6 +64,26 @@ static int is_env_name(const char *s)
 int pp_is_placeholder_name(const char *s)
 {
 	return is_word(s, LOWER "_", LOWER DIGIT "_");
+}
+
+int pp_version_is_upstream(const char *s)
+{
+	if (*s < '0' || *s > '9' || strlen(s) > 100)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || strchr(".+~-", *s)))
+			return 0;
+	return 1;
+}
+
+enum pp_records pp_records_parse(const char *name)
+{
+	if (!strcmp(name, "status.d"))
+		return PP_RECORDS_STATUS_D;
+	if (!strcmp(name, "dpkg"))
+		return PP_RECORDS_DPKG;
+	return PP_RECORDS_UNSET;
 }
 
 static int in_list(const char *const *list, const char *s)

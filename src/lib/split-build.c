@@ -2,7 +2,9 @@
  * it (dh_fixperms, dh_compress, dh_strip with -dbgsym packages,
  * dh_installdocs' copyright and changelog, dh_makeshlibs' shlibs, symbols
  * and ldconfig trigger, dh_installdeb's conffiles and scripts), its
- * control file, then the .deb. */
+ * control file, then the .deb.
+ * Layer: above changes.c (the changelog, .changes) and variant.c
+ * (placeholders), which never call back up into the build. */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -340,33 +342,6 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 }
 
 /* ---- documentation ---------------------------------------------------- */
-
-static void rfc2822(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%a, %d %b %Y %H:%M:%S +0000", &tm);
-}
-
-int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
-		       struct pp_err *err)
-{
-	const struct pp_spec *spec = s->spec;
-	char date[64];
-
-	if (spec->changelog)
-		return pp_read_file(spec->changelog, out, err);
-	rfc2822(s->opts.timestamp, date, sizeof(date));
-	strbuf_addf(out, "%s (%s) %s; urgency=%s\n\n"
-		    "  * Built by padpack split from the staged build of %s %s"
-		    "\n    (%zu variant%s).\n\n -- %s  %s\n", spec->name,
-		    s->version, spec->distribution ? spec->distribution :
-		    "unstable", spec->urgency ? spec->urgency : "medium",
-		    spec->name, s->upstream, s->nr_stages,
-		    s->nr_stages == 1 ? "" : "s", spec->maintainer, date);
-	return 0;
-}
 
 static int write_at(const char *root, const char *rel, const void *data,
 		    size_t len, mode_t mode, time_t t, struct pp_err *err)

@@ -192,8 +192,8 @@ char *pp_split_default_title(const char *summary, const char *package,
 /* Wraps the paragraphs of an extended description at 79 columns. */
 void pp_wrap_description(const char *value, struct strbuf *out);
 
-/* The changelog every package ships: the spec's file, or one entry made
- * for this run (dated SOURCE_DATE_EPOCH). */
+/* The changelog every package ships (changes.c): the spec's file, or one
+ * entry made for this run (dated SOURCE_DATE_EPOCH). */
 int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
 		       struct pp_err *err);
 
