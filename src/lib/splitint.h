@@ -1,5 +1,5 @@
 /* Internals shared by the parts of padpack split: planning
- * (split-plan.c), dependencies (shlibdeps.c), control data
+ * (split-plan.c, split-assign.c), dependencies (shlibdeps.c), control data
  * (split-control.c), building the trees (split-build.c), and the run's
  * .changes/.buildinfo (changes.c). */
 #ifndef PP_SPLITINT_H
@@ -81,6 +81,12 @@ int pp_split_wants_doc_package(unsigned long long doc_bytes);
 /* A -data package holds usr/share's other files only from this size on;
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
+
+/* ---- assigning files to packages (split-assign.c) ---- */
+
+/* Runs the rules on every stage's files, finds the files the variants
+ * share and makes s->pkgs from the choices (the plan's middle step). */
+int pp_split_assign(struct pp_split *s, struct pp_err *err);
 
 /* ---- glibc-hwcaps builds (split-hwcaps.c) ---- */
 
