@@ -1,7 +1,8 @@
 /* Loading a spec (parse, schema, settings), the variant matrix, variant
  * selection, placeholder expansion and the version to build.
  * Layer: the top of the spec module: calls down into spec_read.c
- * (settings) and variant.c (using the variants); neither calls back. */
+ * (settings; it uses spec_packages.c and spec_setting.c) and variant.c
+ * (using the variants); none of them calls back. */
 #include "spec.h"
 
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* Using a loaded spec: choosing variants, expanding @placeholders@ for one
  * variant, and finding the version to build.
- * Layer: between spec.c (loading, which lists variants in its errors)
- * and spec_read.c (settings and their checks), calling only down. */
+ * Layer: below spec.c (loading, which lists variants in its errors),
+ * above spec_setting.c (placeholder names); calls only down. */
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
