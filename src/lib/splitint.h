@@ -203,7 +203,7 @@ void pp_wrap_description(const char *value, struct strbuf *out);
 int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
 		       struct pp_err *err);
 
-/* The exact Depends between the run's packages (split-build.c): -dbgsym
+/* The exact Depends between the run's packages (split-relations.c): -dbgsym
  * on its package, a variant's package on its -common part, -dev on the
  * runtime packages it links to: "NAME (= VERSION)" in rel, and why in
  * why (may be NULL). Programs on libraries are not here: their
