@@ -82,6 +82,22 @@ int pp_split_wants_doc_package(unsigned long long doc_bytes);
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
 
+/* ---- writing a package tree's files (split-files.c) ---- */
+
+/* Creates the directories above path. */
+int pp_split_mkparent(const char *path, struct pp_err *err);
+/* Runs a program; its output becomes part of the error when it fails. */
+int pp_split_run_tool(char *const argv[], struct pp_err *err);
+int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err);
+/* gzip -9n: no name, no time, as dh_compress does. */
+int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
+/* Writes root/rel (its directories made), mode and mtime t. */
+int pp_split_write_at(const char *root, const char *rel, const void *data,
+		      size_t len, mode_t mode, time_t t, struct pp_err *err);
+/* Writes root/DEBIAN/name. */
+int pp_split_write_ctrl(const char *root, const char *name, const char *text,
+			mode_t mode, time_t t, struct pp_err *err);
+
 /* ---- assigning files to packages (split-assign.c) ---- */
 
 /* Runs the rules on every stage's files, finds the files the variants
