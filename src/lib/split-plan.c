@@ -587,27 +587,6 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 	return rc;
 }
 
-void pp_split_file_release(struct pp_split_file *f)
-{
-	free(f->path);
-	free(f->link);
-	free(f->rule);
-	free(f->src);
-	pp_classified_release(&f->c);
-	if (f->isa)
-		pp_isa_report_release(f->isa);
-	free(f->isa);
-}
-
-void pp_split_file_source(const struct pp_split_stage *st,
-			  const struct pp_split_file *f, struct strbuf *out)
-{
-	if (f->src)
-		strbuf_addstr(out, f->src);
-	else
-		strbuf_addf(out, "%s/%s", st->dir, f->path);
-}
-
 void pp_split_release(struct pp_split *s)
 {
 	for (size_t k = 0; k < s->nr_stages; k++) {

@@ -1,7 +1,9 @@
-/* padpack split, a stage's index by path: sorted once after reading,
- * then every part of the split looks files up in it.
+/* padpack split, a stage's files: the index by path (sorted once after
+ * reading, then every part of the split looks files up in it), where a
+ * file's bytes are read from, and freeing one.
  * Layer: the bottom of split (below split-plan.c, split-assign.c,
- * split-hwcaps.c, split-alt.c, shlibdeps.c); it calls none of them. */
+ * split-hwcaps.c, split-isa.c, split-alt.c, shlibdeps.c, split-build.c);
+ * it calls none of them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,4 +46,25 @@ struct pp_split_file *pp_split_find(const struct pp_split_stage *st,
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+void pp_split_file_release(struct pp_split_file *f)
+{
+	free(f->path);
+	free(f->link);
+	free(f->rule);
+	free(f->src);
+	pp_classified_release(&f->c);
+	if (f->isa)
+		pp_isa_report_release(f->isa);
+	free(f->isa);
+}
+
+void pp_split_file_source(const struct pp_split_stage *st,
+			  const struct pp_split_file *f, struct strbuf *out)
+{
+	if (f->src)
+		strbuf_addstr(out, f->src);
+	else
+		strbuf_addf(out, "%s/%s", st->dir, f->path);
 }
