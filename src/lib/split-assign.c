@@ -1,8 +1,8 @@
 /* padpack split, assigning: the rules that choose each staged file's
  * package (and role), the files every variant shares, and the packages
  * they make. Writes nothing.
- * Layer: below split-plan.c, which calls pp_split_assign; nothing here
- * calls back into the plan. */
+ * Layer: below split-plan.c, which calls pp_split_assign; above
+ * split-alt.c, split-rules.c and split-stage.c; calls nothing above it. */
 #include "split.h"
 
 #include <ctype.h>
@@ -854,21 +854,6 @@ static int needs_arch(const struct pp_split *s, const struct pp_split_pkg *p)
 			return 1;
 	}
 	return 0;
-}
-
-char *pp_split_dest_path(const struct pp_split *s, size_t pkg,
-			 const struct pp_split_file *f)
-{
-	const char *dir = "usr/lib/pkgconfig/";
-	size_t n = strlen(f->path), d = strlen(dir);
-	struct strbuf sb = STRBUF_INIT;
-
-	if (s->pkgs[pkg].arch_all || strncmp(f->path, dir, d) ||
-	    strchr(f->path + d, '/') || n < d + 4 ||
-	    strcmp(f->path + n - 3, ".pc"))
-		return xstrdup(f->path);
-	strbuf_addf(&sb, "usr/lib/%s/pkgconfig/%s", s->triplet, f->path + d);
-	return strbuf_detach(&sb, NULL);
 }
 
 static int has_debug_info(const struct pp_split_file *f)

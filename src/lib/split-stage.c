@@ -1,6 +1,7 @@
 /* padpack split, a stage's files: the index by path (sorted once after
  * reading, then every part of the split looks files up in it), where a
- * file's bytes are read from, and freeing one.
+ * file's bytes are read from and where its package puts it, and freeing
+ * one.
  * Layer: the bottom of split (below split-plan.c, split-assign.c,
  * split-hwcaps.c, split-isa.c, split-alt.c, shlibdeps.c, split-build.c);
  * it calls none of them. */
@@ -67,4 +68,19 @@ void pp_split_file_source(const struct pp_split_stage *st,
 		strbuf_addstr(out, f->src);
 	else
 		strbuf_addf(out, "%s/%s", st->dir, f->path);
+}
+
+char *pp_split_dest_path(const struct pp_split *s, size_t pkg,
+			 const struct pp_split_file *f)
+{
+	const char *dir = "usr/lib/pkgconfig/";
+	size_t n = strlen(f->path), d = strlen(dir);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (s->pkgs[pkg].arch_all || strncmp(f->path, dir, d) ||
+	    strchr(f->path + d, '/') || n < d + 4 ||
+	    strcmp(f->path + n - 3, ".pc"))
+		return xstrdup(f->path);
+	strbuf_addf(&sb, "usr/lib/%s/pkgconfig/%s", s->triplet, f->path + d);
+	return strbuf_detach(&sb, NULL);
 }
