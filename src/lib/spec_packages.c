@@ -164,7 +164,7 @@ static int read_dispatch(struct pp_spec_loader *L, const config_setting_t *list)
 		if (pp_spec_read_string(L, e, "path", &d->path, NULL, NULL) < 0 ||
 		    pp_spec_read_strings(L, e, "symbols", &d->symbols, NULL, 0) < 0 ||
 		    pp_spec_read_strings(L, e, "dispatchers", &d->dispatchers, NULL,
-				 0) < 0)
+					 0) < 0)
 			return -1;
 		if (config_setting_lookup_bool(e, "ifunc", &ifunc))
 			d->ifunc = ifunc;
@@ -244,23 +244,23 @@ static int read_package_about(struct pp_spec_loader *L, const config_setting_t *
 	char *runtime = NULL;
 
 	if (pp_spec_read_string(L, g, "runtime", &runtime, is_runtime,
-			"\"soname\" (a runtime package per shared library, the "
-			"default) or \"one\" (all in one)") < 0)
+				"\"soname\" (a runtime package per shared library, the "
+				"default) or \"one\" (all in one)") < 0)
 		return -1;
 	sp->runtime_one = runtime && !strcmp(runtime, "one");
 	free(runtime);
 	return pp_spec_read_template(L, g, "name", &sp->package) ||
 	       pp_spec_read_string(L, g, "revision", &sp->revision, is_revision,
-			   "a Debian revision: letters, digits, '+', '.', "
-			   "'~', e.g. \"1\"") ||
+				   "a Debian revision: letters, digits, '+', '.', "
+				   "'~', e.g. \"1\"") ||
 	       pp_spec_read_string(L, g, "title", &sp->title, is_title,
-			   "one line of under 40 characters") ||
+				   "one line of under 40 characters") ||
 	       pp_spec_read_string(L, g, "section", &sp->section, is_section,
-			   "a Debian section, e.g. \"science\"") ||
+				   "a Debian section, e.g. \"science\"") ||
 	       pp_spec_read_string(L, g, "distribution", &sp->distribution, is_section,
-			   "a distribution name, e.g. \"unstable\"") ||
+				   "a distribution name, e.g. \"unstable\"") ||
 	       pp_spec_read_string(L, g, "urgency", &sp->urgency, is_urgency,
-			   "low, medium, high, emergency or critical") ||
+				   "low, medium, high, emergency or critical") ||
 	       read_spec_file(L, g, "copyright", &sp->copyright) ||
 	       read_spec_file(L, g, "changelog", &sp->changelog) ||
 	       read_spec_file(L, g, "templates", &sp->templates) ||
@@ -330,7 +330,7 @@ static int read_alternative(struct pp_spec_loader *L, const config_setting_t *e,
 	if (read_alt_link(L, e, &a->master) < 0 ||
 	    check_alt_unique(L, e, &a->master) < 0 ||
 	    pp_spec_read_string(L, e, "provides", &a->provides, pp_spec_is_package_name,
-			"a package name, e.g. \"libblas.so.3\"") < 0)
+				"a package name, e.g. \"libblas.so.3\"") < 0)
 		return -1;
 	a->slaves = xcalloc((size_t)n + 1, sizeof(*a->slaves));
 	for (int i = 0; i < n; i++) {
@@ -360,7 +360,7 @@ static int read_alternatives(struct pp_spec_loader *L, const config_setting_t *g
 	char *set = NULL;
 
 	if (pp_spec_read_string(L, g, "variants", &set, is_variant_set,
-			"\"exclusive\" (the default) or \"coinstallable\"") < 0)
+				"\"exclusive\" (the default) or \"coinstallable\"") < 0)
 		return -1;
 	sp->coinstallable = set && !strcmp(set, "coinstallable");
 	free(set);

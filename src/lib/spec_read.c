@@ -71,7 +71,7 @@ static int read_env(struct pp_spec_loader *L, const config_setting_t *g,
 						"variable name; use letters, "
 						"digits and '_'");
 		if (pp_spec_check_template(L, e, config_setting_get_string(e),
-				   scope) < 0)
+					   scope) < 0)
 			return -1;
 		pp_strlist_pushf(env, "%s=%s", name,
 				 config_setting_get_string(e));
@@ -99,8 +99,8 @@ static int read_tools(struct pp_spec_loader *L, const config_setting_t *g,
 
 		t->line = config_setting_source_line(e);
 		if (pp_spec_read_string(L, e, "program", &t->program, is_program,
-				"a program name: letters, digits, '_', '.', "
-				"'+', '-'") < 0 ||
+					"a program name: letters, digits, '_', '.', "
+					"'+', '-'") < 0 ||
 		    pp_spec_read_string(L, e, "what", &t->what, NULL, NULL) < 0 ||
 		    pp_spec_read_strings(L, e, "search", &t->search, NULL, 0) < 0)
 			return -1;
@@ -188,7 +188,7 @@ static int read_system_settings(struct pp_spec_loader *L, const config_setting_t
 	       pp_spec_read_strings(L, g, "ldflags", &set->ldflags, scope, 1) ||
 	       pp_spec_read_strings(L, g, "make_vars", &set->make_vars, scope, 1) ||
 	       pp_spec_read_strings(L, g, "configure_args", &set->configure_args,
-			    scope, 1) ||
+				    scope, 1) ||
 	       pp_spec_read_strings(L, g, "meson_args", &set->meson_args, scope, 1) ?
 	       -1 : 0;
 }
@@ -267,22 +267,22 @@ static int read_about(struct pp_spec_loader *L, const config_setting_t *root)
 	struct pp_spec *sp = L->spec;
 
 	return pp_spec_read_string(L, root, "name", &sp->name, pp_spec_is_package_name,
-			   "a Debian package name: lower-case letters, digits, "
-			   "'+', '-', '.', at least 2 characters") ||
+				   "a Debian package name: lower-case letters, digits, "
+				   "'+', '-', '.', at least 2 characters") ||
 	       pp_spec_read_string(L, root, "version", &sp->version, is_release,
-			   "an upstream version: a digit, then letters, "
-			   "digits, '.', '+', '~' or '-', e.g. 1.4.2+ds") ||
+				   "an upstream version: a digit, then letters, "
+				   "digits, '.', '+', '~' or '-', e.g. 1.4.2+ds") ||
 	       pp_spec_read_string(L, root, "version_env", &sp->version_env,
-			   is_env_name, "a variable name (letters, digits, "
-			   "'_')") ||
+				   is_env_name, "a variable name (letters, digits, "
+				   "'_')") ||
 	       pp_spec_read_string(L, root, "maintainer", &sp->maintainer,
-			   is_maintainer, "\"Full Name <email@address>\"") ||
+				   is_maintainer, "\"Full Name <email@address>\"") ||
 	       pp_spec_read_string(L, root, "homepage", &sp->homepage, is_url,
-			   "an http:// or https:// URL without spaces") ||
+				   "an http:// or https:// URL without spaces") ||
 	       pp_spec_read_string(L, root, "summary", &sp->summary, is_summary,
-			   "one line of under 80 characters") ||
+				   "one line of under 80 characters") ||
 	       pp_spec_read_string(L, root, "description", &sp->description,
-			   pp_spec_any_string, "a paragraph of text") ||
+				   pp_spec_any_string, "a paragraph of text") ||
 	       pp_spec_read_string(L, root, "source", &sp->source, NULL, NULL) ? -1 : 0;
 }
 
@@ -331,11 +331,11 @@ static int read_system(struct pp_spec_loader *L, const config_setting_t *b)
 	return rc ||
 	       pp_spec_read_strings(L, b, "after_build", &sys->after_build, NULL, 1) ||
 	       pp_spec_read_strings(L, b, "after_install", &sys->after_install, NULL,
-			    1) ||
+				    1) ||
 	       pp_spec_read_template(L, b, "make_target", &sys->make_target) ||
 	       pp_spec_read_template(L, b, "make_test_target", &sys->make_test_target) ||
 	       pp_spec_read_template(L, b, "make_install_target",
-			     &sys->make_install_target) ? -1 : 0;
+				     &sys->make_install_target) ? -1 : 0;
 }
 
 static void system_release(struct pp_build_system *sys)
@@ -361,7 +361,7 @@ static int read_build(struct pp_spec_loader *L, const config_setting_t *root)
 	if (config_setting_lookup_bool(b, "test", &test))
 		sp->test = test;
 	return pp_spec_read_string(L, b, "generator", &sp->generator, pp_spec_any_string,
-			   "a CMake generator name") ||
+				   "a CMake generator name") ||
 	       pp_spec_read_strings(L, b, "test_args", &sp->test_args, NULL, 1) ||
 	       read_system_kind(L, b) ||
 	       read_settings(L, b, &sp->build, NULL) ||
@@ -545,9 +545,9 @@ static int read_records(struct pp_spec_loader *L, const config_setting_t *g,
 {
 	char *name = NULL;
 	int rc = pp_spec_read_string(L, g, "records", &name, is_records,
-			     "\"status.d\" (the packages' files and "
-			     "/var/lib/dpkg/status.d) or \"dpkg\" (installed "
-			     "in dpkg's database)");
+				     "\"status.d\" (the packages' files and "
+				     "/var/lib/dpkg/status.d) or \"dpkg\" (installed "
+				     "in dpkg's database)");
 
 	if (rc == 0 && name)
 		*out = pp_records_parse(name);
@@ -566,7 +566,7 @@ static int read_image_docker(struct pp_spec_loader *L, const config_setting_t *g
 	       read_records(L, g, &im->records) ||
 	       pp_spec_read_template(L, g, "latest", &im->latest) ||
 	       pp_spec_read_string(L, g, "user", &im->user, is_user_name,
-			   "a user name: lower-case letters, digits, '_', '-'") ||
+				   "a user name: lower-case letters, digits, '_', '-'") ||
 	       read_words(L, g, "runtime", &im->runtime, 1) ||
 	       check_each(L, g, "runtime", &im->runtime, is_package_template,
 			  "a package name or template, e.g. lib@name@1") ||
@@ -575,14 +575,14 @@ static int read_image_docker(struct pp_spec_loader *L, const config_setting_t *g
 	       read_words(L, g, "smoke", &im->smoke, 0) ||
 	       read_assignments(L, g, "labels", &im->labels, is_label_key) ||
 	       pp_spec_read_string(L, g, "label_prefix", &im->label_prefix,
-			   is_label_key, "a reverse domain name, e.g. "
-			   "org.paddlepaddle") ||
+				   is_label_key, "a reverse domain name, e.g. "
+				   "org.paddlepaddle") ||
 	       read_words(L, g, "dev_packages", &im->dev_packages, 0) ||
 	       check_each(L, g, "dev_packages", &im->dev_packages,
 			  pp_spec_is_package_name, "a Debian package name") ||
 	       read_dev_env(L, g, &im->dev_env) ||
 	       pp_spec_read_string(L, g, "woboq", &im->woboq, is_image_ref,
-			   "a git URL without spaces or quotes") ? -1 : 0;
+				   "a git URL without spaces or quotes") ? -1 : 0;
 }
 
 static int is_copy(const char *s)
@@ -606,8 +606,8 @@ static int read_app(struct pp_spec_loader *L, const config_setting_t *g,
 {
 	a->line = config_setting_source_line(g);
 	return pp_spec_read_string(L, g, "name", &a->name, is_image_name,
-			   "an image name: lower-case letters, digits, '.', "
-			   "'_', '-'") ||
+				   "an image name: lower-case letters, digits, '.', "
+				   "'_', '-'") ||
 	       read_words(L, g, "variants", &a->variants, 0) ||
 	       read_words(L, g, "apt", &a->apt, 0) ||
 	       check_each(L, g, "apt", &a->apt, pp_spec_is_package_name,
@@ -667,9 +667,9 @@ static int read_container(struct pp_spec_loader *L, const config_setting_t *g,
 	if (!s)
 		return 0;
 	return pp_spec_read_string(L, s, "base", &c->base, is_image_ref,
-			   "an image name such as debian:bookworm-slim") ||
+				   "an image name such as debian:bookworm-slim") ||
 	       pp_spec_read_string(L, s, "dev_base", &c->dev_base, is_image_ref,
-			   "an image name such as debian:bookworm") ||
+				   "an image name such as debian:bookworm") ||
 	       pp_spec_read_strings(L, s, "build_flags", &c->build_flags, NULL, 1) ||
 	       read_words(L, s, "run_flags", &c->run_flags, 1) ||
 	       read_assignments(L, s, "env", &c->env, is_env_name) ? -1 : 0;
@@ -760,7 +760,7 @@ static int read_value(struct pp_spec_loader *L, const config_setting_t *g,
 
 	v->line = config_setting_source_line(g);
 	if (pp_spec_read_string(L, g, "name", &v->name, is_value_name,
-			"lower-case letters, digits, '.' and '_'") < 0)
+				"lower-case letters, digits, '.' and '_'") < 0)
 		return -1;
 	for (size_t i = 0; i < axis->nr_values; i++)
 		if (axis->values[i].name && &axis->values[i] != v &&
@@ -804,7 +804,7 @@ static int read_axis_names(struct pp_spec_loader *L, const config_setting_t *axe
 
 		a->line = config_setting_source_line(g);
 		if (pp_spec_read_string(L, g, "name", &a->name, pp_is_placeholder_name,
-				"lower-case letters, digits and '_'") < 0)
+					"lower-case letters, digits and '_'") < 0)
 			return -1;
 		if (pp_strlist_find(&L->names, a->name) >= 0)
 			return pp_setting_error(g, L->file, L->err, "the axis "
@@ -936,7 +936,7 @@ static int read_image(struct pp_spec_loader *L, const config_setting_t *root)
 	       pp_spec_read_template(L, g, "dev", &im->dev) ||
 	       pp_spec_read_string(L, g, "apt_mirror", &im->apt_mirror, NULL, NULL) ||
 	       pp_spec_read_string(L, g, "mount", &im->mount, pp_spec_is_abs_path,
-			   "an absolute path, e.g. \"/paddle\"") ||
+				   "an absolute path, e.g. \"/paddle\"") ||
 	       read_image_docker(L, g, im) ? -1 : 0;
 }
 

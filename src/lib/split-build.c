@@ -273,7 +273,7 @@ static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 	strbuf_addf(&rel, "usr/share/doc/%s/copyright", p->name);
 	if (rc == 0)
 		rc = pp_split_write_at(root, rel.buf, text.buf, text.len, 0644,
-			      s->opts.timestamp, err);
+				       s->opts.timestamp, err);
 	strbuf_reset(&text);
 	if (rc == 0)
 		rc = pp_split_changelog(s, &text, err);
@@ -335,7 +335,7 @@ static int variant_override(const struct pp_split *s,
 		    "the other variants" : "Provides, Conflicts with and "
 		    "Replaces the other variants", p->base);
 	rc = pp_split_write_at(root, rel.buf, text.buf, text.len, 0644,
-		      s->opts.timestamp, err);
+			       s->opts.timestamp, err);
 	strbuf_release(&rel);
 	strbuf_release(&text);
 	return rc;
@@ -373,15 +373,15 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		rc = variant_override(s, p, root, err);
 	if (shlibs.len && rc == 0) {
 		rc = pp_split_write_ctrl(root, "shlibs", shlibs.buf, 0644,
-				s->opts.timestamp, err);
+					 s->opts.timestamp, err);
 		if (rc == 0 && symbols.len)
 			rc = pp_split_write_ctrl(root, "symbols", symbols.buf, 0644,
-					s->opts.timestamp, err);
+						 s->opts.timestamp, err);
 		if (rc == 0)
 			rc = pp_split_write_ctrl(root, "triggers", "# Triggers added by "
-					"padpack split\nactivate-noawait "
-					"ldconfig\n", 0644, s->opts.timestamp,
-					err);
+						 "padpack split\nactivate-noawait "
+						 "ldconfig\n", 0644, s->opts.timestamp,
+						 err);
 	}
 	free(up);
 	strbuf_release(&shlibs);
@@ -467,7 +467,7 @@ static int conffiles(const struct pp_split *s, size_t pkg, const char *root,
 		strbuf_addf(&text, "%s\n", conf.items[i]);
 	if (conf.nr) {
 		rc = pp_split_write_ctrl(root, "conffiles", text.buf, 0644,
-				s->opts.timestamp, err);
+					 s->opts.timestamp, err);
 		if (rc == 0)
 			rc = md5sums_without(root, &conf, s->opts.timestamp,
 					     err);
@@ -659,7 +659,7 @@ static int write_script(const struct pp_split *s, size_t pkg, int which,
 	}
 	if (rc == 0 && text.len)
 		rc = pp_split_write_ctrl(root, script_names[which], text.buf, 0755,
-				s->opts.timestamp, err);
+					 s->opts.timestamp, err);
 	strbuf_release(&text);
 	return rc;
 }
