@@ -1,7 +1,10 @@
 /* The files beside a run's packages: SHA256SUMS (as sha256sum writes it),
  * a .buildinfo as dpkg-genbuildinfo writes it and a .changes as
  * dpkg-genchanges writes it for a binary-only build (deb-changes(5),
- * deb-buildinfo(5)). */
+ * deb-buildinfo(5)); and the changelog every package ships, which they
+ * quote.
+ * Layer: below split-build.c, which calls in here; nothing here calls
+ * back up into the build. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,6 +82,27 @@ static void rfc2822_utc(time_t t, char *buf, size_t len)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%a, %d %b %Y %H:%M:%S +0000", &tm);
+}
+
+/* ---- the changelog every package ships ----------------------------- */
+
+int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
+		       struct pp_err *err)
+{
+	const struct pp_spec *spec = s->spec;
+	char date[64];
+
+	if (spec->changelog)
+		return pp_read_file(spec->changelog, out, err);
+	rfc2822_utc(s->opts.timestamp, date, sizeof(date));
+	strbuf_addf(out, "%s (%s) %s; urgency=%s\n\n"
+		    "  * Built by padpack split from the staged build of %s %s"
+		    "\n    (%zu variant%s).\n\n -- %s  %s\n", spec->name,
+		    s->version, spec->distribution ? spec->distribution :
+		    "unstable", spec->urgency ? spec->urgency : "medium",
+		    spec->name, s->upstream, s->nr_stages,
+		    s->nr_stages == 1 ? "" : "s", spec->maintainer, date);
+	return 0;
 }
 
 /* ---- the changelog's top entry ----------------------------------------- */

@@ -159,6 +159,13 @@ int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
 /* Drops the files no suite directory links any more, and their records. */
 int pp_repo_reuse_prune(const char *root, struct pp_err *err);
 
+/* ---- the pool's garbage (repo-garbage.c) ---- */
+int pp_repo_drop_garbage(struct pp_repo *r, struct pp_repo_cache *cache,
+			 int full, struct pp_err *err);
+
+/* ---- suites' lists (repo-members.c) ---- */
+/* Frees one member's strings (none if it borrows them). */
+void pp_repo_member_release(struct pp_repo_member *m);
 /* Save sorts the members. */
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *ms, struct pp_err *err);

@@ -2,7 +2,9 @@
  * beside the served one, then the two are exchanged in one atomic rename.
  * A client (or an interrupted publish) sees the old suite or the new one,
  * never a mix; by-hash copies of past indices are kept (repo-byhash.c) so
- * that a client holding an earlier Release still finds what it names. */
+ * that a client holding an earlier Release still finds what it names.
+ * Layer: the top of the repository module; the pool's garbage is
+ * repo-garbage.c's. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -862,126 +864,6 @@ static void publish_release(struct publish *p)
 	strbuf_release(&p->tmp);
 }
 
-/* ---- garbage: pool files no suite or snapshot holds -------------------- */
-
-struct referenced {
-	const char **names; /* the members' own, kept by the repository */
-	size_t nr, alloc;
-};
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int is_referenced(void *ctx, const char *filename)
-{
-	struct referenced *ref = ctx;
-
-	return ref->nr && bsearch(&filename, ref->names, ref->nr,
-				  sizeof(*ref->names), cmp_str) != NULL;
-}
-
-static void add_refs(struct referenced *ref, const struct pp_repo_members *ms)
-{
-	for (size_t j = 0; j < ms->nr; j++) {
-		ARRAY_GROW(ref->names, ref->alloc, ref->nr + 1);
-		ref->names[ref->nr++] = ms->m[j].filename;
-	}
-}
-
-static void sort_refs(struct referenced *ref)
-{
-	if (ref->nr)
-		pp_sort_nearly_sorted(ref->names, ref->nr, sizeof(*ref->names),
-				      cmp_str);
-}
-
-/* Whether a pool file the cache knows is held by no suite: only then are
- * the snapshots read (a publish that drops nothing never reads them). */
-static int any_dropped(const struct pp_repo_cache *c, struct referenced *ref)
-{
-	for (size_t i = 0; i < c->nr; i++)
-		if (!is_referenced(ref, c->e[i].filename))
-			return 1;
-	return 0;
-}
-
-/* The pool files suites and snapshots hold. */
-static int collect_referenced(struct pp_repo *r, const struct pp_repo_cache *c,
-			      int full, struct referenced *ref,
-			      struct pp_err *err)
-{
-	for (size_t i = 0; i < r->nr_suites; i++) {
-		struct pp_repo_members *ms;
-
-		if (pp_repo_members_of(r, &r->suites[i], &ms, err) < 0)
-			return -1;
-		add_refs(ref, ms);
-	}
-	sort_refs(ref);
-	if (!full && !any_dropped(c, ref))
-		return 0;
-	if (pp_repo_snapshots_of(r, err) < 0)
-		return -1;
-	for (size_t i = 0; i < r->nr_snapshots; i++)
-		add_refs(ref, &r->snapshots[i]);
-	sort_refs(ref);
-	return 0;
-}
-
-/* Unlinks the pool files the cache knew that no suite holds any more
- * (a publish that is not --full: every added file went through the
- * cache). Runs after every suite was swapped in: nothing served names
- * them. */
-static int remove_dropped(struct pp_repo *r, const struct pp_repo_cache *c,
-			  struct referenced *ref, struct pp_err *err)
-{
-	struct strbuf path = STRBUF_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; i < c->nr && !rc; i++) {
-		if (is_referenced(ref, c->e[i].filename))
-			continue;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", r->root, c->e[i].filename);
-		if (unlinkat(r->root_fd, c->e[i].filename, 0) < 0 && errno != ENOENT)
-			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
-					  path.buf);
-	}
-	strbuf_release(&path);
-	return rc;
-}
-
-/* With --full: every file under pool/ that no suite holds. */
-static int remove_garbage(struct pp_repo *r, struct referenced *ref,
-			  struct pp_err *err)
-{
-	struct strbuf pool = STRBUF_INIT, path = STRBUF_INIT, rel = STRBUF_INIT;
-	struct pp_tree t;
-	int rc;
-
-	strbuf_addf(&pool, "%s/pool", r->root);
-	rc = pp_tree_walk(pool.buf, NULL, &t, err);
-	for (size_t i = 0; i < t.nr && !rc; i++) {
-		strbuf_reset(&rel);
-		strbuf_addf(&rel, "pool/%s", t.e[i].path);
-		if (!S_ISREG(t.e[i].st.st_mode) || is_referenced(ref, rel.buf))
-			continue;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", r->root, rel.buf);
-		if (unlink(path.buf) < 0)
-			rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
-					  path.buf);
-	}
-	if (!rc)
-		pp_tree_release(&t);
-	strbuf_release(&pool);
-	strbuf_release(&path);
-	strbuf_release(&rel);
-	return rc;
-}
-
 static int publish_one(struct pp_repo *r, const struct pp_repo_suite *s,
 		       struct pp_repo_publish_opts *o,
 		       struct pp_repo_cache *cache, struct pp_zcache *zc,
@@ -1008,7 +890,6 @@ static int publish_one(struct pp_repo *r, const struct pp_repo_suite *s,
 int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		    struct pp_err *err)
 {
-	struct referenced ref = { NULL, 0, 0 };
 	struct strbuf zdir = STRBUF_INIT;
 	struct pp_repo_cache *cache;
 	struct pp_repo_contents *contents = NULL;
@@ -1032,14 +913,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
 		rc = publish_one(r, &r->suites[i], o, cache, &zc, contents, err);
 	if (!rc)
-		rc = collect_referenced(r, cache, o->full, &ref, err);
-	if (!rc)
-		rc = o->full ? remove_garbage(r, &ref, err) :
-			remove_dropped(r, cache, &ref, err);
-	if (!rc) {
-		pp_repo_cache_prune(cache, is_referenced, &ref);
-		rc = pp_repo_cache_save(r->root, cache, err);
-	}
+		rc = pp_repo_drop_garbage(r, cache, o->full, err);
 	if (!rc)
 		rc = pp_repo_reuse_prune(r->root, err);
 	if (contents && pp_repo_contents_close(r->root, contents, !rc,
@@ -1049,6 +923,5 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	o->pieces_cached = zc.hits;
 	if (pp_zcache_close(&zc, !rc, err) < 0)
 		rc = -1;
-	free(ref.names);
 	return rc;
 }

@@ -2,7 +2,9 @@
  * incremental publish (a syscall each), so threads share them, taking
  * chunks in turn; and a run that loads the cache and adds before it
  * publishes starts them ahead, on a thread of its own, so that they are
- * done by the time the publish needs them. */
+ * done by the time the publish needs them.
+ * Layer: below repo.c (which releases them), above repo-members.c and
+ * repo-index.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -1,5 +1,8 @@
 /* Loading a spec (parse, schema, settings), the variant matrix, variant
- * selection, placeholder expansion and the version to build. */
+ * selection, placeholder expansion and the version to build.
+ * Layer: the top of the spec module: calls down into spec_read.c
+ * (settings; it uses spec_packages.c and spec_setting.c) and variant.c
+ * (using the variants); none of them calls back. */
 #include "spec.h"
 
 #include <ctype.h>
@@ -434,15 +437,6 @@ int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err)
 	}
 	resolve_source(spec);
 	return 0;
-}
-
-enum pp_records pp_records_parse(const char *name)
-{
-	if (!strcmp(name, "status.d"))
-		return PP_RECORDS_STATUS_D;
-	if (!strcmp(name, "dpkg"))
-		return PP_RECORDS_DPKG;
-	return PP_RECORDS_UNSET;
 }
 
 static void image_release(struct pp_image *im)

@@ -1,5 +1,9 @@
 /* Reading a spec's settings once the schema is known to hold: each with
- * the checks of its meaning, and the placeholders of its templates. */
+ * the checks of its meaning, and the placeholders of its templates. The
+ * packages section is in spec_packages.c, the reading of one setting in
+ * spec_setting.c.
+ * Layer: below spec.c; calls down into spec_packages.c and
+ * spec_setting.c, never up into spec.c or variant.c. */
 #include "spec.h"
 
 #include <ctype.h>
@@ -28,131 +32,32 @@ static const char *const isa_names[] = {
 	"aes", "pclmul", "sha", "x87", "mmx", NULL,
 };
 
-struct loader {
-	const char *file;
-	struct pp_err *err;
-	struct pp_spec *spec;
-	struct pp_strlist names; /* placeholders known everywhere */
-};
-
-static int is_word(const char *s, const char *first, const char *rest)
+static int is_env_name(const char *s)
 {
-	if (!*s || !strchr(first, *s))
+	return pp_spec_is_word(s, UPPER LOWER "_", UPPER LOWER DIGIT "_");
+}
+
+int pp_version_is_upstream(const char *s)
+{
+	if (*s < '0' || *s > '9' || strlen(s) > 100)
 		return 0;
-	for (s++; *s; s++)
-		if (!strchr(rest, *s))
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || strchr(".+~-", *s)))
 			return 0;
 	return 1;
 }
 
-#define LOWER "abcdefghijklmnopqrstuvwxyz"
-#define DIGIT "0123456789"
-#define UPPER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-static int is_package_name(const char *s)
+enum pp_records pp_records_parse(const char *name)
 {
-	return strlen(s) >= 2 && is_word(s, LOWER DIGIT, LOWER DIGIT "+-.");
+	if (!strcmp(name, "status.d"))
+		return PP_RECORDS_STATUS_D;
+	if (!strcmp(name, "dpkg"))
+		return PP_RECORDS_DPKG;
+	return PP_RECORDS_UNSET;
 }
 
-static int is_env_name(const char *s)
-{
-	return is_word(s, UPPER LOWER "_", UPPER LOWER DIGIT "_");
-}
-
-int pp_is_placeholder_name(const char *s)
-{
-	return is_word(s, LOWER "_", LOWER DIGIT "_");
-}
-
-static int in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return 1;
-	return 0;
-}
-
-/* Checks the @name@ placeholders of s against the names in scope. */
-static int check_template(struct loader *L, const config_setting_t *at,
-			  const char *s, const struct pp_strlist *local)
-{
-	const char *p = s, *end;
-
-	while ((p = strchr(p, '@')) && (end = strchr(p + 1, '@'))) {
-		char *name = xstrndup(p + 1, (size_t)(end - p - 1));
-		int known = pp_strlist_find(&L->names, name) >= 0 ||
-			    (local && pp_strlist_find(local, name) >= 0);
-
-		if (pp_is_placeholder_name(name) && !known) {
-			char *all = pp_strlist_join(&L->names, "@, @");
-			char *tools = local && local->nr ?
-				      pp_strlist_join(local, "@, @") : NULL;
-
-			pp_setting_error(at, L->file, L->err, "unknown "
-					 "placeholder @%s@; known: @%s@%s%s%s",
-					 name, all, tools ? ", @" : "",
-					 tools ? tools : "", tools ? "@" : "");
-			free(all);
-			free(tools);
-			free(name);
-			return -1;
-		}
-		p = pp_is_placeholder_name(name) ? end + 1 : p + 1;
-		free(name);
-	}
-	return 0;
-}
-
-/* Reads the string setting key of g (NULL when absent) into *out, after
- * checking it with valid() (NULL: any non-empty string). */
-static int read_string(struct loader *L, const config_setting_t *g,
-		       const char *key, char **out, int (*valid)(const char *),
-		       const char *what)
-{
-	const config_setting_t *s = config_setting_get_member(g, key);
-	const char *v;
-
-	*out = NULL;
-	if (!s)
-		return 0;
-	v = config_setting_get_string(s);
-	if (!*v && valid)
-		return pp_setting_error(s, L->file, L->err, "is empty; must be "
-					"%s", what);
-	if (valid ? !valid(v) : !*v)
-		return pp_setting_error(s, L->file, L->err, "'%s' is not "
-					"valid; must be %s", v, what);
-	*out = xstrdup(v);
-	return 0;
-}
-
-static int any_string(const char *s)
-{
-	return *s != '\0';
-}
-
-/* Reads a list of strings; templates are checked when scope is given. */
-static int read_strings(struct loader *L, const config_setting_t *g,
-			const char *key, struct pp_strlist *out,
-			const struct pp_strlist *scope, int templates)
-{
-	const config_setting_t *s = config_setting_get_member(g, key);
-
-	for (int i = 0; s && i < config_setting_length(s); i++) {
-		const config_setting_t *e = config_setting_get_elem(s, i);
-		const char *v = config_setting_get_string(e);
-
-		if (!*v)
-			return pp_setting_error(e, L->file, L->err, "an empty "
-						"string; remove it or fill it in");
-		if (templates && check_template(L, e, v, scope) < 0)
-			return -1;
-		pp_strlist_push(out, v);
-	}
-	return 0;
-}
-
-static int read_env(struct loader *L, const config_setting_t *g,
+static int read_env(struct pp_spec_loader *L, const config_setting_t *g,
 		    struct pp_strlist *env, const struct pp_strlist *scope)
 {
 	const config_setting_t *s = config_setting_get_member(g, "env");
@@ -165,8 +70,8 @@ static int read_env(struct loader *L, const config_setting_t *g,
 			return pp_setting_error(e, L->file, L->err, "not a "
 						"variable name; use letters, "
 						"digits and '_'");
-		if (check_template(L, e, config_setting_get_string(e),
-				   scope) < 0)
+		if (pp_spec_check_template(L, e, config_setting_get_string(e),
+					   scope) < 0)
 			return -1;
 		pp_strlist_pushf(env, "%s=%s", name,
 				 config_setting_get_string(e));
@@ -174,19 +79,14 @@ static int read_env(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
-static int is_abs_path(const char *s)
-{
-	return *s == '/';
-}
-
 static int is_program(const char *s)
 {
-	return is_word(s, LOWER UPPER DIGIT "_", LOWER UPPER DIGIT "_.+-");
+	return pp_spec_is_word(s, LOWER UPPER DIGIT "_", LOWER UPPER DIGIT "_.+-");
 }
 
 /* Reads needs = ( { program; what; search; } ) into set->needs and adds
  * each program name to tools (the placeholders in this scope). */
-static int read_tools(struct loader *L, const config_setting_t *g,
+static int read_tools(struct pp_spec_loader *L, const config_setting_t *g,
 		      struct pp_settings *set, struct pp_strlist *tools)
 {
 	const config_setting_t *s = config_setting_get_member(g, "needs");
@@ -198,14 +98,14 @@ static int read_tools(struct loader *L, const config_setting_t *g,
 		struct pp_tool *t = &set->needs[set->nr_needs++];
 
 		t->line = config_setting_source_line(e);
-		if (read_string(L, e, "program", &t->program, is_program,
-				"a program name: letters, digits, '_', '.', "
-				"'+', '-'") < 0 ||
-		    read_string(L, e, "what", &t->what, NULL, NULL) < 0 ||
-		    read_strings(L, e, "search", &t->search, NULL, 0) < 0)
+		if (pp_spec_read_string(L, e, "program", &t->program, is_program,
+					"a program name: letters, digits, '_', '.', "
+					"'+', '-'") < 0 ||
+		    pp_spec_read_string(L, e, "what", &t->what, NULL, NULL) < 0 ||
+		    pp_spec_read_strings(L, e, "search", &t->search, NULL, 0) < 0)
 			return -1;
 		for (size_t j = 0; j < t->search.nr; j++)
-			if (!is_abs_path(t->search.items[j]))
+			if (!pp_spec_is_abs_path(t->search.items[j]))
 				return pp_setting_error(e, L->file, L->err,
 							"search: '%s' is not an "
 							"absolute directory",
@@ -253,7 +153,7 @@ static const struct {
 	{ "after_install", SYS_MAKE },
 };
 
-static int check_system_keys(struct loader *L, const config_setting_t *g)
+static int check_system_keys(struct pp_spec_loader *L, const config_setting_t *g)
 {
 	enum pp_build_kind kind = L->spec->system.kind;
 
@@ -279,22 +179,22 @@ static int check_system_keys(struct loader *L, const config_setting_t *g)
 }
 
 /* The flags and arguments only some build systems read. */
-static int read_system_settings(struct loader *L, const config_setting_t *g,
+static int read_system_settings(struct pp_spec_loader *L, const config_setting_t *g,
 				struct pp_settings *set,
 				const struct pp_strlist *scope)
 {
 	return check_system_keys(L, g) ||
-	       read_strings(L, g, "cppflags", &set->cppflags, scope, 1) ||
-	       read_strings(L, g, "ldflags", &set->ldflags, scope, 1) ||
-	       read_strings(L, g, "make_vars", &set->make_vars, scope, 1) ||
-	       read_strings(L, g, "configure_args", &set->configure_args,
-			    scope, 1) ||
-	       read_strings(L, g, "meson_args", &set->meson_args, scope, 1) ?
+	       pp_spec_read_strings(L, g, "cppflags", &set->cppflags, scope, 1) ||
+	       pp_spec_read_strings(L, g, "ldflags", &set->ldflags, scope, 1) ||
+	       pp_spec_read_strings(L, g, "make_vars", &set->make_vars, scope, 1) ||
+	       pp_spec_read_strings(L, g, "configure_args", &set->configure_args,
+				    scope, 1) ||
+	       pp_spec_read_strings(L, g, "meson_args", &set->meson_args, scope, 1) ?
 	       -1 : 0;
 }
 
 /* The settings shared by the build section and axis values. */
-static int read_settings(struct loader *L, const config_setting_t *g,
+static int read_settings(struct pp_spec_loader *L, const config_setting_t *g,
 			 struct pp_settings *set,
 			 const struct pp_strlist *outer_tools)
 {
@@ -304,8 +204,8 @@ static int read_settings(struct loader *L, const config_setting_t *g,
 	if (outer_tools)
 		pp_strlist_extend(&scope, outer_tools);
 	if (read_tools(L, g, set, &scope) == 0 &&
-	    read_strings(L, g, "cmake", &set->cmake, &scope, 1) == 0 &&
-	    read_strings(L, g, "cflags", &set->cflags, &scope, 1) == 0 &&
+	    pp_spec_read_strings(L, g, "cmake", &set->cmake, &scope, 1) == 0 &&
+	    pp_spec_read_strings(L, g, "cflags", &set->cflags, &scope, 1) == 0 &&
 	    read_env(L, g, &set->env, &scope) == 0 &&
 	    read_system_settings(L, g, set, &scope) == 0)
 		rc = 0;
@@ -338,16 +238,6 @@ static void build_tools(const struct pp_spec *spec, struct pp_strlist *out)
 		pp_strlist_push(out, spec->build.needs[i].program);
 }
 
-static int read_template(struct loader *L, const config_setting_t *g,
-			 const char *key, char **out)
-{
-	const config_setting_t *s = config_setting_get_member(g, key);
-
-	if (read_string(L, g, key, out, NULL, NULL) < 0)
-		return -1;
-	return *out ? check_template(L, s, *out, NULL) : 0;
-}
-
 static int is_release(const char *s)
 {
 	return pp_version_is_upstream(s);
@@ -372,32 +262,32 @@ static int is_summary(const char *s)
 	return *s && strlen(s) < 80 && !strchr(s, '\n');
 }
 
-static int read_about(struct loader *L, const config_setting_t *root)
+static int read_about(struct pp_spec_loader *L, const config_setting_t *root)
 {
 	struct pp_spec *sp = L->spec;
 
-	return read_string(L, root, "name", &sp->name, is_package_name,
-			   "a Debian package name: lower-case letters, digits, "
-			   "'+', '-', '.', at least 2 characters") ||
-	       read_string(L, root, "version", &sp->version, is_release,
-			   "an upstream version: a digit, then letters, "
-			   "digits, '.', '+', '~' or '-', e.g. 1.4.2+ds") ||
-	       read_string(L, root, "version_env", &sp->version_env,
-			   is_env_name, "a variable name (letters, digits, "
-			   "'_')") ||
-	       read_string(L, root, "maintainer", &sp->maintainer,
-			   is_maintainer, "\"Full Name <email@address>\"") ||
-	       read_string(L, root, "homepage", &sp->homepage, is_url,
-			   "an http:// or https:// URL without spaces") ||
-	       read_string(L, root, "summary", &sp->summary, is_summary,
-			   "one line of under 80 characters") ||
-	       read_string(L, root, "description", &sp->description,
-			   any_string, "a paragraph of text") ||
-	       read_string(L, root, "source", &sp->source, NULL, NULL) ? -1 : 0;
+	return pp_spec_read_string(L, root, "name", &sp->name, pp_spec_is_package_name,
+				   "a Debian package name: lower-case letters, digits, "
+				   "'+', '-', '.', at least 2 characters") ||
+	       pp_spec_read_string(L, root, "version", &sp->version, is_release,
+				   "an upstream version: a digit, then letters, "
+				   "digits, '.', '+', '~' or '-', e.g. 1.4.2+ds") ||
+	       pp_spec_read_string(L, root, "version_env", &sp->version_env,
+				   is_env_name, "a variable name (letters, digits, "
+				   "'_')") ||
+	       pp_spec_read_string(L, root, "maintainer", &sp->maintainer,
+				   is_maintainer, "\"Full Name <email@address>\"") ||
+	       pp_spec_read_string(L, root, "homepage", &sp->homepage, is_url,
+				   "an http:// or https:// URL without spaces") ||
+	       pp_spec_read_string(L, root, "summary", &sp->summary, is_summary,
+				   "one line of under 80 characters") ||
+	       pp_spec_read_string(L, root, "description", &sp->description,
+				   pp_spec_any_string, "a paragraph of text") ||
+	       pp_spec_read_string(L, root, "source", &sp->source, NULL, NULL) ? -1 : 0;
 }
 
 /* build.system, which the other build settings are checked against. */
-static int read_system_kind(struct loader *L, const config_setting_t *b)
+static int read_system_kind(struct pp_spec_loader *L, const config_setting_t *b)
 {
 	const config_setting_t *s = config_setting_get_member(b, "system");
 	const config_setting_t *c = config_setting_get_member(b, "commands");
@@ -421,7 +311,7 @@ static int read_system_kind(struct loader *L, const config_setting_t *b)
 }
 
 /* What goes with build.system: make targets, commands, buildflags. */
-static int read_system(struct loader *L, const config_setting_t *b)
+static int read_system(struct pp_spec_loader *L, const config_setting_t *b)
 {
 	const config_setting_t *c = config_setting_get_member(b, "commands");
 	static const char *const steps[PP_NR_CMD_STEPS] = {
@@ -436,16 +326,16 @@ static int read_system(struct loader *L, const config_setting_t *b)
 	for (size_t i = 0; i < L->spec->build.nr_needs; i++)
 		pp_strlist_push(&tools, L->spec->build.needs[i].program);
 	for (int i = 0; c && !rc && i < PP_NR_CMD_STEPS; i++)
-		rc = read_strings(L, c, steps[i], &sys->commands[i], &tools, 1);
+		rc = pp_spec_read_strings(L, c, steps[i], &sys->commands[i], &tools, 1);
 	pp_strlist_release(&tools);
 	return rc ||
-	       read_strings(L, b, "after_build", &sys->after_build, NULL, 1) ||
-	       read_strings(L, b, "after_install", &sys->after_install, NULL,
-			    1) ||
-	       read_template(L, b, "make_target", &sys->make_target) ||
-	       read_template(L, b, "make_test_target", &sys->make_test_target) ||
-	       read_template(L, b, "make_install_target",
-			     &sys->make_install_target) ? -1 : 0;
+	       pp_spec_read_strings(L, b, "after_build", &sys->after_build, NULL, 1) ||
+	       pp_spec_read_strings(L, b, "after_install", &sys->after_install, NULL,
+				    1) ||
+	       pp_spec_read_template(L, b, "make_target", &sys->make_target) ||
+	       pp_spec_read_template(L, b, "make_test_target", &sys->make_test_target) ||
+	       pp_spec_read_template(L, b, "make_install_target",
+				     &sys->make_install_target) ? -1 : 0;
 }
 
 static void system_release(struct pp_build_system *sys)
@@ -459,7 +349,7 @@ static void system_release(struct pp_build_system *sys)
 	pp_strlist_release(&sys->after_install);
 }
 
-static int read_build(struct loader *L, const config_setting_t *root)
+static int read_build(struct pp_spec_loader *L, const config_setting_t *root)
 {
 	const config_setting_t *b = config_setting_get_member(root, "build");
 	struct pp_spec *sp = L->spec;
@@ -470,9 +360,9 @@ static int read_build(struct loader *L, const config_setting_t *root)
 		return 0;
 	if (config_setting_lookup_bool(b, "test", &test))
 		sp->test = test;
-	return read_string(L, b, "generator", &sp->generator, any_string,
-			   "a CMake generator name") ||
-	       read_strings(L, b, "test_args", &sp->test_args, NULL, 1) ||
+	return pp_spec_read_string(L, b, "generator", &sp->generator, pp_spec_any_string,
+				   "a CMake generator name") ||
+	       pp_spec_read_strings(L, b, "test_args", &sp->test_args, NULL, 1) ||
 	       read_system_kind(L, b) ||
 	       read_settings(L, b, &sp->build, NULL) ||
 	       read_system(L, b) ? -1 : 0;
@@ -480,23 +370,23 @@ static int read_build(struct loader *L, const config_setting_t *root)
 
 static int is_value_name(const char *s)
 {
-	return is_word(s, LOWER DIGIT, LOWER DIGIT "._");
+	return pp_spec_is_word(s, LOWER DIGIT, LOWER DIGIT "._");
 }
 
 static int is_suffix(const char *s)
 {
-	return !*s || is_word(s, LOWER DIGIT, LOWER DIGIT ".-");
+	return !*s || pp_spec_is_word(s, LOWER DIGIT, LOWER DIGIT ".-");
 }
 
-static int read_isa(struct loader *L, const config_setting_t *g,
+static int read_isa(struct pp_spec_loader *L, const config_setting_t *g,
 		    struct pp_strlist *isa)
 {
 	const config_setting_t *s = config_setting_get_member(g, "forbid_isa");
 
-	if (read_strings(L, g, "forbid_isa", isa, NULL, 0) < 0)
+	if (pp_spec_read_strings(L, g, "forbid_isa", isa, NULL, 0) < 0)
 		return -1;
 	for (size_t i = 0; i < isa->nr; i++)
-		if (!in_list(isa_names, isa->items[i])) {
+		if (!pp_spec_in_list(isa_names, isa->items[i])) {
 			struct pp_strlist all = PP_STRLIST_INIT;
 			char *known;
 
@@ -528,13 +418,13 @@ static int is_image_ref(const char *s)
 }
 
 /* Reads a list whose strings become words of Dockerfiles and scripts. */
-static int read_words(struct loader *L, const config_setting_t *g,
+static int read_words(struct pp_spec_loader *L, const config_setting_t *g,
 		      const char *key, struct pp_strlist *out, int templates)
 {
 	const config_setting_t *s = config_setting_get_member(g, key);
 	size_t first = out->nr;
 
-	if (read_strings(L, g, key, out, NULL, templates) < 0)
+	if (pp_spec_read_strings(L, g, key, out, NULL, templates) < 0)
 		return -1;
 	for (size_t i = first; i < out->nr; i++)
 		if (!one_line(out->items[i]))
@@ -546,7 +436,7 @@ static int read_words(struct loader *L, const config_setting_t *g,
 }
 
 /* NAME=VALUE lists (env, labels), NAME checked by valid_name. */
-static int read_assignments(struct loader *L, const config_setting_t *g,
+static int read_assignments(struct pp_spec_loader *L, const config_setting_t *g,
 			    const char *key, struct pp_strlist *out,
 			    int (*valid_name)(const char *))
 {
@@ -572,27 +462,27 @@ static int read_assignments(struct loader *L, const config_setting_t *g,
 
 static int is_label_key(const char *s)
 {
-	return is_word(s, LOWER DIGIT, LOWER DIGIT ".-") &&
+	return pp_spec_is_word(s, LOWER DIGIT, LOWER DIGIT ".-") &&
 	       s[strlen(s) - 1] != '.';
 }
 
 static int is_user_name(const char *s)
 {
-	return strlen(s) <= 32 && is_word(s, LOWER "_", LOWER DIGIT "_-");
+	return strlen(s) <= 32 && pp_spec_is_word(s, LOWER "_", LOWER DIGIT "_-");
 }
 
 static int is_image_name(const char *s)
 {
-	return is_word(s, LOWER DIGIT, LOWER DIGIT "._-");
+	return pp_spec_is_word(s, LOWER DIGIT, LOWER DIGIT "._-");
 }
 
 /* A Debian package name, or a template of one. */
 static int is_package_template(const char *s)
 {
-	return is_word(s, LOWER DIGIT "@", LOWER DIGIT "@_+-.");
+	return pp_spec_is_word(s, LOWER DIGIT "@", LOWER DIGIT "@_+-.");
 }
 
-static int check_each(struct loader *L, const config_setting_t *g,
+static int check_each(struct pp_spec_loader *L, const config_setting_t *g,
 		      const char *key, const struct pp_strlist *list,
 		      int (*valid)(const char *), const char *what)
 {
@@ -607,7 +497,7 @@ static int check_each(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
-static int read_uid(struct loader *L, const config_setting_t *g, long *uid)
+static int read_uid(struct pp_spec_loader *L, const config_setting_t *g, long *uid)
 {
 	const config_setting_t *s = config_setting_get_member(g, "uid");
 
@@ -624,7 +514,7 @@ static int read_uid(struct loader *L, const config_setting_t *g, long *uid)
 }
 
 /* dev_env = { GPU = "WITH_GPU"; }: short names of build switches. */
-static int read_dev_env(struct loader *L, const config_setting_t *g,
+static int read_dev_env(struct pp_spec_loader *L, const config_setting_t *g,
 			struct pp_strlist *out)
 {
 	const config_setting_t *s = config_setting_get_member(g, "dev_env");
@@ -650,14 +540,14 @@ static int is_records(const char *s)
 }
 
 /* records = "status.d" | "dpkg": how production images record packages. */
-static int read_records(struct loader *L, const config_setting_t *g,
+static int read_records(struct pp_spec_loader *L, const config_setting_t *g,
 			enum pp_records *out)
 {
 	char *name = NULL;
-	int rc = read_string(L, g, "records", &name, is_records,
-			     "\"status.d\" (the packages' files and "
-			     "/var/lib/dpkg/status.d) or \"dpkg\" (installed "
-			     "in dpkg's database)");
+	int rc = pp_spec_read_string(L, g, "records", &name, is_records,
+				     "\"status.d\" (the packages' files and "
+				     "/var/lib/dpkg/status.d) or \"dpkg\" (installed "
+				     "in dpkg's database)");
 
 	if (rc == 0 && name)
 		*out = pp_records_parse(name);
@@ -665,7 +555,7 @@ static int read_records(struct loader *L, const config_setting_t *g,
 	return rc;
 }
 
-static int read_image_docker(struct loader *L, const config_setting_t *g,
+static int read_image_docker(struct pp_spec_loader *L, const config_setting_t *g,
 			     struct pp_image *im)
 {
 	int helpers = 0;
@@ -674,9 +564,9 @@ static int read_image_docker(struct loader *L, const config_setting_t *g,
 		im->helpers = helpers;
 	return read_uid(L, g, &im->uid) ||
 	       read_records(L, g, &im->records) ||
-	       read_template(L, g, "latest", &im->latest) ||
-	       read_string(L, g, "user", &im->user, is_user_name,
-			   "a user name: lower-case letters, digits, '_', '-'") ||
+	       pp_spec_read_template(L, g, "latest", &im->latest) ||
+	       pp_spec_read_string(L, g, "user", &im->user, is_user_name,
+				   "a user name: lower-case letters, digits, '_', '-'") ||
 	       read_words(L, g, "runtime", &im->runtime, 1) ||
 	       check_each(L, g, "runtime", &im->runtime, is_package_template,
 			  "a package name or template, e.g. lib@name@1") ||
@@ -684,15 +574,15 @@ static int read_image_docker(struct loader *L, const config_setting_t *g,
 	       read_words(L, g, "cmd", &im->cmd, 0) ||
 	       read_words(L, g, "smoke", &im->smoke, 0) ||
 	       read_assignments(L, g, "labels", &im->labels, is_label_key) ||
-	       read_string(L, g, "label_prefix", &im->label_prefix,
-			   is_label_key, "a reverse domain name, e.g. "
-			   "org.paddlepaddle") ||
+	       pp_spec_read_string(L, g, "label_prefix", &im->label_prefix,
+				   is_label_key, "a reverse domain name, e.g. "
+				   "org.paddlepaddle") ||
 	       read_words(L, g, "dev_packages", &im->dev_packages, 0) ||
 	       check_each(L, g, "dev_packages", &im->dev_packages,
-			  is_package_name, "a Debian package name") ||
+			  pp_spec_is_package_name, "a Debian package name") ||
 	       read_dev_env(L, g, &im->dev_env) ||
-	       read_string(L, g, "woboq", &im->woboq, is_image_ref,
-			   "a git URL without spaces or quotes") ? -1 : 0;
+	       pp_spec_read_string(L, g, "woboq", &im->woboq, is_image_ref,
+				   "a git URL without spaces or quotes") ? -1 : 0;
 }
 
 static int is_copy(const char *s)
@@ -711,16 +601,16 @@ static int is_port(const char *s)
 	       (!*end || !strcmp(end, "/tcp") || !strcmp(end, "/udp"));
 }
 
-static int read_app(struct loader *L, const config_setting_t *g,
+static int read_app(struct pp_spec_loader *L, const config_setting_t *g,
 		    struct pp_app *a)
 {
 	a->line = config_setting_source_line(g);
-	return read_string(L, g, "name", &a->name, is_image_name,
-			   "an image name: lower-case letters, digits, '.', "
-			   "'_', '-'") ||
+	return pp_spec_read_string(L, g, "name", &a->name, is_image_name,
+				   "an image name: lower-case letters, digits, '.', "
+				   "'_', '-'") ||
 	       read_words(L, g, "variants", &a->variants, 0) ||
 	       read_words(L, g, "apt", &a->apt, 0) ||
-	       check_each(L, g, "apt", &a->apt, is_package_name,
+	       check_each(L, g, "apt", &a->apt, pp_spec_is_package_name,
 			  "a Debian package name") ||
 	       read_words(L, g, "pip", &a->pip, 0) ||
 	       read_words(L, g, "copy", &a->copy, 0) ||
@@ -733,7 +623,7 @@ static int read_app(struct loader *L, const config_setting_t *g,
 	       read_words(L, g, "cmd", &a->cmd, 0) ? -1 : 0;
 }
 
-static int read_apps(struct loader *L, const config_setting_t *root)
+static int read_apps(struct pp_spec_loader *L, const config_setting_t *root)
 {
 	const config_setting_t *list = config_setting_get_member(root, "apps");
 	struct pp_spec *sp = L->spec;
@@ -769,25 +659,25 @@ void pp_app_release(struct pp_app *a)
 	pp_strlist_release(&a->cmd);
 }
 
-static int read_container(struct loader *L, const config_setting_t *g,
+static int read_container(struct pp_spec_loader *L, const config_setting_t *g,
 			  struct pp_container *c)
 {
 	const config_setting_t *s = config_setting_get_member(g, "container");
 
 	if (!s)
 		return 0;
-	return read_string(L, s, "base", &c->base, is_image_ref,
-			   "an image name such as debian:bookworm-slim") ||
-	       read_string(L, s, "dev_base", &c->dev_base, is_image_ref,
-			   "an image name such as debian:bookworm") ||
-	       read_strings(L, s, "build_flags", &c->build_flags, NULL, 1) ||
+	return pp_spec_read_string(L, s, "base", &c->base, is_image_ref,
+				   "an image name such as debian:bookworm-slim") ||
+	       pp_spec_read_string(L, s, "dev_base", &c->dev_base, is_image_ref,
+				   "an image name such as debian:bookworm") ||
+	       pp_spec_read_strings(L, s, "build_flags", &c->build_flags, NULL, 1) ||
 	       read_words(L, s, "run_flags", &c->run_flags, 1) ||
 	       read_assignments(L, s, "env", &c->env, is_env_name) ? -1 : 0;
 }
 
 /* isa = "x86-64-v2" and isa_require = [ "avx" ], checked by the ISA
  * scanner's own parsers. */
-static int read_isa_limit(struct loader *L, const config_setting_t *g,
+static int read_isa_limit(struct pp_spec_loader *L, const config_setting_t *g,
 			  struct pp_axis_value *v)
 {
 	const config_setting_t *s = config_setting_get_member(g, "isa");
@@ -796,8 +686,8 @@ static int read_isa_limit(struct loader *L, const config_setting_t *g,
 	struct pp_isa_set set = { { 0 } };
 	struct pp_err e;
 
-	if (read_string(L, g, "isa", &v->isa, NULL, NULL) < 0 ||
-	    read_strings(L, g, "isa_require", &v->isa_require, NULL, 0) < 0)
+	if (pp_spec_read_string(L, g, "isa", &v->isa, NULL, NULL) < 0 ||
+	    pp_spec_read_strings(L, g, "isa_require", &v->isa_require, NULL, 0) < 0)
 		return -1;
 	pp_err_init(&e);
 	if (v->isa && pp_isa_limit_parse(v->isa, &limit, &e) < 0) {
@@ -821,15 +711,15 @@ static int is_soname(const char *s)
 	return strstr(s, ".so") && !strchr(s, '/') && !strpbrk(s, " \t");
 }
 
-static int read_accel(struct loader *L, const config_setting_t *g,
+static int read_accel(struct pp_spec_loader *L, const config_setting_t *g,
 		      struct pp_accel *a)
 {
 	const config_setting_t *s = config_setting_get_member(g, "accelerator");
 
 	if (!s)
 		return 0;
-	if (read_string(L, s, "what", &a->what, NULL, NULL) < 0 ||
-	    read_strings(L, s, "libs", &a->libs, NULL, 0) < 0)
+	if (pp_spec_read_string(L, s, "what", &a->what, NULL, NULL) < 0 ||
+	    pp_spec_read_strings(L, s, "libs", &a->libs, NULL, 0) < 0)
 		return -1;
 	for (size_t i = 0; i < a->libs.nr; i++)
 		if (!is_soname(a->libs.items[i]))
@@ -845,7 +735,7 @@ static int read_accel(struct loader *L, const config_setting_t *g,
 }
 
 /* An axis value's share of its variants' update-alternatives priority. */
-static int read_priority(struct loader *L, const config_setting_t *g,
+static int read_priority(struct pp_spec_loader *L, const config_setting_t *g,
 			 long *priority)
 {
 	const config_setting_t *s = config_setting_get_member(g, "priority");
@@ -861,7 +751,7 @@ static int read_priority(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
-static int read_value(struct loader *L, const config_setting_t *g,
+static int read_value(struct pp_spec_loader *L, const config_setting_t *g,
 		      struct pp_axis *axis, struct pp_axis_value *v)
 {
 	struct pp_strlist outer = PP_STRLIST_INIT;
@@ -869,8 +759,8 @@ static int read_value(struct loader *L, const config_setting_t *g,
 	int rc;
 
 	v->line = config_setting_source_line(g);
-	if (read_string(L, g, "name", &v->name, is_value_name,
-			"lower-case letters, digits, '.' and '_'") < 0)
+	if (pp_spec_read_string(L, g, "name", &v->name, is_value_name,
+				"lower-case letters, digits, '.' and '_'") < 0)
 		return -1;
 	for (size_t i = 0; i < axis->nr_values; i++)
 		if (axis->values[i].name && &axis->values[i] != v &&
@@ -897,7 +787,7 @@ static int read_value(struct loader *L, const config_setting_t *g,
 }
 
 /* First the names of all axes, which every template may use. */
-static int read_axis_names(struct loader *L, const config_setting_t *axes)
+static int read_axis_names(struct pp_spec_loader *L, const config_setting_t *axes)
 {
 	struct pp_spec *sp = L->spec;
 
@@ -913,8 +803,8 @@ static int read_axis_names(struct loader *L, const config_setting_t *axes)
 		struct pp_axis *a = &sp->axes[i];
 
 		a->line = config_setting_source_line(g);
-		if (read_string(L, g, "name", &a->name, pp_is_placeholder_name,
-				"lower-case letters, digits and '_'") < 0)
+		if (pp_spec_read_string(L, g, "name", &a->name, pp_is_placeholder_name,
+					"lower-case letters, digits and '_'") < 0)
 			return -1;
 		if (pp_strlist_find(&L->names, a->name) >= 0)
 			return pp_setting_error(g, L->file, L->err, "the axis "
@@ -930,7 +820,7 @@ static int read_axis_names(struct loader *L, const config_setting_t *axes)
 /* pack = "hwcaps": each value a distinct x86-64 level (isa with no
  * extensions), the lowest the baseline; no suffix, since the values
  * share their packages; one such axis per spec. */
-static int read_hwcaps_value(struct loader *L, const config_setting_t *g,
+static int read_hwcaps_value(struct pp_spec_loader *L, const config_setting_t *g,
 			     struct pp_axis *a, size_t j)
 {
 	struct pp_axis_value *v = &a->values[j];
@@ -976,7 +866,7 @@ static int read_hwcaps_value(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
-static int read_pack(struct loader *L, const config_setting_t *g,
+static int read_pack(struct pp_spec_loader *L, const config_setting_t *g,
 		     struct pp_axis *a, const config_setting_t *vals)
 {
 	const config_setting_t *s = config_setting_get_member(g, "pack");
@@ -1004,7 +894,7 @@ static int read_pack(struct loader *L, const config_setting_t *g,
 	return 0;
 }
 
-static int read_axes(struct loader *L, const config_setting_t *axes)
+static int read_axes(struct pp_spec_loader *L, const config_setting_t *axes)
 {
 	struct pp_spec *sp = L->spec;
 
@@ -1032,7 +922,7 @@ static int read_axes(struct loader *L, const config_setting_t *axes)
 	return 0;
 }
 
-static int read_image(struct loader *L, const config_setting_t *root)
+static int read_image(struct pp_spec_loader *L, const config_setting_t *root)
 {
 	const config_setting_t *g = config_setting_get_member(root, "image");
 	struct pp_image *im = &L->spec->image;
@@ -1040,403 +930,28 @@ static int read_image(struct loader *L, const config_setting_t *root)
 	im->uid = 1000;
 	if (!g)
 		return 0;
-	return read_string(L, g, "registry", &im->registry, NULL, NULL) ||
-	       read_string(L, g, "name", &im->name, NULL, NULL) ||
-	       read_template(L, g, "tag", &im->tag) ||
-	       read_template(L, g, "dev", &im->dev) ||
-	       read_string(L, g, "apt_mirror", &im->apt_mirror, NULL, NULL) ||
-	       read_string(L, g, "mount", &im->mount, is_abs_path,
-			   "an absolute path, e.g. \"/paddle\"") ||
+	return pp_spec_read_string(L, g, "registry", &im->registry, NULL, NULL) ||
+	       pp_spec_read_string(L, g, "name", &im->name, NULL, NULL) ||
+	       pp_spec_read_template(L, g, "tag", &im->tag) ||
+	       pp_spec_read_template(L, g, "dev", &im->dev) ||
+	       pp_spec_read_string(L, g, "apt_mirror", &im->apt_mirror, NULL, NULL) ||
+	       pp_spec_read_string(L, g, "mount", &im->mount, pp_spec_is_abs_path,
+				   "an absolute path, e.g. \"/paddle\"") ||
 	       read_image_docker(L, g, im) ? -1 : 0;
-}
-
-static int read_needed(struct loader *L, const config_setting_t *list)
-{
-	struct pp_spec *sp = L->spec;
-	int n = list ? config_setting_length(list) : 0;
-
-	sp->needed = xcalloc((size_t)n + 1, sizeof(*sp->needed));
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *e = config_setting_get_elem(list,
-								(unsigned)i);
-		struct pp_needed *nd = &sp->needed[sp->nr_needed++];
-
-		nd->line = config_setting_source_line(e);
-		if (read_string(L, e, "soname", &nd->soname, NULL, NULL) < 0 ||
-		    read_template(L, e, "depends", &nd->depends) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static const char *const role_names[] = {
-	"runtime", "dev", "tools", "python", "doc", "data", NULL,
-};
-
-static int check_file_rule(struct loader *L, const config_setting_t *e,
-			   const struct pp_file_rule *f)
-{
-	if (f->path[0] == '/')
-		return pp_setting_error(config_setting_get_member(e, "path"),
-					L->file, L->err, "'%s' is absolute; write "
-					"it relative to the stage, e.g. "
-					"usr/lib/*", f->path);
-	if (!f->package == !f->drop)
-		return pp_setting_error(e, L->file, L->err, "needs either "
-					"package (where the files go) or drop "
-					"(why they are left out), not %s",
-					f->package ? "both" : "neither");
-	if (f->role && !in_list(role_names, f->role))
-		return pp_setting_error(config_setting_get_member(e, "role"),
-					L->file, L->err, "unknown role '%s'; "
-					"known: runtime, dev, tools, python, "
-					"doc, data", f->role);
-	return 0;
-}
-
-static int read_files(struct loader *L, const config_setting_t *list)
-{
-	struct pp_spec *sp = L->spec;
-	int n = list ? config_setting_length(list) : 0;
-
-	sp->files = xcalloc((size_t)n + 1, sizeof(*sp->files));
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *e = config_setting_get_elem(list,
-								(unsigned)i);
-		struct pp_file_rule *f = &sp->files[sp->nr_files++];
-
-		f->line = config_setting_source_line(e);
-		if (read_string(L, e, "path", &f->path, NULL, NULL) < 0 ||
-		    read_template(L, e, "package", &f->package) < 0 ||
-		    read_string(L, e, "role", &f->role, NULL, NULL) < 0 ||
-		    read_string(L, e, "drop", &f->drop, NULL, NULL) < 0 ||
-		    check_file_rule(L, e, f) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* A file setting, relative to the spec's directory. Only padpack split
- * reads these files, so a build does not need them: split checks them. */
-static int read_spec_file(struct loader *L, const config_setting_t *g,
-			  const char *key, char **out)
-{
-	const config_setting_t *s = config_setting_get_member(g, key);
-	char *dir;
-
-	if (read_string(L, g, key, out, NULL, NULL) < 0 || !*out)
-		return *out ? 0 : (s ? -1 : 0);
-	dir = pp_dirname(L->spec->path);
-	if (**out != '/' && strcmp(dir, ".")) {
-		char *joined = xmalloc(strlen(dir) + strlen(*out) + 2);
-
-		sprintf(joined, "%s/%s", dir, *out);
-		free(*out);
-		*out = joined;
-	}
-	free(dir);
-	return 0;
-}
-
-static int is_field_name(const char *s)
-{
-	return is_word(s, UPPER LOWER DIGIT, UPPER LOWER DIGIT "-") &&
-	       strcasecmp(s, "Package");
-}
-
-static int read_control_rule(struct loader *L, const config_setting_t *e,
-			     struct pp_control_rule *c)
-{
-	static const char *const names[PP_NR_SCRIPTS] = {
-		"preinst", "postinst", "prerm", "postrm",
-	};
-	const config_setting_t *f = config_setting_get_member(e, "fields");
-
-	c->line = config_setting_source_line(e);
-	if (read_template(L, e, "package", &c->package) < 0)
-		return -1;
-	for (int i = 0; f && i < config_setting_length(f); i++) {
-		const config_setting_t *fe = config_setting_get_elem(f,
-								(unsigned)i);
-		const char *name = config_setting_name(fe);
-		const char *v = config_setting_get_string(fe);
-
-		if (!is_field_name(name))
-			return pp_setting_error(fe, L->file, L->err, "not a "
-						"field padpack lets a spec set; "
-						"use a control field name other "
-						"than Package");
-		if (strchr(v, '\n') && strcasecmp(name, "Description"))
-			return pp_setting_error(fe, L->file, L->err, "has a "
-						"line break; only Description "
-						"may span lines");
-		if (check_template(L, fe, v, NULL) < 0)
-			return -1;
-		pp_strlist_pushf(&c->fields, "%s=%s", name, v);
-	}
-	for (int i = 0; i < PP_NR_SCRIPTS; i++)
-		if (read_spec_file(L, e, names[i], &c->scripts[i]) < 0)
-			return -1;
-	return 0;
-}
-
-static int read_dispatch(struct loader *L, const config_setting_t *list)
-{
-	struct pp_spec *sp = L->spec;
-	int n = list ? config_setting_length(list) : 0;
-
-	sp->isa_dispatch = xcalloc((size_t)n + 1, sizeof(*sp->isa_dispatch));
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *e = config_setting_get_elem(list,
-								(unsigned)i);
-		struct pp_isa_dispatch *d = &sp->isa_dispatch[sp->nr_isa_dispatch++];
-		int ifunc = 0;
-
-		d->line = config_setting_source_line(e);
-		if (read_string(L, e, "path", &d->path, NULL, NULL) < 0 ||
-		    read_strings(L, e, "symbols", &d->symbols, NULL, 0) < 0 ||
-		    read_strings(L, e, "dispatchers", &d->dispatchers, NULL,
-				 0) < 0)
-			return -1;
-		if (config_setting_lookup_bool(e, "ifunc", &ifunc))
-			d->ifunc = ifunc;
-		if (!d->symbols.nr && !d->ifunc)
-			return pp_setting_error(e, L->file, L->err, "exempts "
-						"nothing; give symbols, or ifunc "
-						"= true");
-	}
-	return 0;
-}
-
-static int read_control(struct loader *L, const config_setting_t *list)
-{
-	struct pp_spec *sp = L->spec;
-	int n = list ? config_setting_length(list) : 0;
-
-	sp->control = xcalloc((size_t)n + 1, sizeof(*sp->control));
-	for (int i = 0; i < n; i++) {
-		struct pp_control_rule *c = &sp->control[sp->nr_control++];
-
-		if (read_control_rule(L, config_setting_get_elem(list,
-						(unsigned)i), c) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int is_revision(const char *s)
-{
-	return is_word(s, LOWER UPPER DIGIT, LOWER UPPER DIGIT "+.~");
-}
-
-static int is_section(const char *s)
-{
-	return is_word(s, LOWER, LOWER DIGIT "/-");
-}
-
-static int is_urgency(const char *s)
-{
-	static const char *const u[] = {
-		"low", "medium", "high", "emergency", "critical", NULL,
-	};
-
-	return in_list(u, s);
-}
-
-static int is_title(const char *s)
-{
-	return *s && strlen(s) < 40 && !strchr(s, '\n');
-}
-
-static int read_build_depends(struct loader *L, const config_setting_t *g)
-{
-	const config_setting_t *s = config_setting_get_member(g,
-							      "build_depends");
-	struct pp_strlist *bd = &L->spec->build_depends;
-
-	if (read_strings(L, g, "build_depends", bd, NULL, 0) < 0)
-		return -1;
-	for (size_t i = 0; i < bd->nr; i++)
-		if (!is_package_name(bd->items[i]))
-			return pp_setting_error(config_setting_get_elem(s,
-						(unsigned)i), L->file, L->err,
-						"'%s' is not a package name",
-						bd->items[i]);
-	return 0;
-}
-
-static int is_runtime(const char *s)
-{
-	return !strcmp(s, "soname") || !strcmp(s, "one");
-}
-
-static int read_package_about(struct loader *L, const config_setting_t *g)
-{
-	struct pp_spec *sp = L->spec;
-	char *runtime = NULL;
-
-	if (read_string(L, g, "runtime", &runtime, is_runtime,
-			"\"soname\" (a runtime package per shared library, the "
-			"default) or \"one\" (all in one)") < 0)
-		return -1;
-	sp->runtime_one = runtime && !strcmp(runtime, "one");
-	free(runtime);
-	return read_template(L, g, "name", &sp->package) ||
-	       read_string(L, g, "revision", &sp->revision, is_revision,
-			   "a Debian revision: letters, digits, '+', '.', "
-			   "'~', e.g. \"1\"") ||
-	       read_string(L, g, "title", &sp->title, is_title,
-			   "one line of under 40 characters") ||
-	       read_string(L, g, "section", &sp->section, is_section,
-			   "a Debian section, e.g. \"science\"") ||
-	       read_string(L, g, "distribution", &sp->distribution, is_section,
-			   "a distribution name, e.g. \"unstable\"") ||
-	       read_string(L, g, "urgency", &sp->urgency, is_urgency,
-			   "low, medium, high, emergency or critical") ||
-	       read_spec_file(L, g, "copyright", &sp->copyright) ||
-	       read_spec_file(L, g, "changelog", &sp->changelog) ||
-	       read_spec_file(L, g, "templates", &sp->templates) ||
-	       read_build_depends(L, g) ? -1 : 0;
-}
-
-/* One link of an alternative: a name update-alternatives accepts and two
- * absolute paths, templates with the variant's placeholders. */
-static int read_alt_link(struct loader *L, const config_setting_t *g,
-			 struct pp_alt_link *l)
-{
-	l->line = config_setting_source_line(g);
-	if (read_template(L, g, "name", &l->name) < 0 ||
-	    read_template(L, g, "link", &l->link) < 0 ||
-	    read_template(L, g, "path", &l->path) < 0)
-		return -1;
-	if (strchr(l->name, '/') || strchr(l->name, ' '))
-		return pp_setting_error(config_setting_get_member(g, "name"),
-					L->file, L->err, "'%s' has a '/' or a "
-					"space, which update-alternatives "
-					"refuses; e.g. libblas.so.3-x86_64-"
-					"linux-gnu", l->name);
-	if (!is_abs_path(l->link) || !is_abs_path(l->path))
-		return pp_setting_error(config_setting_get_member(g,
-					is_abs_path(l->link) ? "path" : "link"),
-					L->file, L->err, "'%s' is not an "
-					"absolute path; write where it is on "
-					"the installed system, e.g. /usr/lib/...",
-					is_abs_path(l->link) ? l->path : l->link);
-	return 0;
-}
-
-/* Two links of the spec with one name or one generic path would fight
- * over it: update-alternatives takes a link in one group only. */
-static int check_alt_unique(struct loader *L, const config_setting_t *g,
-			    const struct pp_alt_link *l)
-{
-	const struct pp_spec *sp = L->spec;
-
-	for (size_t i = 0; i < sp->nr_alternatives; i++) {
-		const struct pp_alternative *a = &sp->alternatives[i];
-
-		for (size_t k = 0; k <= a->nr_slaves; k++) {
-			const struct pp_alt_link *o = k ? &a->slaves[k - 1] :
-						      &a->master;
-
-			if (o == l || !o->name)
-				continue;
-			if (!strcmp(o->name, l->name) || !strcmp(o->link, l->link))
-				return pp_setting_error(g, L->file, L->err,
-							"'%s' is named or linked "
-							"at line %u already; "
-							"each alternative and "
-							"link once", l->name,
-							o->line);
-		}
-	}
-	return 0;
-}
-
-static int read_alternative(struct loader *L, const config_setting_t *e,
-			    struct pp_alternative *a)
-{
-	const config_setting_t *sl = config_setting_get_member(e, "slaves");
-	int n = sl ? config_setting_length(sl) : 0;
-
-	if (read_alt_link(L, e, &a->master) < 0 ||
-	    check_alt_unique(L, e, &a->master) < 0 ||
-	    read_string(L, e, "provides", &a->provides, is_package_name,
-			"a package name, e.g. \"libblas.so.3\"") < 0)
-		return -1;
-	a->slaves = xcalloc((size_t)n + 1, sizeof(*a->slaves));
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *g = config_setting_get_elem(sl,
-								(unsigned)i);
-
-		if (read_alt_link(L, g, &a->slaves[a->nr_slaves++]) < 0 ||
-		    check_alt_unique(L, g, &a->slaves[a->nr_slaves - 1]) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int is_variant_set(const char *s)
-{
-	return !strcmp(s, "exclusive") || !strcmp(s, "coinstallable");
-}
-
-/* packages.variants and packages.alternatives, which only a
- * co-installable set can have. */
-static int read_alternatives(struct loader *L, const config_setting_t *g)
-{
-	const config_setting_t *list = config_setting_get_member(g,
-							"alternatives");
-	struct pp_spec *sp = L->spec;
-	int n = list ? config_setting_length(list) : 0;
-	char *set = NULL;
-
-	if (read_string(L, g, "variants", &set, is_variant_set,
-			"\"exclusive\" (the default) or \"coinstallable\"") < 0)
-		return -1;
-	sp->coinstallable = set && !strcmp(set, "coinstallable");
-	free(set);
-	if (n && !sp->coinstallable)
-		return pp_setting_error(list, L->file, L->err, "needs "
-					"co-installable variants: exclusive ones "
-					"replace each other, so there is nothing "
-					"to choose; set packages.variants = "
-					"\"coinstallable\"");
-	sp->alternatives = xcalloc((size_t)n + 1, sizeof(*sp->alternatives));
-	for (int i = 0; i < n; i++)
-		if (read_alternative(L, config_setting_get_elem(list,
-					(unsigned)i),
-				     &sp->alternatives[sp->nr_alternatives++]) < 0)
-			return -1;
-	return 0;
-}
-
-static int read_packages(struct loader *L, const config_setting_t *root)
-{
-	const config_setting_t *g = config_setting_get_member(root, "packages");
-
-	if (!g)
-		return 0;
-	return read_package_about(L, g) ||
-	       read_alternatives(L, g) ||
-	       read_needed(L, config_setting_get_member(g, "needed")) ||
-	       read_files(L, config_setting_get_member(g, "files")) ||
-	       read_dispatch(L, config_setting_get_member(g, "isa_dispatch")) ||
-	       read_control(L, config_setting_get_member(g, "control")) ? -1 : 0;
 }
 
 int pp_spec_read(const config_setting_t *root, const char *file,
 		 struct pp_spec *spec, struct pp_err *err)
 {
 	const config_setting_t *axes = config_setting_get_member(root, "axes");
-	struct loader L = { file, err, spec, PP_STRLIST_INIT };
+	struct pp_spec_loader L = { file, err, spec, PP_STRLIST_INIT };
 	int rc;
 
 	for (const char *const *n = fixed_names; *n; n++)
 		pp_strlist_push(&L.names, *n);
 	rc = read_about(&L, root) || read_axis_names(&L, axes) ||
 	     read_build(&L, root) || read_axes(&L, axes) ||
-	     read_image(&L, root) || read_packages(&L, root) ||
+	     read_image(&L, root) || pp_spec_read_packages(&L, root) ||
 	     read_apps(&L, root) ? -1 : 0;
 	pp_strlist_release(&L.names);
 	return rc;

@@ -1,5 +1,6 @@
-/* Internals of the spec loader shared by spec.c (reading the settings)
- * and spec_schema.c (which settings exist, and of which type). */
+/* Internals of the spec loader shared by spec.c, spec_read.c and
+ * spec_packages.c (reading the settings) and spec_schema.c (which
+ * settings exist, and of which type). */
 #ifndef PP_SPECINT_H
 #define PP_SPECINT_H
 
@@ -51,7 +52,50 @@ int pp_spec_read(const config_setting_t *root, const char *file,
 		 struct pp_spec *spec, struct pp_err *err);
 /* Frees what pp_spec_read filled in the build section and the axes. */
 void pp_spec_release_settings(struct pp_spec *spec);
-/* Whether s can be the name in @name@. */
+/* Whether s can be the name in @name@ (spec_setting.c). */
 int pp_is_placeholder_name(const char *s);
+
+/* ---- reading one setting (spec_setting.c), for spec_read.c and
+ * spec_packages.c ---- */
+
+/* What reading one spec's settings needs at hand. */
+struct pp_spec_loader {
+	const char *file;
+	struct pp_err *err;
+	struct pp_spec *spec;
+	struct pp_strlist names; /* placeholders known everywhere */
+};
+
+/* Characters for pp_spec_is_word's sets. */
+#define LOWER "abcdefghijklmnopqrstuvwxyz"
+#define DIGIT "0123456789"
+#define UPPER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+/* s is one character of first followed by characters of rest. */
+int pp_spec_is_word(const char *s, const char *first, const char *rest);
+int pp_spec_is_package_name(const char *s);
+int pp_spec_is_abs_path(const char *s);
+int pp_spec_any_string(const char *s);
+/* Whether s is in the NULL-ended list. */
+int pp_spec_in_list(const char *const *list, const char *s);
+/* Checks the @name@ placeholders of s against the names in scope. */
+int pp_spec_check_template(struct pp_spec_loader *L,
+			   const config_setting_t *at, const char *s,
+			   const struct pp_strlist *local);
+/* Reads the string setting key of g (NULL when absent) into *out, after
+ * checking it with valid() (NULL: any non-empty string). */
+int pp_spec_read_string(struct pp_spec_loader *L, const config_setting_t *g,
+			const char *key, char **out,
+			int (*valid)(const char *), const char *what);
+/* Reads a list of strings; templates are checked when scope is given. */
+int pp_spec_read_strings(struct pp_spec_loader *L, const config_setting_t *g,
+			 const char *key, struct pp_strlist *out,
+			 const struct pp_strlist *scope, int templates);
+/* Reads a template setting, its placeholders checked. */
+int pp_spec_read_template(struct pp_spec_loader *L, const config_setting_t *g,
+			  const char *key, char **out);
+/* The packages section (spec_packages.c). */
+int pp_spec_read_packages(struct pp_spec_loader *L,
+			  const config_setting_t *root);
 
 #endif

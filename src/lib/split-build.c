@@ -2,7 +2,9 @@
  * it (dh_fixperms, dh_compress, dh_strip with -dbgsym packages,
  * dh_installdocs' copyright and changelog, dh_makeshlibs' shlibs, symbols
  * and ldconfig trigger, dh_installdeb's conffiles and scripts), its
- * control file, then the .deb. */
+ * control file, then the .deb.
+ * Layer: above changes.c (the changelog, .changes) and variant.c
+ * (placeholders), which never call back up into the build. */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -34,97 +36,6 @@ static char *pkg_root(const struct pp_split *s, size_t pkg)
 
 	strbuf_addf(&sb, "%s/%s", s->opts.work_dir, s->pkgs[pkg].name);
 	return strbuf_detach(&sb, NULL);
-}
-
-static int mkparent(const char *path, struct pp_err *err)
-{
-	char *dir = pp_dirname(path);
-	int rc = pp_mkdir_p(dir, 0755, err);
-
-	free(dir);
-	return rc;
-}
-
-/* Runs a program; its output becomes part of the error when it fails. */
-static int run_tool(char *const argv[], struct pp_err *err)
-{
-	struct pp_spawn sp = { argv, NULL, NULL, -1, -1, NULL, 0 };
-	struct strbuf out = STRBUF_INIT;
-	char buf[4096];
-	int fds[2], ws, rc = 0;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot create a pipe");
-	sp.out_fd = fds[1];
-	pid = pp_spawn(&sp, err);
-	close(fds[1]);
-	if (pid < 0) {
-		close(fds[0]);
-		return -1;
-	}
-	while ((n = read(fds[0], buf, sizeof(buf))) != 0)
-		if (n > 0)
-			strbuf_add(&out, buf, (size_t)n);
-		else if (errno != EINTR)
-			break;
-	close(fds[0]);
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	if (pp_exit_status(ws)) {
-		struct strbuf cmd = STRBUF_INIT;
-
-		for (size_t i = 0; argv[i]; i++) {
-			if (i)
-				strbuf_addch(&cmd, ' ');
-			pp_shell_quote(&cmd, argv[i]);
-		}
-		strbuf_rtrim(&out);
-		rc = pp_err_set(err, PP_EXIT_BUILD, "'%s' failed (exit status "
-				"%d)%s%s", cmd.buf, pp_exit_status(ws),
-				out.len ? ": " : "", out.buf);
-		strbuf_release(&cmd);
-	}
-	strbuf_release(&out);
-	return rc;
-}
-
-static int set_mtime(const char *path, time_t t, struct pp_err *err)
-{
-	struct timespec ts[2] = { { t, 0 }, { t, 0 } };
-
-	if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW) < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot set the time of "
-				    "'%s'", path);
-	return 0;
-}
-
-/* gzip -9n: no name, no time, so the bytes depend on the input only. */
-static int gzip_file(const char *src, const char *dst, struct pp_err *err)
-{
-	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1 };
-	struct strbuf data = STRBUF_INIT;
-	struct pp_outfile of;
-	struct pp_zwriter *z;
-	int rc = -1;
-
-	if (pp_read_file(src, &data, err) < 0)
-		return -1;
-	if (pp_outfile_open(&of, dst, 0644, err) == 0) {
-		z = pp_zwriter_new(&o, of.fd, err);
-		if (z && pp_zwriter_write(z, data.buf, data.len, err) == 0) {
-			rc = pp_zwriter_finish(z, err);
-		} else if (z) {
-			pp_zwriter_abort(z);
-		}
-		if (rc == 0)
-			rc = pp_outfile_commit(&of, err);
-		else
-			pp_outfile_abort(&of);
-	}
-	strbuf_release(&data);
-	return rc;
 }
 
 /* ---- permissions, as dh_fixperms sets them ---------------------------- */
@@ -187,13 +98,13 @@ static int strip_elf(struct pp_split *s, size_t pkg,
 		strbuf_addf(&debug, "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
 			    droot, id, id + 2);
 		free(droot);
-		rc = mkparent(debug.buf, err);
+		rc = pp_split_mkparent(debug.buf, err);
 		if (rc == 0) {
 			char *argv[] = { "objcopy", "--only-keep-debug",
 					 "--compress-debug-sections",
 					 (char *)dst, debug.buf, NULL };
 
-			rc = run_tool(argv, err);
+			rc = pp_split_run_tool(argv, err);
 		}
 	}
 	if (rc == 0) {
@@ -202,20 +113,20 @@ static int strip_elf(struct pp_split *s, size_t pkg,
 				 unneeded ? "--strip-unneeded" : (char *)dst,
 				 unneeded ? (char *)dst : NULL, NULL };
 
-		rc = run_tool(argv, err);
+		rc = pp_split_run_tool(argv, err);
 	}
 	if (rc == 0 && debug.len) {
 		char *argv[] = { "objcopy", NULL, (char *)dst, NULL };
 
 		strbuf_addf(&link, "--add-gnu-debuglink=%s", debug.buf);
 		argv[1] = link.buf;
-		rc = run_tool(argv, err);
+		rc = pp_split_run_tool(argv, err);
 		if (rc == 0)
 			rc = chmod(debug.buf, 0644) < 0 ?
 			     pp_err_errno(err, PP_EXIT_IO, "chmod '%s'",
 					  debug.buf) : 0;
 		if (rc == 0)
-			rc = set_mtime(debug.buf, f->st.st_mtime, err);
+			rc = pp_split_set_mtime(debug.buf, f->st.st_mtime, err);
 	}
 	strbuf_release(&debug);
 	strbuf_release(&link);
@@ -230,7 +141,7 @@ static int strip_static(const char *dst, struct pp_err *err)
 			 "-R", ".gnu.debuglto_*", "-N", "__gnu_lto_slim", "-N",
 			 "__gnu_lto_v1", (char *)dst, NULL };
 
-	return run_tool(argv, err);
+	return pp_split_run_tool(argv, err);
 }
 
 /* ---- copying the files ------------------------------------------------ */
@@ -275,9 +186,9 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 		struct strbuf gz = STRBUF_INIT;
 
 		strbuf_addf(&gz, "%s.gz", dst);
-		rc = gzip_file(src, gz.buf, err);
+		rc = pp_split_gzip_file(src, gz.buf, err);
 		if (rc == 0)
-			rc = set_mtime(gz.buf, f->st.st_mtime, err);
+			rc = pp_split_set_mtime(gz.buf, f->st.st_mtime, err);
 		strbuf_release(&gz);
 		return rc;
 	}
@@ -290,7 +201,7 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 	if (rc == 0 && chmod(dst, fixed_mode(f)) < 0)
 		rc = pp_err_errno(err, PP_EXIT_IO, "chmod '%s'", dst);
 	if (rc == 0)
-		rc = set_mtime(dst, f->st.st_mtime, err);
+		rc = pp_split_set_mtime(dst, f->st.st_mtime, err);
 	return rc;
 }
 
@@ -310,7 +221,7 @@ static int copy_link(const struct pp_split_file *f, const char *dst,
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot create link '%s'",
 				  name.buf);
 	if (rc == 0)
-		rc = set_mtime(name.buf, f->st.st_mtime, err);
+		rc = pp_split_set_mtime(name.buf, f->st.st_mtime, err);
 	strbuf_release(&name);
 	strbuf_release(&target);
 	return rc;
@@ -329,7 +240,7 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 	strbuf_addf(&dst, "%s/%s", root, dest);
 	free(dest);
 	rc = S_ISDIR(f->st.st_mode) ? pp_mkdir_p(dst.buf, 0755, err) :
-	     mkparent(dst.buf, err);
+	     pp_split_mkparent(dst.buf, err);
 	if (rc == 0 && S_ISREG(f->st.st_mode))
 		rc = copy_regular(s, pkg, f, src.buf, dst.buf, err);
 	else if (rc == 0 && S_ISLNK(f->st.st_mode))
@@ -341,49 +252,6 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 
 /* ---- documentation ---------------------------------------------------- */
 
-static void rfc2822(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%a, %d %b %Y %H:%M:%S +0000", &tm);
-}
-
-int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
-		       struct pp_err *err)
-{
-	const struct pp_spec *spec = s->spec;
-	char date[64];
-
-	if (spec->changelog)
-		return pp_read_file(spec->changelog, out, err);
-	rfc2822(s->opts.timestamp, date, sizeof(date));
-	strbuf_addf(out, "%s (%s) %s; urgency=%s\n\n"
-		    "  * Built by padpack split from the staged build of %s %s"
-		    "\n    (%zu variant%s).\n\n -- %s  %s\n", spec->name,
-		    s->version, spec->distribution ? spec->distribution :
-		    "unstable", spec->urgency ? spec->urgency : "medium",
-		    spec->name, s->upstream, s->nr_stages,
-		    s->nr_stages == 1 ? "" : "s", spec->maintainer, date);
-	return 0;
-}
-
-static int write_at(const char *root, const char *rel, const void *data,
-		    size_t len, mode_t mode, time_t t, struct pp_err *err)
-{
-	struct strbuf path = STRBUF_INIT;
-	int rc;
-
-	strbuf_addf(&path, "%s/%s", root, rel);
-	rc = mkparent(path.buf, err);
-	if (rc == 0)
-		rc = pp_write_file(path.buf, data, len, mode, err);
-	if (rc == 0)
-		rc = set_mtime(path.buf, t, err);
-	strbuf_release(&path);
-	return rc;
-}
-
 static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 		    struct pp_err *err)
 {
@@ -393,7 +261,7 @@ static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 
 	if (p->role == PP_ROLE_DBGSYM) { /* dh_strip: a link to the parent's */
 		strbuf_addf(&rel, "%s/usr/share/doc/%s", root, p->name);
-		rc = mkparent(rel.buf, err);
+		rc = pp_split_mkparent(rel.buf, err);
 		if (rc == 0 && symlink(s->pkgs[p->parent].name, rel.buf) < 0)
 			rc = pp_err_errno(err, PP_EXIT_IO, "cannot create '%s'",
 					  rel.buf);
@@ -404,8 +272,8 @@ static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 	strbuf_addstr(&text, s->copyright);
 	strbuf_addf(&rel, "usr/share/doc/%s/copyright", p->name);
 	if (rc == 0)
-		rc = write_at(root, rel.buf, text.buf, text.len, 0644,
-			      s->opts.timestamp, err);
+		rc = pp_split_write_at(root, rel.buf, text.buf, text.len, 0644,
+				       s->opts.timestamp, err);
 	strbuf_reset(&text);
 	if (rc == 0)
 		rc = pp_split_changelog(s, &text, err);
@@ -415,11 +283,11 @@ static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 	if (rc == 0)
 		rc = pp_write_file(rel.buf, text.buf, text.len, 0644, err);
 	if (rc == 0)
-		rc = gzip_file(rel.buf, tmp.buf, err);
+		rc = pp_split_gzip_file(rel.buf, tmp.buf, err);
 	if (rc == 0 && unlink(rel.buf) < 0)
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'", rel.buf);
 	if (rc == 0)
-		rc = set_mtime(tmp.buf, s->opts.timestamp, err);
+		rc = pp_split_set_mtime(tmp.buf, s->opts.timestamp, err);
 	strbuf_release(&rel);
 	strbuf_release(&text);
 	strbuf_release(&tmp);
@@ -427,18 +295,6 @@ static int add_docs(struct pp_split *s, size_t pkg, const char *root,
 }
 
 /* ---- control area ----------------------------------------------------- */
-
-static int write_ctrl(const char *root, const char *name, const char *text,
-		      mode_t mode, time_t t, struct pp_err *err)
-{
-	struct strbuf rel = STRBUF_INIT;
-	int rc;
-
-	strbuf_addf(&rel, "DEBIAN/%s", name);
-	rc = write_at(root, rel.buf, text, strlen(text), mode, t, err);
-	strbuf_release(&rel);
-	return rc;
-}
 
 /* The upstream part of the version: dh_makeshlibs -VUpstream-Version. */
 static char *upstream_version(const char *version)
@@ -478,8 +334,8 @@ static int variant_override(const struct pp_split *s,
 		    s->spec->coinstallable ? "Provides it, and installs beside "
 		    "the other variants" : "Provides, Conflicts with and "
 		    "Replaces the other variants", p->base);
-	rc = write_at(root, rel.buf, text.buf, text.len, 0644,
-		      s->opts.timestamp, err);
+	rc = pp_split_write_at(root, rel.buf, text.buf, text.len, 0644,
+			       s->opts.timestamp, err);
 	strbuf_release(&rel);
 	strbuf_release(&text);
 	return rc;
@@ -516,16 +372,16 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	if (shlibs.len && rc == 0)
 		rc = variant_override(s, p, root, err);
 	if (shlibs.len && rc == 0) {
-		rc = write_ctrl(root, "shlibs", shlibs.buf, 0644,
-				s->opts.timestamp, err);
+		rc = pp_split_write_ctrl(root, "shlibs", shlibs.buf, 0644,
+					 s->opts.timestamp, err);
 		if (rc == 0 && symbols.len)
-			rc = write_ctrl(root, "symbols", symbols.buf, 0644,
-					s->opts.timestamp, err);
+			rc = pp_split_write_ctrl(root, "symbols", symbols.buf, 0644,
+						 s->opts.timestamp, err);
 		if (rc == 0)
-			rc = write_ctrl(root, "triggers", "# Triggers added by "
-					"padpack split\nactivate-noawait "
-					"ldconfig\n", 0644, s->opts.timestamp,
-					err);
+			rc = pp_split_write_ctrl(root, "triggers", "# Triggers added by "
+						 "padpack split\nactivate-noawait "
+						 "ldconfig\n", 0644, s->opts.timestamp,
+						 err);
 	}
 	free(up);
 	strbuf_release(&shlibs);
@@ -584,7 +440,7 @@ static int md5sums_without(const char *root, const struct pp_strlist *conf,
 	for (size_t i = 0; i < lines.nr; i++)
 		strbuf_addstr(&text, lines.items[i]);
 	if (rc == 0)
-		rc = write_ctrl(root, "md5sums", text.buf, 0644, t, err);
+		rc = pp_split_write_ctrl(root, "md5sums", text.buf, 0644, t, err);
 	pp_tree_release(&tree);
 	pp_strlist_release(&lines);
 	strbuf_release(&path);
@@ -610,8 +466,8 @@ static int conffiles(const struct pp_split *s, size_t pkg, const char *root,
 	for (size_t i = 0; i < conf.nr; i++)
 		strbuf_addf(&text, "%s\n", conf.items[i]);
 	if (conf.nr) {
-		rc = write_ctrl(root, "conffiles", text.buf, 0644,
-				s->opts.timestamp, err);
+		rc = pp_split_write_ctrl(root, "conffiles", text.buf, 0644,
+					 s->opts.timestamp, err);
 		if (rc == 0)
 			rc = md5sums_without(root, &conf, s->opts.timestamp,
 					     err);
@@ -802,8 +658,8 @@ static int write_script(const struct pp_split *s, size_t pkg, int which,
 			    snippet->buf);
 	}
 	if (rc == 0 && text.len)
-		rc = write_ctrl(root, script_names[which], text.buf, 0755,
-				s->opts.timestamp, err);
+		rc = pp_split_write_ctrl(root, script_names[which], text.buf, 0755,
+					 s->opts.timestamp, err);
 	strbuf_release(&text);
 	return rc;
 }
@@ -846,7 +702,7 @@ static int settle_dirs(const char *root, time_t t, struct pp_err *err)
 		if (chmod(path.buf, 0755) < 0)
 			rc = pp_err_errno(err, PP_EXIT_IO, "chmod '%s'", path.buf);
 		else
-			rc = set_mtime(path.buf, t, err);
+			rc = pp_split_set_mtime(path.buf, t, err);
 	}
 	strbuf_release(&path);
 	pp_tree_release(&tree);
@@ -875,21 +731,7 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 	return rc;
 }
 
-/* ---- relations between the packages of the run ----------------------- */
-
-static void add_rel(struct pp_strlist *rel, struct pp_strlist *why,
-		    const char *name, const char *ver, const char *reason)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s (= %s)", name, ver);
-	if (pp_strlist_find(rel, sb.buf) < 0) {
-		pp_strlist_push(rel, sb.buf);
-		if (why)
-			pp_strlist_push(why, reason);
-	}
-	strbuf_release(&sb);
-}
+/* ---- the control file and the .deb (relations: split-relations.c) -- */
 
 /* The Python 3 versions an extension module is built for, as dh_python3
  * records them: _x.cpython-311-x86_64-linux-gnu.so -> 3.11. */
@@ -917,65 +759,6 @@ static int has_python_script(const struct pp_split *s,
 		if (pp_split_at(s, p->files[i])->python_shebang)
 			return 1;
 	return 0;
-}
-
-/* Whether q ships a library one of p's .so links is for (with no such
- * link in p, any library: headers alone do not say whose they are). */
-static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
-		    const struct pp_split_pkg *q)
-{
-	int any = 0;
-
-	for (size_t i = 0; i < p->nr_files; i++) {
-		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
-
-		if (f->c.cls != PP_CLASS_DEV_LINK || !f->c.soname)
-			continue;
-		any = 1;
-		for (size_t j = 0; j < q->nr_files; j++) {
-			const struct pp_split_file *g = pp_split_at(s, q->files[j]);
-
-			if (g->c.cls == PP_CLASS_SHLIB &&
-			    !strcmp(g->c.soname, f->c.soname))
-				return 1;
-		}
-	}
-	return !any;
-}
-
-static const char why_dbgsym[] = "exact: debug files match one build's "
-	"binaries (${binary:Version}, as debhelper's -dbgsym)";
-static const char why_common[] = "exact: a variant set's -common part "
-	"holds files split out of the same build as the variant's own, so "
-	"the two must be one build";
-static const char why_dev[] = "exact: the -dev package's headers and .so "
-	"link are for this build of the library (${binary:Version}, as "
-	"Debian's -dev packages)";
-
-void pp_split_run_relations(const struct pp_split *s, size_t pkg,
-			    struct pp_strlist *rel, struct pp_strlist *why)
-{
-	const struct pp_split_pkg *p = &s->pkgs[pkg];
-
-	if (p->role == PP_ROLE_DBGSYM) {
-		add_rel(rel, why, s->pkgs[p->parent].name, s->version,
-			why_dbgsym);
-		return;
-	}
-	for (size_t i = 0; i < s->nr_pkgs; i++) {
-		const struct pp_split_pkg *q = &s->pkgs[i];
-
-		if (i == pkg || q->role == PP_ROLE_DBGSYM)
-			continue;
-		if (q->common && !p->common && p->variant &&
-		    !strcmp(q->base, p->base))
-			add_rel(rel, why, q->name, s->version, why_common);
-		if (p->role == PP_ROLE_DEV && q->role == PP_ROLE_RUNTIME &&
-		    !q->common && (!q->variant || q->variant == p->variant ||
-				   !p->variant) && links_to(s, p, q))
-			add_rel(rel, why, q->variant && !p->variant ? q->base :
-				q->name, s->version, why_dev);
-	}
 }
 
 static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,

@@ -12,6 +12,19 @@
 #include "splitint.h"
 #include "xalloc.h"
 
+/* The roles' names, as the spec and `padpack split` print them. */
+static const char *const role_names[PP_ROLE_NR] = {
+	[PP_ROLE_RUNTIME] = "runtime", [PP_ROLE_DEV] = "dev",
+	[PP_ROLE_TOOLS] = "tools", [PP_ROLE_PYTHON] = "python",
+	[PP_ROLE_DOC] = "doc", [PP_ROLE_DATA] = "data",
+	[PP_ROLE_DBGSYM] = "dbgsym",
+};
+
+const char *pp_role_name(enum pp_role role)
+{
+	return role < PP_ROLE_NR ? role_names[role] : "?";
+}
+
 /* "libpng1.6" -> "libpng", "libfoo-2.1" -> "libfoo", "libtasn1-6" ->
  * "libtasn1": a version with a dot, or after a '-', at the end of a name;
  * "libxml2" and "libcap2" keep their digit, as Debian's libxml2-utils and

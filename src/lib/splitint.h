@@ -1,5 +1,5 @@
 /* Internals shared by the parts of padpack split: planning
- * (split-plan.c), dependencies (shlibdeps.c), control data
+ * (split-plan.c, split-assign.c), dependencies (shlibdeps.c), control data
  * (split-control.c), building the trees (split-build.c), and the run's
  * .changes/.buildinfo (changes.c). */
 #ifndef PP_SPLITINT_H
@@ -81,6 +81,28 @@ int pp_split_wants_doc_package(unsigned long long doc_bytes);
 /* A -data package holds usr/share's other files only from this size on;
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
+
+/* ---- writing a package tree's files (split-files.c) ---- */
+
+/* Creates the directories above path. */
+int pp_split_mkparent(const char *path, struct pp_err *err);
+/* Runs a program; its output becomes part of the error when it fails. */
+int pp_split_run_tool(char *const argv[], struct pp_err *err);
+int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err);
+/* gzip -9n: no name, no time, as dh_compress does. */
+int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
+/* Writes root/rel (its directories made), mode and mtime t. */
+int pp_split_write_at(const char *root, const char *rel, const void *data,
+		      size_t len, mode_t mode, time_t t, struct pp_err *err);
+/* Writes root/DEBIAN/name. */
+int pp_split_write_ctrl(const char *root, const char *name, const char *text,
+			mode_t mode, time_t t, struct pp_err *err);
+
+/* ---- assigning files to packages (split-assign.c) ---- */
+
+/* Runs the rules on every stage's files, finds the files the variants
+ * share and makes s->pkgs from the choices (the plan's middle step). */
+int pp_split_assign(struct pp_split *s, struct pp_err *err);
 
 /* ---- glibc-hwcaps builds (split-hwcaps.c) ---- */
 
@@ -192,12 +214,12 @@ char *pp_split_default_title(const char *summary, const char *package,
 /* Wraps the paragraphs of an extended description at 79 columns. */
 void pp_wrap_description(const char *value, struct strbuf *out);
 
-/* The changelog every package ships: the spec's file, or one entry made
- * for this run (dated SOURCE_DATE_EPOCH). */
+/* The changelog every package ships (changes.c): the spec's file, or one
+ * entry made for this run (dated SOURCE_DATE_EPOCH). */
 int pp_split_changelog(const struct pp_split *s, struct strbuf *out,
 		       struct pp_err *err);
 
-/* The exact Depends between the run's packages (split-build.c): -dbgsym
+/* The exact Depends between the run's packages (split-relations.c): -dbgsym
  * on its package, a variant's package on its -common part, -dev on the
  * runtime packages it links to: "NAME (= VERSION)" in rel, and why in
  * why (may be NULL). Programs on libraries are not here: their

@@ -1,5 +1,7 @@
 /* Using a loaded spec: choosing variants, expanding @placeholders@ for one
- * variant, and finding the version to build. */
+ * variant, and finding the version to build.
+ * Layer: below spec.c (loading, which lists variants in its errors),
+ * above spec_setting.c (placeholder names); calls only down. */
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,17 +157,6 @@ int pp_version_is_release(const char *s)
 		return 0;
 	s = skip_digits(s);
 	return s && !*s;
-}
-
-int pp_version_is_upstream(const char *s)
-{
-	if (*s < '0' || *s > '9' || strlen(s) > 100)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || strchr(".+~-", *s)))
-			return 0;
-	return 1;
 }
 
 /* The nearest vX.Y.Z tag of the source tree, without its "v". */

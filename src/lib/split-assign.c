@@ -1,0 +1,973 @@
+/* padpack split, assigning: the rules that choose each staged file's
+ * package (and role), the files every variant shares, and the packages
+ * they make. Writes nothing.
+ * Layer: below split-plan.c, which calls pp_split_assign; above
+ * split-alt.c, split-rules.c and split-stage.c; calls nothing above it. */
+#include "split-plan.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "progress.h"
+#include "shlibs.h"
+#include "splitint.h"
+#include "tree.h"
+#include "xalloc.h"
+
+/* ---- rules ------------------------------------------------------------ */
+
+/* What a rule decided for one file. */
+struct choice {
+	char *base;      /* package name, NULL when dropped */
+	enum pp_role role;
+	int explicit_variant; /* the name already names the variant */
+	char *why;
+};
+
+static int expand(const struct pp_split *s, const struct pp_variant *v,
+		  const char *tmpl, struct strbuf *out, struct pp_err *err)
+{
+	struct pp_expand_ctx ctx = { s->spec, v, s->upstream, 1, 1, NULL };
+
+	return pp_spec_expand(tmpl, &ctx, out, err);
+}
+
+/* Whether a template's value changes from one variant to another. */
+static int names_variant(const struct pp_spec *spec, const char *tmpl)
+{
+	if (strstr(tmpl, "@variant@") || strstr(tmpl, "@suffix@"))
+		return 1;
+	for (size_t a = 0; a < spec->nr_axes; a++) {
+		char key[80];
+
+		snprintf(key, sizeof(key), "@%s@", spec->axes[a].name);
+		if (strstr(tmpl, key))
+			return 1;
+	}
+	return 0;
+}
+
+static char *with_suffix(const char *base, const char *suffix)
+{
+	char *out = xmalloc(strlen(base) + strlen(suffix) + 2);
+
+	sprintf(out, "%s%s%s", base, *suffix ? "-" : "", suffix);
+	return out;
+}
+
+/* The packages a stage's default rules name, worked out once. */
+struct names {
+	char *source;   /* packages.name (expanded), else the spec's name */
+	char *tools;    /* the programs' package */
+	char *tools_why;
+	char *dev;      /* the one -dev package of the source */
+	char *group;    /* packages.runtime = "one": the runtime package */
+	char *doc;      /* the -doc package of a manual */
+	int has_library; /* a public shared library is staged */
+	char *library;  /* the package of the library named like the source
+			   (else the first): the library's, for what goes
+			   with it */
+	int has_programs;
+	unsigned long long doc_bytes; /* documentation but manual pages */
+	const struct choice *doc_home; /* where a few documents go, or NULL */
+	unsigned long long data_bytes; /* usr/share, but documentation */
+	const struct choice *data_home; /* where a little data goes */
+};
+
+static void release_names(struct names *n)
+{
+	free(n->source);
+	free(n->tools);
+	free(n->tools_why);
+	free(n->dev);
+	free(n->group);
+	free(n->doc);
+	free(n->library);
+}
+
+static int in_bindir(const char *path)
+{
+	static const char *const bindirs[] = {
+		"usr/bin/", "usr/sbin/", "bin/", "sbin/", "usr/games/", NULL,
+	};
+
+	for (const char *const *d = bindirs; *d; d++)
+		if (!strncmp(path, *d, strlen(*d)) &&
+		    !strchr(path + strlen(*d), '/'))
+			return 1;
+	return 0;
+}
+
+static int is_shared_data(const struct pp_split_file *f)
+{
+	return f->c.cls == PP_CLASS_DATA && !strncmp(f->path, "usr/share/", 10) &&
+	       !pp_split_is_dev_path(f->path);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The programs of a stage (not the *-config scripts, which go to -dev),
+ * the SONAMEs of its public libraries and the size of its documentation. */
+static void stage_facts(const struct pp_split *s,
+			const struct pp_split_stage *st,
+			struct pp_strlist *programs, struct pp_strlist *sonames,
+			unsigned long long *doc_bytes,
+			unsigned long long *data_bytes)
+{
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct pp_split_file *f = &st->files[i];
+		char *dir;
+
+		if (in_bindir(f->path) && !S_ISDIR(f->st.st_mode) &&
+		    !pp_split_is_dev_path(f->path))
+			pp_strlist_push(programs, strrchr(f->path, '/') + 1);
+		if (f->c.cls == PP_CLASS_DOC && S_ISREG(f->st.st_mode))
+			*doc_bytes += (unsigned long long)f->st.st_size;
+		if (is_shared_data(f) && S_ISREG(f->st.st_mode))
+			*data_bytes += (unsigned long long)f->st.st_size;
+		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
+			continue;
+		dir = pp_dirname(f->path);
+		if (pp_split_public_libdir(s, dir) &&
+		    pp_strlist_find(sonames, f->c.soname) < 0)
+			pp_strlist_push(sonames, f->c.soname);
+		free(dir);
+	}
+	if (sonames->nr > 1)
+		qsort(sonames->items, sonames->nr, sizeof(*sonames->items),
+		      cmp_str);
+}
+
+static int stage_names(const struct pp_split *s, const struct pp_split_stage *st,
+		       struct names *n, struct pp_err *err)
+{
+	struct pp_strlist programs = PP_STRLIST_INIT, sonames = PP_STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	int rc = 0;
+
+	memset(n, 0, sizeof(*n));
+	stage_facts(s, st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
+	if (s->spec->package) {
+		rc = expand(s, st->variant, s->spec->package, &sb, err);
+		n->tools = strbuf_detach(&sb, NULL);
+		n->source = xstrdup(n->tools);
+		n->tools_why = xstrdup("programs -> packages.name");
+	} else {
+		n->source = xstrdup(s->spec->name);
+		n->tools = pp_split_tools_package(n->source, &programs, &why);
+		n->tools_why = strbuf_detach(&why, NULL);
+	}
+	n->dev = pp_split_dev_package(n->source, &sonames);
+	n->has_library = sonames.nr > 0;
+	if (sonames.nr)
+		n->library = n->group ? xstrdup(n->group) :
+			     pp_split_runtime_group(n->source, &sonames);
+	n->has_programs = programs.nr > 0;
+	n->doc = pp_split_doc_package(n->source, sonames.nr ? n->dev : NULL);
+	if (s->spec->runtime_one)
+		n->group = pp_split_runtime_group(n->source, &sonames);
+	pp_strlist_release(&programs);
+	pp_strlist_release(&sonames);
+	strbuf_release(&why);
+	return rc;
+}
+
+static void choose(struct choice *c, char *base, enum pp_role role,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void choose(struct choice *c, char *base, enum pp_role role,
+		   const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	c->base = base;
+	c->role = role;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	c->why = strbuf_detach(&sb, NULL);
+}
+
+/* What no other rule takes (modules, helpers, private libraries, files
+ * outside usr/share): the programs' package, or, in a source without
+ * programs, its library's, as Debian keeps a library's helpers, plugins
+ * and configuration with it. */
+static void choose_rest(struct choice *c, const struct names *n,
+			const char *what)
+{
+	if (n->library && !n->has_programs)
+		choose(c, xstrdup(n->library), PP_ROLE_RUNTIME, "default: %s "
+		       "of a source without programs -> its library's package",
+		       what);
+	else
+		choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: %s -> "
+		       "the program package", what);
+}
+
+static char *python_name(const char *path)
+{
+	char *top = pp_python_top_module(path);
+	char *out = xmalloc(strlen(top) + 9);
+
+	/* _tdb_text.py is module tdb_text's: python3-tdb-text */
+	sprintf(out, "python3-%s", top + strspn(top, "_"));
+	for (char *p = out; *p; p++)
+		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	free(top);
+	return out;
+}
+
+/* A shared library (or a link to one) in a public directory goes to the
+ * runtime package named from its SONAME (or the one runtime package of
+ * packages.runtime = "one"); elsewhere it is private. */
+static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
+			const struct names *n, struct choice *c)
+{
+	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
+	char *libdir = lib ? pp_dirname(lib) : NULL;
+	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
+	int pub = libdir && pp_split_public_libdir(s, libdir);
+	const char *what = f->c.cls == PP_CLASS_SHLIB ?
+			   "shared library with SONAME" : "link to the library";
+
+	if (pkg && pub && n->group) {
+		free(pkg);
+		choose(c, xstrdup(n->group), PP_ROLE_RUNTIME, "%s: "
+		       "packages.runtime = \"one\": %s %s -> the one runtime "
+		       "package, named from the library named like the source "
+		       "(as libxslt1.1 holds libxslt and libexslt)",
+		       s->spec->path, what, f->c.soname);
+	} else if (pkg && pub) {
+		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
+		       "library directory -> runtime package named from the "
+		       "SONAME (policy 8.1; as Debian splits nettle, libevent, "
+		       "pcre2, libwebp; packages.runtime = \"one\" groups "
+		       "them)", what, f->c.soname);
+	} else {
+		free(pkg);
+		choose_rest(c, n, "private shared library (outside the "
+			    "linker's path)");
+	}
+	free(libdir);
+	return 0;
+}
+
+/* padpack's defaults, by class; man pages, documentation and other links
+ * come later, once what they document or point to is placed. */
+static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
+			const struct names *n, struct choice *c)
+{
+	static const char one_dev[] = "one -dev package per source, as "
+		"Debian's nearly always is (libevent-dev, libpcre2-dev, "
+		"nettle-dev: headers, .so links, .a, .pc, CMake files, "
+		"*-config)";
+
+	if (pp_split_is_dev_path(f->path) && f->c.cls != PP_CLASS_DIR) {
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: a file for "
+		       "building (*-config, aclocal, gir, vapi) -> %s", one_dev);
+		return 0;
+	}
+	switch (f->c.cls) {
+	case PP_CLASS_LIBTOOL:
+		choose(c, NULL, PP_ROLE_DEV, "default: libtool archive; "
+		       "Debian ships none (policy 10.2)");
+		return 0;
+	case PP_CLASS_SHLIB:
+	case PP_CLASS_SHLIB_LINK:
+		return library_rule(s, f, n, c);
+	case PP_CLASS_DEV_LINK:
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: link for "
+		       "linking with %s -> %s", f->c.soname, one_dev);
+		return 0;
+	case PP_CLASS_STATIC:
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: static "
+		       "library -> the -dev package of the headers (%s; never "
+		       "a *-static-dev)", one_dev);
+		return 0;
+	case PP_CLASS_HEADER:
+	case PP_CLASS_PKGCONFIG:
+	case PP_CLASS_CMAKE:
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: %s -> %s",
+		       pp_class_name(f->c.cls), one_dev);
+		return 0;
+	case PP_CLASS_PYTHON:
+		choose(c, python_name(f->path), PP_ROLE_PYTHON, "default: "
+		       "Python module -> python3-<module> (Python policy)");
+		return 0;
+	case PP_CLASS_EXEC:
+	case PP_CLASS_SCRIPT:
+		if (in_bindir(f->path)) {
+			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
+			       "%s -> %s", pp_class_name(f->c.cls),
+			       n->tools_why);
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	choose_rest(c, n, pp_class_name(f->c.cls));
+	return 0;
+}
+
+static enum pp_role role_of_name(const char *name, const char *given,
+				 const struct pp_split_file *f)
+{
+	size_t n = strlen(name);
+
+	if (given)
+		for (int r = 0; r < PP_ROLE_DBGSYM; r++)
+			if (!strcmp(given, pp_role_name((enum pp_role)r)))
+				return (enum pp_role)r;
+	if (n > 4 && !strcmp(name + n - 4, "-dev"))
+		return PP_ROLE_DEV;
+	if (n > 4 && !strcmp(name + n - 4, "-doc"))
+		return PP_ROLE_DOC;
+	if (!strncmp(name, "python3-", 8))
+		return PP_ROLE_PYTHON;
+	if ((n > 5 && !strcmp(name + n - 5, "-data")) ||
+	    (n > 7 && !strcmp(name + n - 7, "-common")))
+		return PP_ROLE_DATA;
+	if (f->c.cls == PP_CLASS_SHLIB || f->c.cls == PP_CLASS_SHLIB_LINK)
+		return PP_ROLE_RUNTIME;
+	return PP_ROLE_TOOLS;
+}
+
+/* The spec's files rules: the first whose glob matches the path. */
+static int spec_rule(const struct pp_split *s, const struct pp_split_stage *st,
+		     const struct pp_split_file *f, struct choice *c, int *hit,
+		     struct pp_err *err)
+{
+	const struct pp_spec *spec = s->spec;
+
+	*hit = 0;
+	for (size_t i = 0; i < spec->nr_files; i++) {
+		const struct pp_file_rule *r = &spec->files[i];
+		struct strbuf name = STRBUF_INIT;
+
+		if (fnmatch(r->path, f->path, 0))
+			continue;
+		*hit = 1;
+		if (r->drop) {
+			choose(c, NULL, PP_ROLE_TOOLS, "%s:%u: files[%zu] "
+			       "\"%s\": dropped: %s", spec->path, r->line, i,
+			       r->path, r->drop);
+			return 0;
+		}
+		if (expand(s, st->variant, r->package, &name, err) < 0 ||
+		    pp_check_package_name(name.buf, err) < 0) {
+			strbuf_release(&name);
+			return pp_err_prefix(err, "%s:%u: files[%zu]: ",
+					     spec->path, r->line, i);
+		}
+		choose(c, strbuf_detach(&name, NULL), PP_ROLE_TOOLS,
+		       "%s:%u: files[%zu] \"%s\"", spec->path, r->line, i,
+		       r->path);
+		c->role = role_of_name(c->base, r->role, f);
+		c->explicit_variant = names_variant(spec, r->package);
+		return 0;
+	}
+	return 0;
+}
+
+/* Where a man page's program is, or NULL. */
+static const struct pp_split_file *program_of_man(const struct pp_split_stage *st,
+						  const char *path)
+{
+	static const char *const bindirs[] = {
+		"usr/bin/", "usr/sbin/", "bin/", "sbin/", "usr/games/", NULL,
+	};
+	const char *base = strrchr(path, '/') + 1;
+	size_t n = strcspn(base, ".");
+
+	for (size_t i = 0; i < st->nr; i++)
+		for (const char *const *d = bindirs; *d; d++) {
+			size_t dl = strlen(*d);
+			const char *p = st->files[i].path;
+
+			if (!strncmp(p, *d, dl) && strlen(p + dl) == n &&
+			    !strncmp(p + dl, base, n))
+				return &st->files[i];
+		}
+	return NULL;
+}
+
+static const struct pp_split_file *find_file(const struct pp_split_stage *st,
+					     const char *path)
+{
+	return pp_split_find(st, path);
+}
+
+struct assignment {
+	struct choice *c; /* per file of the stage */
+};
+
+static int is_follower(const struct pp_split_file *f)
+{
+	return f->c.cls == PP_CLASS_MAN || f->c.cls == PP_CLASS_SYMLINK ||
+	       f->c.cls == PP_CLASS_DOC || is_shared_data(f);
+}
+
+/* Where a few files of a role with no package of its own go: the first
+ * package of these roles that holds files placed by class. */
+static const struct choice *home_of(const struct pp_split_stage *st,
+				    const struct choice *all,
+				    const enum pp_role order[3])
+{
+	for (size_t r = 0; r < 3; r++)
+		for (size_t i = 0; i < st->nr; i++)
+			if (all[i].base && all[i].role == order[r] &&
+			    !is_follower(&st->files[i]))
+				return &all[i];
+	return NULL;
+}
+
+/* A runtime home is the library named like the source, not whichever
+ * library came first. */
+static const char *home_name(const struct names *n, const struct choice *home)
+{
+	return home->role == PP_ROLE_RUNTIME && n->library && !home->explicit_variant
+	       ? n->library : home->base;
+}
+
+/* Architecture-independent data under usr/share (locales, data files):
+ * with the programs, else the library, else -dev (a lib* source: the
+ * library first), as Debian keeps it (popt's locales in libpopt0, acl's
+ * in acl); a -data package only from PP_SPLIT_DATA_PACKAGE_BYTES. */
+static int data_rule(const struct names *n, struct choice *c)
+{
+	const struct choice *home = n->data_home;
+	unsigned long long kib = (n->data_bytes + 1023) / 1024;
+
+	if (n->data_bytes >= PP_SPLIT_DATA_PACKAGE_BYTES || !home) {
+		choose(c, with_suffix(n->source, "data"), PP_ROLE_DATA,
+		       "default: architecture-independent data (usr/share), "
+		       "%llu KiB in all (%llu KiB or more, or nothing else to "
+		       "hold it) -> the -data package", kib,
+		       PP_SPLIT_DATA_PACKAGE_BYTES / 1024);
+		return 0;
+	}
+	choose(c, xstrdup(home_name(n, home)), home->role, "default: architecture-"
+	       "independent data (usr/share), %llu KiB in all (under %llu KiB: "
+	       "no -data package, as Debian keeps locales and small data with "
+	       "the programs or the library) -> the %s package", kib,
+	       PP_SPLIT_DATA_PACKAGE_BYTES / 1024, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+	return 0;
+}
+
+static int doc_rule(const struct names *n, struct choice *c)
+{
+	const struct choice *home = n->doc_home;
+	unsigned long long kib = (n->doc_bytes + 1023) / 1024;
+
+	if (pp_split_wants_doc_package(n->doc_bytes) || !home) {
+		choose(c, xstrdup(n->doc), PP_ROLE_DOC, "default: "
+		       "documentation, %llu KiB in all (a manual: %llu KiB or "
+		       "more, or nothing else to hold it) -> the -doc package, "
+		       "named as the -dev package (libjansson-doc, "
+		       "libjson-c-doc) or else the source (sqlite3-doc)",
+		       kib, PP_SPLIT_DOC_PACKAGE_BYTES / 1024);
+		return 0;
+	}
+	choose(c, xstrdup(home_name(n, home)), home->role, "default: documentation, "
+	       "%llu KiB in all (under %llu KiB: a README and a few pages, "
+	       "which Debian keeps in -dev or the programs' package; no -doc "
+	       "package) -> the %s package", kib,
+	       PP_SPLIT_DOC_PACKAGE_BYTES / 1024, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+	return 0;
+}
+
+/* A link to a directory of the stage goes where the first file under it
+ * goes (the directory is no entry of its own). */
+static const struct pp_split_file *first_under(const struct pp_split_stage *st,
+					       const char *dir)
+{
+	size_t n = strlen(dir), lo = 0, hi = st->nr;
+
+	while (lo < hi) { /* the first path after "dir/" */
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = st->files[st->by_path[mid]].path;
+		int c = strncmp(p, dir, n);
+
+		if (c < 0 || (c == 0 && p[n] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < st->nr) {
+		const struct pp_split_file *f = &st->files[st->by_path[lo]];
+
+		if (!strncmp(f->path, dir, n) && f->path[n] == '/')
+			return f;
+	}
+	return NULL;
+}
+
+/* Whether a link that leaves the stage reaches a file of this system. */
+static int on_system(const struct pp_split_file *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	char *dir = pp_dirname(f->path);
+	int ok;
+
+	if (f->link[0] == '/')
+		strbuf_addstr(&sb, f->link);
+	else
+		strbuf_addf(&sb, "/%s/%s", strcmp(dir, ".") ? dir : "", f->link);
+	ok = stat(sb.buf, &st) == 0;
+	free(dir);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/* Man pages, documentation and links go where what they describe or
+ * reach goes; a link that reaches nothing is an error. */
+static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st,
+		       const struct pp_split_file *f, const struct choice *all,
+		       const struct names *n, struct choice *c, struct pp_err *err)
+{
+	const struct pp_split_file *to;
+	const char *what;
+
+	if (f->c.cls == PP_CLASS_DOC && (!strcmp(f->path, "usr/share/info/dir") ||
+					 !strcmp(f->path, "usr/share/info/dir.old"))) {
+		choose(c, NULL, PP_ROLE_DOC, "default: the info directory, "
+		       "which install-info keeps on each system (Debian ships "
+		       "none; lintian: package-contains-info-dir-file)");
+		return 0;
+	}
+	if (f->c.cls == PP_CLASS_DOC && pp_split_is_license_path(f->path)) {
+		choose(c, NULL, PP_ROLE_DOC, "default: a license file: its text "
+		       "is in each package's copyright, and Debian ships no "
+		       "other copy (lintian: extra-license-file)");
+		return 0;
+	}
+	if (f->c.cls == PP_CLASS_DOC)
+		return doc_rule(n, c);
+	if (is_shared_data(f))
+		return data_rule(n, c);
+	if (f->c.cls == PP_CLASS_MAN) {
+		const char *sec = strstr(f->path, "/man");
+
+		/* usr/share/man/man3/x.3: the directory manN names it */
+		while (sec && !isdigit((unsigned char)sec[4]))
+			sec = strstr(sec + 1, "/man");
+		if (sec && sec[4] == '3') {
+			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
+			       "page of section 3 (library calls) -> the -dev "
+			       "package");
+			return 0;
+		}
+		to = program_of_man(st, f->path);
+		what = "manual page -> the package of its program";
+		if (!to && n->has_library) {
+			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
+			       "page of no program of a library source (file "
+			       "formats, overviews) -> the -dev package, as "
+			       "libarchive-dev holds tar.5");
+			return 0;
+		}
+	} else {
+		to = find_file(st, f->c.target);
+		if (!to && f->c.target)
+			to = first_under(st, f->c.target);
+		what = "link -> the package of what it points to";
+		if ((!to && !on_system(f)) || (to && !all[to - st->files].base))
+			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
+					  "link to '%s', which %s; ship its "
+					  "target, or give the link a rule in "
+					  "%s: packages.files = ( { path = "
+					  "\"%s\"; drop = \"why\"; } ) (or "
+					  "package = \"NAME\")", st->dir,
+					  f->path, f->link, to ? "a files rule "
+					  "drops" : "is in no package of this "
+					  "run and not on this system",
+					  s->spec->path, f->path);
+	}
+	if (to && all[to - st->files].base) {
+		const struct choice *t = &all[to - st->files];
+
+		choose(c, xstrdup(t->base), t->role, "default: %s (%s)", what,
+		       to->path);
+		c->explicit_variant = t->explicit_variant;
+		return 0;
+	}
+	choose_rest(c, n, pp_class_name(f->c.cls));
+	return 0;
+}
+
+/* A glibc-hwcaps build's library goes where the baseline's goes: its path
+ * less the glibc-hwcaps/LEVEL/ part. */
+static void follow_baseline(const struct pp_split_stage *st,
+			    const struct pp_split_file *f,
+			    const struct choice *all, struct choice *c)
+{
+	struct strbuf base = STRBUF_INIT;
+	const char *at = strstr(f->path, "/glibc-hwcaps/");
+	const struct pp_split_file *lib;
+	const struct choice *from;
+
+	strbuf_add(&base, f->path, (size_t)(at - f->path));
+	strbuf_addstr(&base, strrchr(f->path, '/'));
+	lib = find_file(st, base.buf);
+	from = &all[lib - st->files];
+	if (from->base)
+		choose(c, xstrdup(from->base), from->role, "glibc-hwcaps: the "
+		       "%s build (%s) of %s, with it", f->hwcaps, f->built->name,
+		       base.buf);
+	else
+		choose(c, NULL, from->role, "glibc-hwcaps: dropped with %s",
+		       base.buf);
+	c->explicit_variant = from->explicit_variant;
+	strbuf_release(&base);
+}
+
+static int assign_stage(const struct pp_split *s, const struct pp_split_stage *st,
+			struct choice *all, struct pp_err *err)
+{
+	struct names n;
+	int rc = stage_names(s, st, &n, err), hit;
+
+	/* pass 0: the spec's rules, then the defaults by class; 1: manual
+	 * pages and documents, which follow what they document; 2: links,
+	 * which follow what they reach (never a link: those are resolved) */
+	for (int pass = 0; pass < 3 && !rc; pass++) {
+		if (pass == 1) {
+			static const enum pp_role doc[3] = { PP_ROLE_DEV,
+				PP_ROLE_TOOLS, PP_ROLE_RUNTIME };
+			/* a library's messages are the library's (libidn2-0,
+			 * libpopt0); else the programs' (acl, xz-utils) */
+			static const enum pp_role lib_data[3] = {
+				PP_ROLE_RUNTIME, PP_ROLE_TOOLS, PP_ROLE_DEV };
+			static const enum pp_role data[3] = { PP_ROLE_TOOLS,
+				PP_ROLE_RUNTIME, PP_ROLE_DEV };
+
+			n.doc_home = home_of(st, all, doc);
+			n.data_home = home_of(st, all, strncmp(n.source, "lib", 3)
+					      ? data : lib_data);
+		}
+		for (size_t i = 0; i < st->nr && !rc; i++) {
+			const struct pp_split_file *f = &st->files[i];
+
+			if (f->hwcaps)
+				continue; /* follow_baseline, below */
+			if (pass == 0)
+				rc = spec_rule(s, st, f, &all[i], &hit, err);
+			if (rc || all[i].why)
+				continue;
+			if (pass == 0 && !is_follower(f))
+				rc = default_rule(s, f, &n, &all[i]);
+			else if (pass > 0 && (pass == 2) ==
+				 (f->c.cls == PP_CLASS_SYMLINK))
+				rc = follow_rule(s, st, f, all, &n, &all[i], err);
+		}
+	}
+	release_names(&n);
+	for (size_t i = 0; i < st->nr && !rc; i++)
+		if (st->files[i].hwcaps)
+			follow_baseline(st, &st->files[i], all, &all[i]);
+	return rc;
+}
+
+/* ---- sharing ---------------------------------------------------------- */
+
+static struct pp_split_file *same_path(const struct pp_split_stage *st,
+				       const char *path)
+{
+	return (struct pp_split_file *)find_file(st, path);
+}
+
+/* Regular files and empty directories: the same everywhere. Links: the
+ * same target, reaching a shared file (or outside the stage). */
+static void find_shared(struct pp_split *s, struct choice **choices,
+			struct pp_err *err)
+{
+	/* a variant not here may differ: sharing needs them all, so that a
+	 * package's name means the same files in every run */
+	size_t nr = 0; /* glibc-hwcaps builds are part of their baseline's */
+
+	for (size_t i = 0; i < s->spec->nr_variants; i++)
+		nr += !pp_spec_hwcaps_higher(s->spec, &s->spec->variants[i]);
+	if (s->nr_stages < nr) {
+		if (nr > 1)
+			pp_warn(err, "padpack split: %zu of the %zu variants are "
+				"here: files the same in every variant cannot be "
+				"told apart, so each variant's packages hold all "
+				"of its files", s->nr_stages, nr);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < s->stages[0].nr; i++) {
+			struct pp_split_file *f = &s->stages[0].files[i];
+			int shared = 1;
+
+			if (S_ISLNK(f->st.st_mode) != pass)
+				continue;
+			for (size_t k = 1; k < s->nr_stages && shared; k++) {
+				struct pp_split_file *g = same_path(&s->stages[k],
+								    f->path);
+				struct choice *cg = g ? &choices[k][g -
+						s->stages[k].files] : NULL;
+
+				shared = g && (g->st.st_mode & 07777) ==
+					 (f->st.st_mode & 07777) &&
+					 (g->st.st_mode & S_IFMT) ==
+					 (f->st.st_mode & S_IFMT) &&
+					 !memcmp(g->sum, f->sum, sizeof(f->sum)) &&
+					 !cg->explicit_variant &&
+					 !strcmp(g->link ? g->link : "",
+						 f->link ? f->link : "");
+			}
+			if (shared && pass == 1 && f->c.target) {
+				const struct pp_split_file *t =
+					find_file(&s->stages[0], f->c.target);
+
+				shared = !t || t->shared;
+			}
+			if (choices[0][i].explicit_variant)
+				shared = 0;
+			f->shared = shared;
+			for (size_t k = 1; k < s->nr_stages && shared; k++)
+				same_path(&s->stages[k], f->path)->shared = 1;
+		}
+}
+
+/* ---- packages --------------------------------------------------------- */
+
+static long find_pkg(const struct pp_split *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		if (!strcmp(s->pkgs[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+static long add_pkg(struct pp_split *s, char *name, const char *base,
+		    enum pp_role role, const struct pp_variant *v, int common)
+{
+	struct pp_split_pkg *p;
+	long at = find_pkg(s, name);
+
+	if (at >= 0) {
+		free(name);
+		return at;
+	}
+	ARRAY_GROW(s->pkgs, s->alloc_pkgs, s->nr_pkgs + 1);
+	p = &s->pkgs[s->nr_pkgs];
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->base = xstrdup(base);
+	p->role = role;
+	p->variant = v;
+	p->common = common;
+	p->parent = -1;
+	return (long)s->nr_pkgs++;
+}
+
+static void add_ref(struct pp_split_pkg *p, size_t stage, size_t file)
+{
+	ARRAY_GROW(p->files, p->alloc_files, p->nr_files + 1);
+	p->files[p->nr_files].stage = stage;
+	p->files[p->nr_files].file = file;
+	p->nr_files++;
+}
+
+/* The package of the shared files of a role whose other files differ
+ * per variant: libfoo-dev -> libfoo-common-dev, foo -> foo-common. */
+static char *common_name(const char *base)
+{
+	size_t n = strlen(base);
+	char *out = xmalloc(n + 8);
+
+	if (n > 4 && !strcmp(base + n - 4, "-dev"))
+		sprintf(out, "%.*s-common-dev", (int)(n - 4), base);
+	else
+		sprintf(out, "%s-common", base);
+	return out;
+}
+
+/* Whether any variant's copy of a file of this base differs. */
+static int base_has_variant_files(const struct pp_split *s,
+				  struct choice **choices, const char *base)
+{
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++)
+			if (choices[k][i].base &&
+			    !strcmp(choices[k][i].base, base) &&
+			    !s->stages[k].files[i].shared &&
+			    !choices[k][i].explicit_variant)
+				return 1;
+	return 0;
+}
+
+static void place_file(struct pp_split *s, struct choice **choices,
+		       size_t k, size_t i)
+{
+	struct pp_split_file *f = &s->stages[k].files[i];
+	const struct choice *c = &choices[k][i];
+	const struct pp_variant *v = s->stages[k].variant;
+	long at;
+
+	if (!c->base)
+		return;
+	if (c->explicit_variant) {
+		at = add_pkg(s, xstrdup(c->base), c->base, c->role, v, 0);
+	} else if (!base_has_variant_files(s, choices, c->base)) {
+		at = add_pkg(s, xstrdup(c->base), c->base, c->role, NULL, 0);
+	} else if (f->shared) {
+		at = add_pkg(s, common_name(c->base), c->base, c->role, NULL, 1);
+	} else {
+		at = add_pkg(s, with_suffix(c->base, v->suffix), c->base,
+			     c->role, v, 0);
+	}
+	f->pkg = at;
+	if (f->shared && k > 0)
+		return; /* stage 0's copy is the one shipped */
+	add_ref(&s->pkgs[at], k, i);
+}
+
+static int needs_arch(const struct pp_split *s, const struct pp_split_pkg *p)
+{
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+		if (f->c.elf || f->c.cls == PP_CLASS_STATIC ||
+		    strstr(f->path, s->triplet))
+			return 1;
+	}
+	return 0;
+}
+
+static int has_debug_info(const struct pp_split_file *f)
+{
+	return f->c.elf && f->c.elf->build_id[0] &&
+	       (f->c.elf->has_symtab || f->c.elf->has_debug) &&
+	       f->c.cls != PP_CLASS_OBJECT;
+}
+
+static void add_dbgsym(struct pp_split *s)
+{
+	size_t nr = s->nr_pkgs;
+
+	for (size_t i = 0; i < nr; i++) {
+		int any = 0;
+		long d;
+
+		for (size_t j = 0; j < s->pkgs[i].nr_files && !any; j++)
+			any = has_debug_info(pp_split_at(s, s->pkgs[i].files[j]));
+		if (!any)
+			continue;
+		d = add_pkg(s, with_suffix(s->pkgs[i].name, "dbgsym"),
+			    s->pkgs[i].name, PP_ROLE_DBGSYM,
+			    s->pkgs[i].variant, s->pkgs[i].common);
+		s->pkgs[d].parent = (long)i;
+		s->pkgs[d].auto_built = 1;
+	}
+}
+
+static int cmp_pkg_name(const void *a, const void *b, void *arg)
+{
+	const struct pp_split *s = arg;
+
+	return strcmp(s->pkgs[*(const size_t *)a].name,
+		      s->pkgs[*(const size_t *)b].name);
+}
+
+/* Orders the packages by name, for output that does not depend on the
+ * order files were found in. */
+static void sort_pkgs(struct pp_split *s)
+{
+	size_t *order = xcalloc(s->nr_pkgs + 1, sizeof(*order));
+	long *newpos = xcalloc(s->nr_pkgs + 1, sizeof(*newpos));
+	struct pp_split_pkg *sorted = xcalloc(s->nr_pkgs + 1, sizeof(*sorted));
+
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		order[i] = i;
+	qsort_r(order, s->nr_pkgs, sizeof(*order), cmp_pkg_name, s);
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		sorted[i] = s->pkgs[order[i]];
+		newpos[order[i]] = (long)i;
+	}
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		if (sorted[i].parent >= 0)
+			sorted[i].parent = newpos[sorted[i].parent];
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++)
+			if (s->stages[k].files[i].pkg >= 0)
+				s->stages[k].files[i].pkg =
+					newpos[s->stages[k].files[i].pkg];
+	free(s->pkgs);
+	s->pkgs = sorted;
+	s->alloc_pkgs = s->nr_pkgs + 1;
+	free(order);
+	free(newpos);
+}
+
+static int make_packages(struct pp_split *s, struct choice **choices,
+			 struct pp_err *err)
+{
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++) {
+			struct pp_split_file *f = &s->stages[k].files[i];
+
+			place_file(s, choices, k, i);
+			f->rule = choices[k][i].why;
+			choices[k][i].why = NULL;
+		}
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		if (pp_check_package_name(s->pkgs[i].name, err) < 0)
+			return pp_err_prefix(err, "package '%s': ",
+					     s->pkgs[i].name);
+		s->pkgs[i].arch_all = !needs_arch(s, &s->pkgs[i]);
+	}
+	add_dbgsym(s);
+	sort_pkgs(s);
+	return 0;
+}
+
+static void free_choices(struct pp_split *s, struct choice **choices)
+{
+	for (size_t k = 0; k < s->nr_stages; k++) {
+		for (size_t i = 0; choices[k] && i < s->stages[k].nr; i++) {
+			free(choices[k][i].base);
+			free(choices[k][i].why);
+		}
+		free(choices[k]);
+	}
+	free(choices);
+}
+
+int pp_split_assign(struct pp_split *s, struct pp_err *err)
+{
+	struct choice **choices = xcalloc(s->nr_stages + 1, sizeof(*choices));
+	int rc = 0;
+
+	for (size_t k = 0; k < s->nr_stages && !rc; k++) {
+		choices[k] = xcalloc(s->stages[k].nr + 1, sizeof(**choices));
+		rc = assign_stage(s, &s->stages[k], choices[k], err);
+	}
+	if (!rc) {
+		find_shared(s, choices, err);
+		rc = make_packages(s, choices, err);
+	}
+	free_choices(s, choices);
+	return rc;
+}

@@ -1,0 +1,84 @@
+/* padpack split, the relations between the packages of one run: the
+ * exact Depends of -dbgsym, variant, -common and -dev packages on each
+ * other, with why (for --explain).
+ * Layer: below split-build.c and split-plan.c, which both ask it; it
+ * calls neither. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "splitint.h"
+#include "xalloc.h"
+
+static void add_rel(struct pp_strlist *rel, struct pp_strlist *why,
+		    const char *name, const char *ver, const char *reason)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s (= %s)", name, ver);
+	if (pp_strlist_find(rel, sb.buf) < 0) {
+		pp_strlist_push(rel, sb.buf);
+		if (why)
+			pp_strlist_push(why, reason);
+	}
+	strbuf_release(&sb);
+}
+
+/* Whether q ships a library one of p's .so links is for (with no such
+ * link in p, any library: headers alone do not say whose they are). */
+static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
+		    const struct pp_split_pkg *q)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+		if (f->c.cls != PP_CLASS_DEV_LINK || !f->c.soname)
+			continue;
+		any = 1;
+		for (size_t j = 0; j < q->nr_files; j++) {
+			const struct pp_split_file *g = pp_split_at(s, q->files[j]);
+
+			if (g->c.cls == PP_CLASS_SHLIB &&
+			    !strcmp(g->c.soname, f->c.soname))
+				return 1;
+		}
+	}
+	return !any;
+}
+
+static const char why_dbgsym[] = "exact: debug files match one build's "
+	"binaries (${binary:Version}, as debhelper's -dbgsym)";
+static const char why_common[] = "exact: a variant set's -common part "
+	"holds files split out of the same build as the variant's own, so "
+	"the two must be one build";
+static const char why_dev[] = "exact: the -dev package's headers and .so "
+	"link are for this build of the library (${binary:Version}, as "
+	"Debian's -dev packages)";
+
+void pp_split_run_relations(const struct pp_split *s, size_t pkg,
+			    struct pp_strlist *rel, struct pp_strlist *why)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+
+	if (p->role == PP_ROLE_DBGSYM) {
+		add_rel(rel, why, s->pkgs[p->parent].name, s->version,
+			why_dbgsym);
+		return;
+	}
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *q = &s->pkgs[i];
+
+		if (i == pkg || q->role == PP_ROLE_DBGSYM)
+			continue;
+		if (q->common && !p->common && p->variant &&
+		    !strcmp(q->base, p->base))
+			add_rel(rel, why, q->name, s->version, why_common);
+		if (p->role == PP_ROLE_DEV && q->role == PP_ROLE_RUNTIME &&
+		    !q->common && (!q->variant || q->variant == p->variant ||
+				   !p->variant) && links_to(s, p, q))
+			add_rel(rel, why, q->variant && !p->variant ? q->base :
+				q->name, s->version, why_dev);
+	}
+}
