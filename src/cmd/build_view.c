@@ -74,6 +74,36 @@ static void job_line(const struct build_view *v, const struct pp_job *j,
 		strbuf_addf(out, "  log: %s", rel(v, j->log));
 }
 
+/* How far the whole build is, and the time left once it can be told: the
+ * mean time of the variants done so far, for those not ended, spread over
+ * the variants run at once, less what the running ones have had. */
+static void total_line(const struct pp_build *b, struct strbuf *out)
+{
+	size_t ended = 0, done = 0, left = 0;
+	double spent = 0, running = 0, mean, eta;
+
+	for (size_t i = 0; i < b->nr_jobs; i++) {
+		const struct pp_job *j = &b->jobs[i];
+
+		if (j->phase == PP_PHASE_DONE) {
+			done++;
+			spent += pp_job_seconds(j);
+		}
+		if (j->phase >= PP_PHASE_DONE)
+			ended++;
+		else if (j->phase != PP_PHASE_WAIT)
+			running += pp_job_seconds(j);
+	}
+	left = b->nr_jobs - ended;
+	strbuf_addf(out, "  %zu of %zu variants ended", ended, b->nr_jobs);
+	if (!done || !left)
+		return;
+	mean = spent / (double)done;
+	eta = (mean * (double)left - running) /
+	      (double)(b->parallel > 0 ? b->parallel : 1);
+	strbuf_addf(out, ", about %.0f s left", eta > 1 ? eta : 1);
+}
+
 static void redraw(struct build_view *v, const struct pp_build *b)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -87,7 +117,12 @@ static void redraw(struct build_view *v, const struct pp_build *b)
 			strbuf_setlen(&sb, (size_t)v->width - 1);
 		fprintf(v->out, "\r\033[K%s\n", sb.buf);
 	}
-	v->drawn = b->nr_jobs;
+	strbuf_reset(&sb);
+	total_line(b, &sb);
+	if (sb.len >= (size_t)v->width)
+		strbuf_setlen(&sb, (size_t)v->width - 1);
+	fprintf(v->out, "\r\033[K%s\n", sb.buf);
+	v->drawn = b->nr_jobs + 1;
 	fflush(v->out);
 	strbuf_release(&sb);
 }

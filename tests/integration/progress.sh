@@ -111,3 +111,12 @@ check_fails "build on a terminal: a summary line with the time taken" 0 \
 	'^padpack build: 1 done, 0 failed, 0 skipped in [0-9.]+ s' cat build.out
 check_fails "build without a terminal: plain lines, no steps, no summary line" 0 '^$' \
 	bash -c "$build_cmd 2>&1 | grep 'step [0-9]\|padpack build: 1 done'; true"
+check_fails "build on a terminal: how many variants ended" 0 \
+	'  1 of 1 variants ended' cat build.out
+# Two variants one after the other (-j 1): once the first is done, the
+# time left is told from its time.
+on_tty "$(q "$PADPACK") build -c $(q "$TOP/tests/data/tiny.cfg") -B $(q "$WORK/b2") -j 1 --variant plain-cpu --variant salty-cpu" > build2.out
+check_fails "build on a terminal: the time left once a variant is done" 0 \
+	'  1 of 2 variants ended, about [0-9]+ s left' cat build2.out
+check_fails "build on a terminal: no time left before any variant is done" 0 \
+	'  0 of 2 variants ended$' bash -c "tr '\\r' '\\n' < build2.out | sed 's/\\x1b\\[K//g'"
