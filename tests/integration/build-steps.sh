@@ -143,8 +143,9 @@ assert v['plain-cpu']['steps'][0] == {'phase': 'configure', 'seconds': 0.0, 'up_
 check_fails "plain lines when not a terminal" 0 '^plain-cpu +build ' \
 	"$PADPACK" build -c "$SPEC" -B "$B"
 if command -v script >/dev/null; then
+	# four variants and the line of how many ended: 5 lines redrawn
 	check_fails "a live line per variant on a terminal" 0 \
-		$'\e\\[4A.*\r\e\\[K  plain-cpu +done ' \
+		$'\e\\[5A.*\r\e\\[K  plain-cpu +done ' \
 		script -qec "'$PADPACK' build -c '$SPEC' -B '$B'" /dev/null
 fi
 check_fails "-j1: one variant at a time" 0 'up to 1 at a time, 1 compile job each' \
