@@ -128,7 +128,7 @@ json_t *pp_json_info_files(const char *path, const struct pp_ctrl_members *cm,
 								      names[i]);
 
 		*missing += !m;
-		set(files, names[i], m ? pp_json_text(m->data.buf) :
+		set(files, names[i], m ? pp_json_textn(m->data.buf, m->data.len) :
 		    json_null());
 	}
 	set(doc, "file", pp_json_text(path));

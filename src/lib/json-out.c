@@ -1,6 +1,7 @@
 /* The --json documents, built with jansson: one function a document, the
  * schema of each in doc/signing.md and doc/repository.md ("JSON output")
  * and doc/split.md ("The ISA scan"). */
+#include <string.h>
 #include <time.h>
 
 #include "debsig.h"
@@ -20,25 +21,31 @@ static json_t *count(size_t n)
 	return json_integer((json_int_t)n);
 }
 
-json_t *pp_json_text(const char *s)
+/* Text of LEN bytes, NUL bytes included (JSON writes them as \u0000);
+ * jansson refuses what is not UTF-8: such bytes show as \xNN. */
+json_t *pp_json_textn(const char *s, size_t len)
 {
 	struct strbuf sb = STRBUF_INIT;
 	json_t *str;
 
 	if (!s)
 		return json_null();
-	/* jansson refuses what is not UTF-8: such text shows as ASCII */
-	if ((str = json_string(s)))
+	if ((str = json_stringn(s, len)))
 		return str;
-	for (; *s; s++) {
-		if ((unsigned char)*s < 0x80)
-			strbuf_addch(&sb, *s);
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)s[i] < 0x80)
+			strbuf_addch(&sb, s[i]);
 		else
-			strbuf_addf(&sb, "\\x%02x", (unsigned char)*s);
+			strbuf_addf(&sb, "\\x%02x", (unsigned char)s[i]);
 	}
-	str = json_string(sb.buf);
+	str = json_stringn(sb.buf, sb.len);
 	strbuf_release(&sb);
 	return str;
+}
+
+json_t *pp_json_text(const char *s)
+{
+	return s ? pp_json_textn(s, strlen(s)) : json_null();
 }
 
 const char *pp_json_status_name(int code)

@@ -25,6 +25,8 @@ struct pp_repo_members;
  * (file names, user IDs) keeps its ASCII and has every other byte
  * written as \xNN. */
 json_t *pp_json_text(const char *s);
+/* The same for LEN bytes that may hold NUL (a control file's text). */
+json_t *pp_json_textn(const char *s, size_t len);
 
 /* The name of a verification's exit code: "good", "unsigned",
  * "bad-signature", "unknown-key", "content-mismatch", "malformed",

@@ -102,6 +102,16 @@ check_json "info --json NAME...: the control files' text, null for one absent" \
 	"$PADPACK" info "$deb" postinst nope --json
 check_fails "info --json NAME...: a missing control file still exits 1" 1 \
 	'requested control file is missing' "$PADPACK" info "$deb" postinst nope --json
+
+# A control file may hold NUL bytes (dpkg-deb --info NAME prints them):
+# the JSON text keeps every byte, as \u0000, not the part before the NUL.
+t=$WORK/t-nul
+make_fixture full "$t"
+printf 'a\0b\377c\n' > "$t/DEBIAN/blob"
+dpkg-deb --root-owner-group -b "$t" "$WORK/nul.deb" >/dev/null 2>&1
+check_json "info --json NAME: a control file with a NUL byte, every byte kept" \
+	'd["control_files"]["blob"] == "a\x00b\\xffc\n"' \
+	"$PADPACK" info "$WORK/nul.deb" blob --json
 check_json "contents --json: a hard link's target, size 0; a symbolic link's target" \
 	'any(e["type"] == "hardlink" and e["target"] and e["size"] == 0 for e in d["entries"]) and any(e["type"] == "symlink" and e["target"] == "libfx.so.1.0.0" for e in d["entries"])' \
 	"$PADPACK" contents --json "$WORK/links.deb"
