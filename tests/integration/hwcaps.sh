@@ -11,6 +11,8 @@
 # and the spec's errors.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../tools/debian-root.sh"
+source "$(dirname "$0")/../lib-docker.sh"
+trap 'stop_engine; rm -rf "$WORK"' EXIT
 
 export SOURCE_DATE_EPOCH=1700000000
 V=0.11.0-1
@@ -294,6 +296,66 @@ check_docker() {
 		"$PADPACK" docker prod -c "$SPEC" -B "$out" --debs "$D" --variant cpu-v3
 }
 
+# The production image for real (Debian's engine started by hand, the
+# slim root imported as the FROM, as docker-images.sh does): one image,
+# and inside it the loader picks the build of this CPU's best level, or
+# the baseline when ld.so or GLIBC_TUNABLES hides the higher ones.
+check_docker_image() {
+	local img=docker.io/paddlepaddle/paddle:0.11.0 tar best want ldso=/lib64/ld-linux-x86-64.so.2
+	if ! start_engine >"$WORK/engine.out" 2>&1; then
+		not_ok "the Docker engine starts" "$(cat "$WORK/engine.out")"
+		return
+	fi
+	if ! tar=$(base_tar) || ! import_base debian:bookworm-slim "$tar"; then
+		not_ok "a minimal Debian root imported as debian:bookworm-slim"
+		return
+	fi
+	if ! "$DOCKER" build -q -t "$img" "$WORK/img/cpu-base/image" >"$WORK/dbuild.log" 2>&1; then
+		not_ok "docker build of the one CPU image" "$(tail -n 25 "$WORK/dbuild.log")"
+		return
+	fi
+	ok "docker build of the one CPU image (its smoke test, paddle --version, passed)"
+	best=$("$DOCKER" run --rm --entrypoint $ldso "$img" --help |
+		sed -n 's/^ *\(x86-64-v[0-9]\) (supported, searched)$/\1/p' | head -n 1)
+	case $best in x86-64-v4 | x86-64-v3) want=$best ;; *) want= ;; esac
+	if [ -n "$want" ]; then
+		check_fails "image: paddle loads the build of this CPU's best level ($want)" 0 \
+			"^library: /(usr/)?lib/x86_64-linux-gnu/glibc-hwcaps/$want/libpaddle\.so\.1(\.0\.0)? \(built for $want\)" \
+			"$DOCKER" run --rm "$img" --version
+	else
+		check_fails "image: paddle loads the baseline build (no higher level on this CPU)" 0 \
+			"^library: /(usr/)?lib/x86_64-linux-gnu/libpaddle\.so\.1 \(built for x86-64\)" \
+			"$DOCKER" run --rm "$img" --version
+	fi
+	check_fails "image: ld.so --glibc-hwcaps-mask x86-64-v2: the baseline build, which computes" 0 \
+		"library: /(usr/)?lib/x86_64-linux-gnu/libpaddle\.so\.1 \(built for x86-64\) .*\(portable\): max error 0: ok" \
+		bash -c "'$DOCKER' run --rm --entrypoint sh '$img' -c '$ldso --glibc-hwcaps-mask x86-64-v2 /usr/bin/paddle --version; $ldso --glibc-hwcaps-mask x86-64-v2 /usr/bin/paddle' | tr '\n' ' '"
+	check_fails "image: GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2: the baseline build" 0 \
+		"^library: /(usr/)?lib/x86_64-linux-gnu/libpaddle\.so\.1 \(built for x86-64\)" \
+		"$DOCKER" run --rm -e GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2 "$img" --version
+	check_fails "image: libpaddle1 (every build) and paddle, no -noavx package" 0 \
+		'^libpaddle1 paddle $' bash -c "'$DOCKER' run --rm --entrypoint dpkg-query '$img' -W -f '\${Package}\n' 'libpaddle1*' 'paddle*' | sort | tr '\n' ' '"
+	stop_engine
+}
+
+# pack = "packages", the one setting flipped: the separate-package form of
+# the same builds, a package set per level named by the values' suffixes,
+# exclusive, the higher ones refusing a CPU without their level.
+check_flip() {
+	local f=$WORK/flip/paddle.cfg d=$WORK/flip/debs
+	mkdir -p "$WORK/flip" && cp "$TOP/pkg/paddle.copyright" "$WORK/flip/"
+	sed 's/pack = "hwcaps";/pack = "packages";/' "$SPEC" >"$f"
+	check_fails "pack = \"packages\": libpaddle1 (v3), -noavx (baseline), -avx512 (v4)" 0 \
+		'^libpaddle1 libpaddle1-avx512 libpaddle1-noavx $' \
+		bash -c "'$PADPACK' split -c '$f' -B '$B' -o '$d' --variant 'cpu-*' -q &&
+			ls '$d' | sed -n 's/^\(libpaddle1[a-z0-9-]*\)_.*\.deb\$/\1/p' | grep -v dbgsym | sort | tr '\n' ' '"
+	check_fails "... which conflict with each other; libpaddle1-avx512 has a preinst CPU guard, no glibc-hwcaps build" 0 \
+		'^Conflicts: libpaddle1, libpaddle1-noavx preinst: yes hwcaps: 0 $' \
+		bash -c "{ dpkg-deb -f '$d'/libpaddle1-avx512_*.deb Conflicts | sed 's/^/Conflicts: /'
+			dpkg-deb --ctrl-tarfile '$d'/libpaddle1-avx512_*.deb | tar t | grep -q preinst && echo 'preinst: yes' || echo 'preinst: no'
+			echo \"hwcaps: \$(dpkg-deb -c '$d'/libpaddle1-avx512_*.deb | grep -c glibc-hwcaps)\"; } | tr '\n' ' '"
+}
+
 # The spec's errors: each names the file and line.
 check_spec_errors() {
 	local bad=$WORK/bad.cfg line
@@ -335,6 +397,8 @@ if [ -f "$OUT/complete" ]; then
 		check_package
 		check_lintian
 		check_docker
+		check_docker_image
+		check_flip
 		if debian_root_prepare; then
 			ok "a clean Debian 12 root (mmdebstrap, cached in $DEBIAN_ROOT_CACHE)"
 			check_root
