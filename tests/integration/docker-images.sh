@@ -161,7 +161,7 @@ extra_deb() { # DIR: padpack-extra, Depends: libgomp1, a file in /lib/...
 	grep -q '"padpack-extra" \];' "$WORK/spec-extra/paddle.cfg"
 }
 docker_ok "status.d, a dependency from the archive: written" bash -c \
-	"$(declare -f extra_deb); WORK='$WORK' B='$B' PADPACK='$PADPACK' extra_deb '$WORK/debs-extra' &&
+	"$(declare -f extra_deb); WORK='$WORK' B='$B' PADPACK='$PADPACK' CORE_SPEC='$CORE_SPEC' extra_deb '$WORK/debs-extra' &&
 	'$PADPACK' docker prod -q -c '$WORK/spec-extra/paddle.cfg' -B '$B' --variant cpu-avx \
 		--debs '$WORK/debs-extra' -o '$WORK/extra-image' --revision '$REV' \
 		--records status.d"
