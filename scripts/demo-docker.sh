@@ -17,8 +17,8 @@ echo
 echo "\$ build/build-images.sh --dry-run"
 build/build-images.sh --dry-run
 echo
-echo "\$ build/run.sh --dry-run gpu-avx --version"
-build/run.sh --dry-run gpu-avx --version
+echo "\$ build/run.sh --dry-run gpu-base --version"
+build/run.sh --dry-run gpu-base --version
 
 if [ ! -x /usr/sbin/dockerd ]; then
 	echo
@@ -30,12 +30,17 @@ echo
 echo "Building the CPU production image with Debian's Docker engine, started by hand:"
 start_engine
 import_base debian:bookworm-slim "$(base_tar)"
-tag=$(grep -A1 '^image cpu-avx ' build/build-images.sh | sed -n "s/^\t-t '\{0,1\}\([^' ]*\).*/\1/p")
-echo "\$ docker build -t $tag build/cpu-avx/image"
-"$DOCKER" build -q -t "$tag" build/cpu-avx/image
+tag=$(grep -A1 '^image cpu-base ' build/build-images.sh | sed -n "s/^\t-t '\{0,1\}\([^' ]*\).*/\1/p")
+echo "\$ docker build -t $tag build/cpu-base/image"
+"$DOCKER" build -q -t "$tag" build/cpu-base/image
 echo "\$ docker run --rm $tag --version"
 "$DOCKER" run --rm "$tag" --version
 echo "\$ docker run --rm $tag"
 "$DOCKER" run --rm "$tag"
+# one image for every x86-64 CPU: the loader takes a lower build where
+# the CPU has no higher level, as a mask shows here
+echo "\$ docker run --rm --entrypoint /lib64/ld-linux-x86-64.so.2 $tag --glibc-hwcaps-mask x86-64-v2 /usr/bin/paddle --version"
+"$DOCKER" run --rm --entrypoint /lib64/ld-linux-x86-64.so.2 "$tag" \
+	--glibc-hwcaps-mask x86-64-v2 /usr/bin/paddle --version
 echo "\$ docker history $tag"
 "$DOCKER" history --format 'table {{.Size}}\t{{.CreatedBy}}' "$tag" | cut -c1-100

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 echo "\$ ./padpack build -j2"
 ./padpack build -j2
 lib=usr/lib/x86_64-linux-gnu
-for v in cpu-avx cpu-noavx gpu-avx gpu-noavx; do
+for v in cpu-base cpu-v3 cpu-v4 gpu-base gpu-v3 gpu-v4; do
 	s=build/$v/stage
 	[ -d "$s" ] || continue
 	echo
@@ -24,16 +24,18 @@ for v in cpu-avx cpu-noavx gpu-avx gpu-noavx; do
 	fi
 done
 echo
-echo "\$ find build/cpu-avx/stage -type f -o -type l | sort"
-(cd build/cpu-avx/stage && find . -type f -o -type l | sort)
+echo "\$ find build/cpu-base/stage -type f -o -type l | sort"
+(cd build/cpu-base/stage && find . -type f -o -type l | sort)
 echo
 
 # The packages of every variant built, as a maintainer would split them.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
 echo "\$ ./padpack split"
 ./padpack split
-for p in libpaddle1 libpaddle1-noavx; do
-	f=$(ls build/debs/${p}_*.deb)
+# The default spec packs the CPU levels as glibc-hwcaps builds: one
+# libpaddle1 for every x86-64 CPU (and libpaddle1-gpu likewise).
+for p in libpaddle1 libpaddle1-gpu; do
+	f=$(ls build/debs/${p}_*.deb 2>/dev/null) || continue
 	echo
 	echo "\$ dpkg-deb --field $f"
 	dpkg-deb --field "$f"

@@ -4,9 +4,13 @@
 # the compilers), so a second `make check` on an unchanged tree reuses it;
 # a stale or missing one is rebuilt from clean. PADPACK_TEST_NO_CACHE=1
 # always rebuilds. A lock keeps two runs from sharing it at once.
-# Sourced after tests/lib.sh; sets LIBDIR, NVCC, VARIANTS, OUT, B and
-# defines build_all.
+# Sourced after tests/lib.sh; sets LIBDIR, NVCC, VARIANTS, CORE_SPEC, OUT,
+# B and defines build_all.
 LIBDIR=usr/lib/x86_64-linux-gnu
+# The separate-package form (cpu-avx, cpu-noavx ...), which these suites'
+# expectations are written against; the default pkg/paddle.cfg (its
+# glibc-hwcaps form) is the hwcaps suite's.
+CORE_SPEC=$TOP/pkg/paddle-separate.cfg
 # nvcc where the spec looks for it; without it the GPU variants are skipped.
 NVCC=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)
 if [ -n "$NVCC" ]; then
@@ -52,7 +56,7 @@ build_all() {
 	grep -lxF "$TOP" "$CACHE_ROOT"/core-*/top 2>/dev/null |
 		while read -r t; do rm -rf "$(dirname "$t")"; done
 	rm -rf "$OUT" && mkdir -p "$OUT" && echo "$TOP" >"$OUT/top"
-	(cd "$TOP" && "$PADPACK" build -j2 -B "$B" --json) >"$OUT/build.json" \
+	(cd "$TOP" && "$PADPACK" build -c "$CORE_SPEC" -j2 -B "$B" --json) >"$OUT/build.json" \
 		2>"$OUT/build.err"
 	rc=$?
 	if [ "$rc" = 0 ]; then

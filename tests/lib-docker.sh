@@ -13,6 +13,10 @@ DOCKER=/usr/bin/docker   # Debian's client; /usr/local/bin/docker lacks buildx
 DOCKER_CACHE=${PADPACK_DOCKER_CACHE:-/var/tmp/padpack-docker}
 LINT_DIR=${PADPACK_LINT_DIR:-/var/tmp/padpack-lint}
 BASE_SUITE=bookworm
+# The spec of the docker suites (relative to the checkout): the
+# separate-package form, whose variant and tag names (cpu-avx, -noavx)
+# they check; the default's (glibc-hwcaps) image is the hwcaps suite's.
+CORE_SPEC=pkg/paddle-separate.cfg
 
 # The recipe of the slim root, as the official debian:bookworm-slim is
 # made: merged /usr, no documentation or locales, apt tuned for images.
@@ -135,7 +139,7 @@ core_stages() {
 	local key dir nvcc variants=(--variant cpu-avx --variant cpu-noavx)
 	nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)
 	[ -n "$nvcc" ] && variants+=(--variant gpu-avx)
-	key=$( { (cd "$TOP" && find pkg/paddle pkg/paddle.cfg src/lib/build*.c \
+	key=$( { (cd "$TOP" && find pkg/paddle "$CORE_SPEC" src/lib/build*.c \
 			src/lib/spec*.c src/lib/variant.c src/lib/proc.c -type f |
 			sort | xargs sha256sum)
 		cc --version; cmake --version; [ -n "$nvcc" ] && "$nvcc" --version
@@ -146,7 +150,7 @@ core_stages() {
 		flock 7
 		[ -f "$dir/complete" ] && exit 0
 		rm -rf "$DOCKER_CACHE"/stages-*
-		(cd "$TOP" && "$PADPACK" build -q -j2 --no-test -B "$dir" \
+		(cd "$TOP" && "$PADPACK" build -c "$CORE_SPEC" -q -j2 --no-test -B "$dir" \
 			"${variants[@]}") >&2 && touch "$dir/complete"
 	) 7>"$DOCKER_CACHE/stages.lock" || return 1
 	printf '%s\n' "$dir"
@@ -159,7 +163,7 @@ runtime_debs() {
 	shift 2
 	mkdir -p "$b"
 	for v in "$@"; do cp -a "$stages/$v" "$b/" || return 1; done
-	(cd "$TOP" && "$PADPACK" split -q -B "$b")
+	(cd "$TOP" && "$PADPACK" split -c "$CORE_SPEC" -q -B "$b")
 }
 
 have_gpu_standin() {

@@ -311,8 +311,25 @@ static int has_variant_packages(const struct pp_spec *spec,
 	return found;
 }
 
+/* Whether f is the package of one variant other than v: padpack split
+ * says "This is the VARIANT variant (" in the description of a package
+ * of one variant (a split of the CPU variant alone names its packages
+ * without suffix, and they are not the GPU variant's). */
+static int other_variants(const struct deb_file *f, const struct pp_variant *v)
+{
+	const char *desc = pp_stanza_get(&f->control, "Description");
+	const char *at = desc ? strstr(desc, "This is the ") : NULL;
+	size_t n = strlen(v->name);
+
+	if (!at || !strstr(at, " variant ("))
+		return 0;
+	at += strlen("This is the ");
+	return strncmp(at, v->name, n) || strncmp(at + n, " variant (", 10);
+}
+
 /* The runtime template for v: NAME-SUFFIX, else NAME when that package is
- * the same for every variant (no variant has a NAME-SUFFIX of its own). */
+ * the same for every variant (no variant has a NAME-SUFFIX of its own, and
+ * NAME is no other variant's). */
 static int runtime_name(const struct pp_spec *spec, const char *version,
 			const struct pp_variant *v, const char *tmpl,
 			struct deb_dir *d, struct strbuf *out,
@@ -328,7 +345,9 @@ static int runtime_name(const struct pp_spec *spec, const char *version,
 	if (*v->suffix)
 		strbuf_addf(out, "-%s", v->suffix);
 	if (d && *v->suffix && !find_package(d, out->buf) &&
-	    !has_variant_packages(spec, d, base.buf)) {
+	    !has_variant_packages(spec, d, base.buf) &&
+	    !(find_package(d, base.buf) &&
+	      other_variants(find_package(d, base.buf), v))) {
 		strbuf_reset(out);
 		strbuf_addstr(out, base.buf);
 	}

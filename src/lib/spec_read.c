@@ -818,8 +818,8 @@ static int read_axis_names(struct pp_spec_loader *L, const config_setting_t *axe
 }
 
 /* pack = "hwcaps": each value a distinct x86-64 level (isa with no
- * extensions), the lowest the baseline; no suffix, since the values
- * share their packages; one such axis per spec. */
+ * extensions), the lowest the baseline; its suffix unused, since the
+ * values share their packages; one such axis per spec. */
 static int read_hwcaps_value(struct pp_spec_loader *L, const config_setting_t *g,
 			     struct pp_axis *a, size_t j)
 {
@@ -845,12 +845,10 @@ static int read_hwcaps_value(struct pp_spec_loader *L, const config_setting_t *g
 					"is one of the levels the loader knows:"
 					" x86-64, x86-64-v2, x86-64-v3, "
 					"x86-64-v4", v->isa);
-	if (*v->suffix)
-		return pp_setting_error(config_setting_get_member(g, "suffix"),
-					L->file, L->err, "is '%s'; the values "
-					"of a pack = \"hwcaps\" axis share "
-					"their packages, so their suffix is "
-					"\"\"", v->suffix);
+	/* The values share their packages: a suffix is the value's only
+	 * with pack = "packages", so flipping pack is the one change. */
+	free(v->suffix);
+	v->suffix = xstrdup("");
 	v->hwcaps_level = (int)limit.level;
 	for (size_t i = 0; i < j; i++)
 		if (a->values[i].hwcaps_level == v->hwcaps_level)

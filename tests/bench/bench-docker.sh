@@ -1,7 +1,8 @@
 #!/bin/bash
 # Part of `make bench`: the size of the images padpack docker writes, built
 # with Debian's Docker engine as tests/integration/docker-images.sh builds
-# them: each production image (records dpkg, the default; cpu-avx also
+# them, of the separate-package form (pkg/paddle-separate.cfg, CORE_SPEC):
+# each production image (records dpkg, the default; cpu-avx also
 # with --records status.d), its layers on top of the base, and what those
 # layers hold, against the installed size of the packages they added; next
 # to the development image. Target of the status.d form: a CPU production
@@ -32,7 +33,7 @@ variants="cpu-avx cpu-noavx"
 runtime_debs "$stages" "$B" $variants >"$WORK/debs.log" 2>&1 ||
 	{ cat "$WORK/debs.log"; exit 1; }
 # shellcheck disable=SC2046
-"$PADPACK" docker prod -q -B "$B" $(printf -- '--variant %s ' $variants) || exit 1
+"$PADPACK" docker prod -c "$CORE_SPEC" -q -B "$B" $(printf -- '--variant %s ' $variants) || exit 1
 case $variants in *gpu-avx*)
 	gpu_standin "$WORK/standin" "$(sed -n 's/^FROM \([^ ]*\).*/\1/p' "$B/gpu-avx/image/Dockerfile" | head -n 1)" ||
 		exit 1 ;;
@@ -131,13 +132,13 @@ for v in $variants; do
 		"$(sed -n 's/^FROM \([^ ]*\).*/\1/p' "$B/$v/image/Dockerfile" | head -n 1)" "$v"
 done
 # the same cpu-avx packages as distroless images keep them (status.d)
-"$PADPACK" docker prod -q -B "$B" --variant cpu-avx --records status.d \
+"$PADPACK" docker prod -c "$CORE_SPEC" -q -B "$B" --variant cpu-avx --records status.d \
 	-o "$WORK/statusd-image" || exit 1
 "$DOCKER" build -q -t paddle-statusd:bench "$WORK/statusd-image" >"$WORK/build.log" 2>&1 ||
 	{ cat "$WORK/build.log"; exit 1; }
 report "cpu-avx, \`--records status.d\`" paddle-statusd:bench debian:bookworm-slim \
 	statusd-cpu-avx
-"$PADPACK" docker dev -q --device cpu -o "$WORK/dev" || exit 1
+"$PADPACK" docker dev -c "$CORE_SPEC" -q --device cpu -o "$WORK/dev" || exit 1
 "$DOCKER" build -q -t paddle:0.11.0-dev "$WORK/dev" >"$WORK/build.log" 2>&1 ||
 	{ cat "$WORK/build.log"; exit 1; }
 dsize=$("$DOCKER" image inspect -f '{{.Size}}' paddle:0.11.0-dev)

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Part of `make bench`: the CPU packages of the bundled Paddle core in its
-# two forms, from this tree: separate packages per ISA (pkg/paddle.cfg:
+# two forms, from this tree: separate packages per ISA (pkg/paddle-separate.cfg:
 # libpaddle1 for AVX2 CPUs, libpaddle1-noavx for the others, Conflicts and
 # a CPU guard) against glibc-hwcaps builds in one package
-# (pkg/paddle-hwcaps.cfg: baseline, x86-64-v3, x86-64-v4). Prints the bytes
+# (pkg/paddle.cfg, the default: baseline, x86-64-v3, x86-64-v4). Prints the bytes
 # of each package set (-dbgsym left out), and what one CPU installs
 # (libpaddle1, paddle, python3-paddle, libpaddle-dev of its kind): .deb
 # bytes and Installed-Size. Markdown.
@@ -19,13 +19,13 @@ if [ -n "$cached" ] && [ -f "$cached/../complete" ]; then
 	hw=$cached
 else
 	hw=$work/hw
-	nice -n 10 ./padpack build -q -j2 -c pkg/paddle-hwcaps.cfg -B "$hw" \
+	nice -n 10 ./padpack build -q -j2 -c pkg/paddle.cfg -B "$hw" \
 		--variant 'cpu-*' --no-test
 fi
-nice -n 10 ./padpack build -q -j2 -c pkg/paddle.cfg -B "$work/sep" \
+nice -n 10 ./padpack build -q -j2 -c pkg/paddle-separate.cfg -B "$work/sep" \
 	--variant 'cpu-*' --no-test
-./padpack split -q -c pkg/paddle-hwcaps.cfg -B "$hw" -o "$work/d-hw" --variant 'cpu-*' 2>/dev/null
-./padpack split -q -c pkg/paddle.cfg -B "$work/sep" -o "$work/d-sep" --variant 'cpu-*' 2>/dev/null
+./padpack split -q -c pkg/paddle.cfg -B "$hw" -o "$work/d-hw" --variant 'cpu-*' 2>/dev/null
+./padpack split -q -c pkg/paddle-separate.cfg -B "$work/sep" -o "$work/d-sep" --variant 'cpu-*' 2>/dev/null
 
 set_bytes() { # DIR: bytes of its .debs but -dbgsym, and how many
 	ls "$1"/*.deb | grep -v -- -dbgsym_ | xargs stat -c %s |
@@ -58,6 +58,6 @@ echo "libpaddle-dev of the kind that CPU installs."
 echo
 echo "| form | packages | bytes of the set | one CPU: .deb bytes | one CPU: Installed-Size | libpaddle1 Installed-Size |"
 echo "|---|---:|---:|---:|---:|---:|"
-echo "| separate (paddle.cfg), AVX2 CPU | $sn | $sb | $ab | $ak KiB | $(lib_kib "$work"/d-sep/libpaddle1_*.deb) KiB |"
-echo "| separate (paddle.cfg), other CPU | | | $nb | $nk KiB | $(lib_kib "$work"/d-sep/libpaddle1-noavx_*.deb) KiB |"
-echo "| glibc-hwcaps (paddle-hwcaps.cfg), any CPU | $hn | $hb | $wb | $wk KiB | $(lib_kib "$work"/d-hw/libpaddle1_*.deb) KiB |"
+echo "| separate (paddle-separate.cfg), AVX2 CPU | $sn | $sb | $ab | $ak KiB | $(lib_kib "$work"/d-sep/libpaddle1_*.deb) KiB |"
+echo "| separate (paddle-separate.cfg), other CPU | | | $nb | $nk KiB | $(lib_kib "$work"/d-sep/libpaddle1-noavx_*.deb) KiB |"
+echo "| glibc-hwcaps (paddle.cfg, the default), any CPU | $hn | $hb | $wb | $wk KiB | $(lib_kib "$work"/d-hw/libpaddle1_*.deb) KiB |"

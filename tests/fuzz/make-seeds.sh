@@ -112,7 +112,7 @@ fi
 
 # specs
 cp "$TOP/tests/data/tiny.cfg" "$OUT/spec/"
-cp "$TOP/pkg/paddle.cfg" "$OUT/spec/"
+cp "$TOP/pkg/paddle.cfg" "$TOP/pkg/paddle-separate.cfg" "$OUT/spec/"
 for f in "$TOP"/pkg/example/*.cfg; do [ -f "$f" ] && cp "$f" "$OUT/spec/"; done
 
 # ELF files: a few small programs and libraries, an object, an archive

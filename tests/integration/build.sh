@@ -162,7 +162,7 @@ check_consumers() {
 check_rebuild() {
 	local t0 t1 out rc
 	t0=$(date +%s.%N)
-	out=$(cd "$TOP" && "$PADPACK" build -j2 -B "$B" 2>&1)
+	out=$(cd "$TOP" && "$PADPACK" build -c "$CORE_SPEC" -j2 -B "$B" 2>&1)
 	rc=$?
 	t1=$(date +%s.%N)
 	if [ "$rc" = 0 ] && ! grep -q 'Building C' "$B"/*/build.log &&
@@ -198,7 +198,7 @@ check_source() {
 	git -C "$src" -c user.name=t -c user.email=t@t commit -qm import &&
 	git -C "$src" tag v9.8.7 && git -C "$src" commit -q --allow-empty \
 		-m later -c user.name=t -c user.email=t@t 2>/dev/null
-	sed '/^version = /d' "$TOP/pkg/paddle.cfg" >"$spec"
+	sed '/^version = /d' "$CORE_SPEC" >"$spec"
 	check_fails "--source builds another tree; version from its git tag" 0 \
 		'version from git tag' "$PADPACK" build -c "$spec" --source "$src" \
 		-B "$WORK/b" --variant cpu-noavx --no-test
@@ -219,7 +219,7 @@ check_failure() {
 	local src=$WORK/broken out rc cmd
 	cp -r "$TOP/pkg/paddle" "$src"
 	sed -i 's/crow\[j\] = 0.0f;/crow[j] = 0.0f +;/' "$src/src/gemm_portable.c"
-	out=$("$PADPACK" build -c "$TOP/pkg/paddle.cfg" --source "$src" \
+	out=$("$PADPACK" build -c "$CORE_SPEC" --source "$src" \
 		-B "$WORK/bb" --variant 'cpu-*' --no-test 2>&1)
 	rc=$?
 	if [ "$rc" = 5 ] &&
@@ -238,6 +238,19 @@ check_failure() {
 		"gemm_portable.c:[0-9]*:[0-9]*: error" bash -c "cd / && $cmd"
 }
 
+# The bundled default (pkg/paddle.cfg, what -c defaults to) is the
+# glibc-hwcaps form: per device the three x86-64 levels, no -noavx
+# variant. Its builds are the hwcaps suite's (their cache is its).
+check_default_spec() {
+	check_fails "the default spec builds the CPU levels of its glibc-hwcaps form" 0 \
+		"^# cpu-base # cpu-v3 # cpu-v4 (# gpu-base # gpu-v3 # gpu-v4 )?\$" \
+		bash -c "cd '$TOP' && '$PADPACK' build -n 2>&1 | grep '^# ' | tr '\n' ' '"
+	check_fails "the separate form is pkg/paddle-separate.cfg" 0 \
+		"^# cpu-avx # cpu-noavx (# gpu-avx # gpu-noavx )?\$" \
+		bash -c "cd '$TOP' && '$PADPACK' build -n -c '$CORE_SPEC' 2>&1 | grep '^# ' | tr '\n' ' '"
+}
+
+check_default_spec
 build_all
 if [ -f "$OUT/complete" ]; then
 	check_stages

@@ -73,10 +73,10 @@ done
 # Variants: asked of padpack (build --dry-run) for the spec given.
 spec=$TOP/pkg/paddle.cfg
 variants=$("$PADPACK" build --dry-run -c "$spec" | sed -n 's/^# //p' | sort | tr '\n' ' ' | sed 's/ $//')
-check "the bundled spec has cpu-avx and cpu-noavx" bash -c "grep -qw cpu-avx <<< '$variants' && grep -qw cpu-noavx <<< '$variants'"
+check "the bundled spec has cpu-base, cpu-v3 and cpu-v4" bash -c "grep -qw cpu-base <<< '$variants' && grep -qw cpu-v3 <<< '$variants' && grep -qw cpu-v4 <<< '$variants'"
 offers "build --variant: the bundled spec's variants" "$variants" "$PADPACK" build -c "$spec" --variant ""
-offers "build --variant cpu: the cpu ones" "cpu-avx cpu-noavx" "$PADPACK" build -c "$spec" --variant cpu
-offers "split --spec=SPEC --variant=g (bash splits at =)" "gpu-avx gpu-noavx" \
+offers "build --variant cpu: the cpu ones" "cpu-base cpu-v3 cpu-v4" "$PADPACK" build -c "$spec" --variant cpu
+offers "split --spec=SPEC --variant=g (bash splits at =)" "gpu-base gpu-v3 gpu-v4" \
 	"$PADPACK" split --spec = "$spec" --variant = g
 mkdir -p one
 cat > one/one.cfg <<'EOF'

@@ -124,7 +124,7 @@ check_status_d() { # VARIANT TAG SUFFIX
 }
 
 docker_ok "padpack docker prod writes the CPU variants" \
-	"$PADPACK" docker prod -q -B "$B" --variant 'cpu-*'
+	"$PADPACK" docker prod -c "$CORE_SPEC" -q -B "$B" --variant 'cpu-*'
 for v in cpu-avx cpu-noavx; do
 	case $v in
 	cpu-avx) tag=docker.io/paddlepaddle/paddle:0.11.0 s= ;;
@@ -135,7 +135,7 @@ for v in cpu-avx cpu-noavx; do
 done
 
 # --records status.d: a build stage, the files and status.d records.
-docker_ok "cpu-avx --records status.d: written" "$PADPACK" docker prod -q -B "$B" \
+docker_ok "cpu-avx --records status.d: written" "$PADPACK" docker prod -c "$CORE_SPEC" -q -B "$B" \
 	--variant cpu-avx --records status.d -o "$WORK/statusd-image"
 if build_image "cpu-avx --records status.d" "$WORK/statusd-image" paddle-statusd:test; then
 	check_prod cpu-avx paddle-statusd:test "cpu-avx --records status.d"
@@ -155,13 +155,13 @@ extra_deb() { # DIR: padpack-extra, Depends: libgomp1, a file in /lib/...
 		"Description: padpack test package" " For padpack's docker tests." \
 		>"$t/DEBIAN/control"
 	"$PADPACK" pack "$t" "$1" >/dev/null && cp "$B"/debs/*.deb "$1/" &&
-	mkdir -p "$WORK/spec-extra" && cp -r pkg/paddle.cfg pkg/paddle "$WORK/spec-extra/" &&
+	mkdir -p "$WORK/spec-extra" && cp "$CORE_SPEC" "$WORK/spec-extra/paddle.cfg" && cp -r pkg/paddle "$WORK/spec-extra/" &&
 	sed -i 's|^\(\truntime = \[ "lib@name@1", "@name@"\) \];|\1, "padpack-extra" ];|' \
 		"$WORK/spec-extra/paddle.cfg" &&
 	grep -q '"padpack-extra" \];' "$WORK/spec-extra/paddle.cfg"
 }
 docker_ok "status.d, a dependency from the archive: written" bash -c \
-	"$(declare -f extra_deb); WORK='$WORK' B='$B' PADPACK='$PADPACK' extra_deb '$WORK/debs-extra' &&
+	"$(declare -f extra_deb); WORK='$WORK' B='$B' PADPACK='$PADPACK' CORE_SPEC='$CORE_SPEC' extra_deb '$WORK/debs-extra' &&
 	'$PADPACK' docker prod -q -c '$WORK/spec-extra/paddle.cfg' -B '$B' --variant cpu-avx \
 		--debs '$WORK/debs-extra' -o '$WORK/extra-image' --revision '$REV' \
 		--records status.d"
@@ -186,7 +186,7 @@ if ! have_gpu_standin || [ ! -d "$stages/gpu-avx" ]; then
 	ok "gpu-avx: image # SKIP no CUDA toolkit on this machine"
 else
 	docker_ok "padpack docker prod writes gpu-avx" \
-		"$PADPACK" docker prod -q -B "$B" --variant gpu-avx
+		"$PADPACK" docker prod -c "$CORE_SPEC" -q -B "$B" --variant gpu-avx
 	gpu_base=$(sed -n 's/^FROM \([^ ]*\).*/\1/p' "$B/gpu-avx/image/Dockerfile" | head -n 1)
 	docker_ok "a stand-in $gpu_base: Debian and this machine's libcudart" \
 		gpu_standin "$WORK/standin" "$gpu_base"
@@ -219,7 +219,7 @@ for _ in $(seq 1 100); do # until it listens
 	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
 	sleep 0.1
 done
-docker_ok "prod from the repository: written" "$PADPACK" docker prod -q -B "$B" \
+docker_ok "prod from the repository: written" "$PADPACK" docker prod -c "$CORE_SPEC" -q -B "$B" \
 	--variant cpu-noavx --apt-sources "$repo/stable.sources" -o "$WORK/repo-image"
 if build_image "cpu-noavx from the repository" "$WORK/repo-image" paddle-repo:test --network host; then
 	out_has "cpu-noavx from the repository: paddle --version" '^variant: cpu-noavx \(' \
@@ -240,7 +240,7 @@ printf '%s\n' 'import os, subprocess' \
 	'print(os.environ["GREETING"], "from the app, as uid", os.getuid())' \
 	'print(subprocess.run(["paddle", "--version"], capture_output=True, text=True).stdout)' \
 	>"$WORK/app/hello.py"
-docker_ok "app: written" "$PADPACK" docker app -q --from docker.io/paddlepaddle/paddle:0.11.0 \
+docker_ok "app: written" "$PADPACK" docker app -c "$CORE_SPEC" -q --from docker.io/paddlepaddle/paddle:0.11.0 \
 	--name hello --apt python3-minimal --copy "$WORK/app:/app" --expose 8888 \
 	--env GREETING=hello -o "$WORK/app-image" -- python3 /app/hello.py
 if build_image app "$WORK/app-image" docker.io/paddlepaddle/hello:0.11.0; then
@@ -257,7 +257,7 @@ fi
 
 # The development image (on debian:bookworm: no CUDA devel base here).
 dev=paddle:0.11.0-dev
-docker_ok "dev: written" "$PADPACK" docker dev -q --device cpu -o "$WORK/dev"
+docker_ok "dev: written" "$PADPACK" docker dev -c "$CORE_SPEC" -q --device cpu -o "$WORK/dev"
 if build_image dev "$WORK/dev" "$dev"; then
 	docker_ok "dev: gcc, g++, clang, cmake, python3 -m pip, sphinx-build, ccache, gdb, padpack" \
 		"$DOCKER" run --rm "$dev" sh -ec 'gcc --version; g++ --version; clang --version
@@ -286,7 +286,7 @@ if build_image dev "$WORK/dev" "$dev"; then
 		test -s "$src/build/cpu-avx/image/Dockerfile"
 	# container.sh: a development container that stays, entered twice
 	ctr=padpack-test-$$
-	docker_ok "dev: padpack docker all writes container.sh" "$PADPACK" docker all -q \
+	docker_ok "dev: padpack docker all writes container.sh" "$PADPACK" docker all -c "$CORE_SPEC" -q \
 		-B "$B" --device cpu
 	docker_ok "dev: container.sh start (as root: --with-root)" env DOCKER="$DOCKER" \
 		"$B/container.sh" --with-root --name "$ctr" --source "$src" start
@@ -296,7 +296,7 @@ if build_image dev "$WORK/dev" "$dev"; then
 	docker_ok "dev: container.sh stop" env DOCKER="$DOCKER" "$B/container.sh" \
 		--with-root --name "$ctr" stop
 	docker_ok "dev: padpack build --in-image builds with it" \
-		"$PADPACK" build -q --in-image "$dev" --engine "$DOCKER" --variant cpu-noavx \
+		"$PADPACK" build -c "$CORE_SPEC" -q --in-image "$dev" --engine "$DOCKER" --variant cpu-noavx \
 		--no-test -B "$WORK/inimg"
 	out_has "dev: --in-image's program runs" '^variant: cpu-noavx ' env \
 		LD_LIBRARY_PATH="$WORK/inimg/cpu-noavx/stage/usr/lib/x86_64-linux-gnu" \

@@ -38,7 +38,7 @@ B=$WORK/build
 mkdir -p "$B/debs"
 check "stand-in packages made" fake_debs "$B/debs"
 check "padpack docker all writes every image and script" \
-	"$PADPACK" docker all -q -B "$B" --revision 0123abc
+	"$PADPACK" docker all -c "$CORE_SPEC" -q -B "$B" --revision 0123abc
 
 # The dev image builds padpack itself: it installs every package of the
 # build part of scripts/install-deps.sh that padpack's own build needs.
@@ -68,15 +68,15 @@ printf '%s\n' "Types: deb" "URIs: https://example.org/paddle" "Suites: stable" \
 	"Components: main" "Signed-By: /usr/share/keyrings/paddle-archive-keyring.gpg" \
 	>"$repo/stable.sources"
 echo key >"$repo/paddle-archive-keyring.gpg"
-check "prod from an apt repository" "$PADPACK" docker prod -q -B "$B" \
+check "prod from an apt repository" "$PADPACK" docker prod -c "$CORE_SPEC" -q -B "$B" \
 	--apt-sources "$repo/stable.sources" --variant gpu-noavx -o "$B/repo-image" \
 	--apt-mirror 's|deb.debian.org|mirror.example.org|' --records status.d
 check "prod from an apt repository, records dpkg (the default)" "$PADPACK" \
-	docker prod -q -B "$B" --apt-sources "$repo/stable.sources" \
+	docker prod -c "$CORE_SPEC" -q -B "$B" --apt-sources "$repo/stable.sources" \
 	--variant cpu-avx -o "$B/repo-dpkg"
-check "prod --records status.d, every variant" "$PADPACK" docker prod -q \
+check "prod --records status.d, every variant" "$PADPACK" docker prod -c "$CORE_SPEC" -q \
 	-B "$WORK/statusd" --debs "$B/debs" --records status.d --revision 0123abc
-check "app from the command line" "$PADPACK" docker app -q -B "$B" \
+check "app from the command line" "$PADPACK" docker app -c "$CORE_SPEC" -q -B "$B" \
 	--from example.org/paddle:0.11.0-noavx --name calc --apt python3-numpy \
 	--pip numpy --copy pkg/paddle/python:/app --expose 8000/tcp \
 	--env APP_MODE=demo -o "$B/calc" -- python3 -m http.server 8000
@@ -209,7 +209,7 @@ devbuild() { # ENV...: run padpack-dev-build with these variables
 		sh "$B/image-dev/padpack-dev-build" 2>&1
 }
 check_fails "dev image: GPU=OFF AVX=ON TEST=ON builds cpu-avx with its tests" 0 \
-	"^padpack build -c /usr/local/share/padpack/spec/paddle.cfg --source $WORK/src -B $WORK/src/build --variant=cpu-avx$" \
+	"^padpack build -c /usr/local/share/padpack/spec/paddle-separate.cfg --source $WORK/src -B $WORK/src/build --variant=cpu-avx$" \
 	devbuild GPU=OFF AVX=ON TEST=ON
 check_fails "dev image: WITH_GPU=on WITH_TESTING=0 builds both GPU variants, no tests" 0 \
 	"^padpack build .* --no-test --variant=gpu-avx --variant=gpu-noavx$" \
@@ -226,35 +226,35 @@ check_fails "dev image: an impossible choice names the variants" 2 \
 # Errors.
 check_fails "prod: a missing package names what is there" 3 \
 	"variant cpu-avx: no package libpaddle1 in .*; it has: libpaddle1-gpu-noavx, paddle-gpu-noavx; run padpack split" \
-	"$PADPACK" docker prod -B "$B" --variant cpu-avx --debs "$B/gpu-noavx/image/debs"
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$B" --variant cpu-avx --debs "$B/gpu-noavx/image/debs"
 mkdir -p "$WORK/some"
 cp "$B"/debs/libpaddle1_0.11.0-1_amd64.deb "$B"/debs/paddle_0.11.0-1_amd64.deb \
 	"$B"/debs/libpaddle1-noavx_0.11.0-1_amd64.deb "$WORK/some/"
 check_fails "prod: a variant without its packages never takes another's" 3 \
 	"variant gpu-noavx: no package libpaddle1-gpu-noavx in .*; it has: libpaddle1-noavx, libpaddle1, paddle;" \
-	"$PADPACK" docker prod -B "$B" --variant gpu-noavx --debs "$WORK/some"
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$B" --variant gpu-noavx --debs "$WORK/some"
 check_fails "prod: a package no variant has its own of is shared" 0 \
 	'^wrote .*/cpu-noavx/image/Dockerfile \(cpu-noavx\)' \
-	"$PADPACK" docker prod -B "$WORK/some-build" --variant cpu-noavx --debs "$WORK/some"
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$WORK/some-build" --variant cpu-noavx --debs "$WORK/some"
 check "prod: ... the shared paddle with the variant's library" test -f \
 	"$WORK/some-build/cpu-noavx/image/debs/paddle_0.11.0-1_amd64.deb" -a -f \
 	"$WORK/some-build/cpu-noavx/image/debs/libpaddle1-noavx_0.11.0-1_amd64.deb"
 check_fails "prod without --variant skips the variants without packages" 0 \
 	"gpu-avx skipped: variant gpu-avx: no package libpaddle1-gpu in" \
-	"$PADPACK" docker prod -B "$WORK/some-build" --debs "$WORK/some"
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$WORK/some-build" --debs "$WORK/some"
 check_fails "prod: --debs and --apt-sources exclude each other" 2 "exclude each other" \
-	"$PADPACK" docker prod -B "$B" --apt-sources "$repo/stable.sources" --debs "$B/debs"
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$B" --apt-sources "$repo/stable.sources" --debs "$B/debs"
 printf 'Types: deb\nURIs: file:/r\nSuites: s\nComponents: main\n' >"$repo/x.sources"
 check_fails "prod: a .sources file without Signed-By" 3 "no Signed-By naming a key file" \
-	"$PADPACK" docker prod -B "$B" --variant cpu-avx --apt-sources "$repo/x.sources"
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$B" --variant cpu-avx --apt-sources "$repo/x.sources"
 check_fails "prod: no packages at all" 3 "no variant has its runtime packages" \
-	"$PADPACK" docker prod -B "$WORK/empty" --debs "$WORK/src"
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$WORK/empty" --debs "$WORK/src"
 check_fails "prod --records: only status.d or dpkg" 2 "--records 'rpm': say status.d or dpkg" \
-	"$PADPACK" docker prod -B "$B" --records rpm
+	"$PADPACK" docker prod -c "$CORE_SPEC" -B "$B" --records rpm
 check_fails "dev --records is refused" 2 "an option of 'padpack docker prod' and 'all'" \
-	"$PADPACK" docker dev --records dpkg -o "$WORK/d"
+	"$PADPACK" docker dev -c "$CORE_SPEC" --records dpkg -o "$WORK/d"
 mkdir -p "$WORK/badspec"
-cp -r pkg/paddle.cfg pkg/paddle "$WORK/badspec/"
+cp "$CORE_SPEC" "$WORK/badspec/paddle.cfg" && cp -r pkg/paddle "$WORK/badspec/"
 sed -i 's|^\t# records = "dpkg";|\trecords = "rpm";|' "$WORK/badspec/paddle.cfg"
 line=$(grep -n '^	records = "rpm";' "$WORK/badspec/paddle.cfg" | cut -d: -f1)
 check_fails "spec: image.records names file and line" 3 \

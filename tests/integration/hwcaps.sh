@@ -1,5 +1,6 @@
 #!/bin/bash
-# The glibc-hwcaps form of the Paddle core (pkg/paddle-hwcaps.cfg): its CPU
+# The glibc-hwcaps form of the Paddle core, the bundled default
+# (pkg/paddle.cfg, used here as padpack build and split default to it): its CPU
 # builds (baseline, x86-64-v3, x86-64-v4) split into one libpaddle1 whose
 # higher builds sit under glibc-hwcaps/LEVEL/, judged by dpkg-deb and
 # lintian, then installed with apt from a padpack repository in a clean
@@ -10,11 +11,13 @@
 # and the spec's errors.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../tools/debian-root.sh"
+source "$(dirname "$0")/../lib-docker.sh"
+trap 'stop_engine; rm -rf "$WORK"' EXIT
 
 export SOURCE_DATE_EPOCH=1700000000
 V=0.11.0-1
 LIBDIR=usr/lib/x86_64-linux-gnu
-SPEC=$TOP/pkg/paddle-hwcaps.cfg
+SPEC=$TOP/pkg/paddle.cfg
 D=$WORK/debs
 LEVELS="x86-64-v3 x86-64-v4"
 
@@ -22,7 +25,7 @@ LEVELS="x86-64-v3 x86-64-v4"
 # everything they depend on, rebuilt from clean when stale.
 cache_key() {
 	{
-		(cd "$TOP" && find pkg/paddle pkg/paddle-hwcaps.cfg src/lib/build*.c \
+		(cd "$TOP" && find pkg/paddle pkg/paddle.cfg src/lib/build*.c \
 			src/lib/spec*.c src/cmd/build* src/lib/variant.c src/lib/proc.c \
 			-type f | sort | xargs sha256sum)
 		cc --version; cmake --version; command -v ccache ninja
@@ -47,7 +50,8 @@ build_cpu() {
 	grep -lxF "$TOP" "$CACHE_ROOT"/core-*/top 2>/dev/null |
 		while read -r t; do rm -rf "$(dirname "$t")"; done
 	rm -rf "$OUT" && mkdir -p "$OUT" && echo "$TOP" >"$OUT/top"
-	(cd "$TOP" && nice -n 10 "$PADPACK" build -c "$SPEC" -j2 -B "$B" \
+	# no -c: the default spec
+	(cd "$TOP" && nice -n 10 "$PADPACK" build -j2 -B "$B" \
 		--variant 'cpu-*' -q) >"$OUT/build.log" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ]; then
@@ -60,9 +64,9 @@ build_cpu() {
 
 deb() { echo "$D/${1}_${V}_amd64.deb"; }
 
-split_to() { # DIR BUILD-DIR [ARGS...]: the CPU variants' split
+split_to() { # DIR BUILD-DIR [ARGS...]: the CPU variants' split, by the default spec
 	local dir=$1 b=$2; shift 2
-	"$PADPACK" split -c "$SPEC" -B "$b" -o "$dir" --variant 'cpu-*' -q "$@"
+	(cd "$TOP" && "$PADPACK" split -B "$b" -o "$dir" --variant 'cpu-*' -q "$@")
 }
 
 check_package() {
@@ -287,9 +291,72 @@ check_docker() {
 		"^wrote $out/cpu-base/image/Dockerfile \(cpu-base\) docker build -t docker.io/paddlepaddle/paddle:0\.11\.0 -t docker.io/paddlepaddle/paddle:latest $out/cpu-base/image libpaddle1_0\.11\.0-1_amd64\.deb paddle_0\.11\.0-1_amd64\.deb \$" \
 		bash -c "'$PADPACK' docker prod -c '$SPEC' -B '$out' --debs '$D' --variant 'cpu-*' 2>&1 | tr -s ' \n' ' '
 			ls '$out'/cpu-base/image/debs | tr '\n' ' '; ls -d '$out'/cpu-v* 2>/dev/null; true"
+	check_fails "docker prod of every variant with only the CPU packages: the GPU image is skipped, not made of the CPU's" 0 \
+		"gpu-base skipped: variant gpu-base: no package libpaddle1-gpu in $D .* wrote $WORK/img2/cpu-base/image/Dockerfile \(cpu-base\)" \
+		bash -c "cd '$TOP' && '$PADPACK' docker prod -B '$WORK/img2' --debs '$D' 2>&1 | tr -s ' \n' ' '; test ! -e '$WORK/img2/gpu-base'"
 	check_fails "docker prod --variant cpu-v3: a usage error naming the image to build" 2 \
 		'variant cpu-v3 is a glibc-hwcaps build shipped in the packages of cpu-base: its image is that one' \
 		"$PADPACK" docker prod -c "$SPEC" -B "$out" --debs "$D" --variant cpu-v3
+}
+
+# The production image for real (Debian's engine started by hand, the
+# slim root imported as the FROM, as docker-images.sh does): one image,
+# and inside it the loader picks the build of this CPU's best level, or
+# the baseline when ld.so or GLIBC_TUNABLES hides the higher ones.
+check_docker_image() {
+	local img=docker.io/paddlepaddle/paddle:0.11.0 tar best want ldso=/lib64/ld-linux-x86-64.so.2
+	if ! start_engine >"$WORK/engine.out" 2>&1; then
+		not_ok "the Docker engine starts" "$(cat "$WORK/engine.out")"
+		return
+	fi
+	if ! tar=$(base_tar) || ! import_base debian:bookworm-slim "$tar"; then
+		not_ok "a minimal Debian root imported as debian:bookworm-slim"
+		return
+	fi
+	if ! "$DOCKER" build -q -t "$img" "$WORK/img/cpu-base/image" >"$WORK/dbuild.log" 2>&1; then
+		not_ok "docker build of the one CPU image" "$(tail -n 25 "$WORK/dbuild.log")"
+		return
+	fi
+	ok "docker build of the one CPU image (its smoke test, paddle --version, passed)"
+	best=$("$DOCKER" run --rm --entrypoint $ldso "$img" --help |
+		sed -n 's/^ *\(x86-64-v[0-9]\) (supported, searched)$/\1/p' | head -n 1)
+	case $best in x86-64-v4 | x86-64-v3) want=$best ;; *) want= ;; esac
+	if [ -n "$want" ]; then
+		check_fails "image: paddle loads the build of this CPU's best level ($want)" 0 \
+			"^library: /(usr/)?lib/x86_64-linux-gnu/glibc-hwcaps/$want/libpaddle\.so\.1(\.0\.0)? \(built for $want\)" \
+			"$DOCKER" run --rm "$img" --version
+	else
+		check_fails "image: paddle loads the baseline build (no higher level on this CPU)" 0 \
+			"^library: /(usr/)?lib/x86_64-linux-gnu/libpaddle\.so\.1 \(built for x86-64\)" \
+			"$DOCKER" run --rm "$img" --version
+	fi
+	check_fails "image: ld.so --glibc-hwcaps-mask x86-64-v2: the baseline build, which computes" 0 \
+		"library: /(usr/)?lib/x86_64-linux-gnu/libpaddle\.so\.1 \(built for x86-64\) .*\(portable\): max error 0: ok" \
+		bash -c "'$DOCKER' run --rm --entrypoint sh '$img' -c '$ldso --glibc-hwcaps-mask x86-64-v2 /usr/bin/paddle --version; $ldso --glibc-hwcaps-mask x86-64-v2 /usr/bin/paddle' | tr '\n' ' '"
+	check_fails "image: GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2: the baseline build" 0 \
+		"^library: /(usr/)?lib/x86_64-linux-gnu/libpaddle\.so\.1 \(built for x86-64\)" \
+		"$DOCKER" run --rm -e GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2 "$img" --version
+	check_fails "image: libpaddle1 (every build) and paddle, no -noavx package" 0 \
+		'^libpaddle1 paddle $' bash -c "'$DOCKER' run --rm --entrypoint dpkg-query '$img' -W -f '\${Package}\n' 'libpaddle1*' 'paddle*' | sort | tr '\n' ' '"
+	stop_engine
+}
+
+# pack = "packages", the one setting flipped: the separate-package form of
+# the same builds, a package set per level named by the values' suffixes,
+# exclusive, the higher ones refusing a CPU without their level.
+check_flip() {
+	local f=$WORK/flip/paddle.cfg d=$WORK/flip/debs
+	mkdir -p "$WORK/flip" && cp "$TOP/pkg/paddle.copyright" "$WORK/flip/"
+	sed 's/pack = "hwcaps";/pack = "packages";/' "$SPEC" >"$f"
+	check_fails "pack = \"packages\": libpaddle1 (v3), -noavx (baseline), -avx512 (v4)" 0 \
+		'^libpaddle1 libpaddle1-avx512 libpaddle1-noavx $' \
+		bash -c "'$PADPACK' split -c '$f' -B '$B' -o '$d' --variant 'cpu-*' -q &&
+			ls '$d' | sed -n 's/^\(libpaddle1[a-z0-9-]*\)_.*\.deb\$/\1/p' | grep -v dbgsym | sort | tr '\n' ' '"
+	check_fails "... which conflict with each other; libpaddle1-avx512 has a preinst CPU guard, no glibc-hwcaps build" 0 \
+		'^Conflicts: libpaddle1, libpaddle1-noavx preinst: yes hwcaps: 0 $' \
+		bash -c "{ dpkg-deb -f '$d'/libpaddle1-avx512_*.deb Conflicts | sed 's/^/Conflicts: /'
+			dpkg-deb --ctrl-tarfile '$d'/libpaddle1-avx512_*.deb | tar t | grep -q preinst && echo 'preinst: yes' || echo 'preinst: no'
+			echo \"hwcaps: \$(dpkg-deb -c '$d'/libpaddle1-avx512_*.deb | grep -c glibc-hwcaps)\"; } | tr '\n' ' '"
 }
 
 # The spec's errors: each names the file and line.
@@ -309,8 +376,6 @@ check_spec_errors() {
 		"$bad:$line: .*'x86-64-v3\+AES' is a level with extensions"
 	spec_error "a value without isa" '/isa = "x86-64-v4";/d' \
 		"$bad:[0-9]+: .*value 'v4' of axis 'isa' \(pack = \"hwcaps\"\) has no isa"
-	spec_error "a suffix on a hwcaps value" '/name = "v3";/{n;s/suffix = "";/suffix = "v3";/}' \
-		"$bad:[0-9]+: setting 'axes\[isa\]\.values\[v3\]\.suffix': is 'v3'; the values of a pack = \"hwcaps\" axis share their packages"
 	spec_error "pack must be hwcaps or packages" 's/pack = "hwcaps";/pack = "fat";/' \
 		"$bad:[0-9]+: setting 'axes\[isa\]\.pack': 'fat' is not valid"
 	spec_error "pack = \"hwcaps\" on the device axis: its values have no isa" \
@@ -335,6 +400,8 @@ if [ -f "$OUT/complete" ]; then
 		check_package
 		check_lintian
 		check_docker
+		check_docker_image
+		check_flip
 		if debian_root_prepare; then
 			ok "a clean Debian 12 root (mmdebstrap, cached in $DEBIAN_ROOT_CACHE)"
 			check_root

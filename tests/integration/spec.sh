@@ -5,7 +5,10 @@
 # Nothing is compiled here (dry runs), so it also runs under the sanitizers.
 source "$(dirname "$0")/../lib.sh"
 
-SPEC=$TOP/pkg/paddle.cfg
+# The separate-package form: its variant names (cpu-avx, cpu-noavx ...)
+# are what these checks are written against; the default (pkg/paddle.cfg)
+# is checked in build.sh and hwcaps.sh.
+SPEC=pkg/paddle-separate.cfg
 cd "$TOP" || exit 1
 
 # spec_with NAME SED-EXPRESSION: a copy of the Paddle spec, edited.
@@ -19,7 +22,7 @@ line_of() { # PATTERN FILE: the number of the first line matching
 }
 
 check "the Paddle spec loads: four variants, dry run" bash -c \
-	"'$PADPACK' build -n | grep -c '^# ' | grep -qx 4"
+	"'$PADPACK' build -n -c '$SPEC' | grep -c '^# ' | grep -qx 4"
 
 # The spec's examples marked "#>": a third axis (Python) and another
 # vendor's device, both spec only; together, 3 x 2 x 2 variants.
@@ -51,11 +54,11 @@ check_fails "unknown variant in the spec: file, line, the variants there are" 3 
 	"$PADPACK" build -n -c "$f"
 
 check_fails "unknown --variant: names the spec and its variants" 2 \
-	"--variant 'cpu-sse': no such variant in pkg/paddle.cfg; its variants are: cpu-avx, cpu-noavx, gpu-avx, gpu-noavx" \
-	"$PADPACK" build -n --variant cpu-sse
+	"--variant 'cpu-sse': no such variant in pkg/paddle-separate.cfg; its variants are: cpu-avx, cpu-noavx, gpu-avx, gpu-noavx" \
+	"$PADPACK" build -c "$SPEC" -n --variant cpu-sse
 
 check_fails "--variant globs select" 0 '^# gpu-noavx$' \
-	bash -c "'$PADPACK' build -n --variant 'gpu-*' --variant cpu-noavx |
+	bash -c "'$PADPACK' build -n -c '$SPEC' --variant 'gpu-*' --variant cpu-noavx |
 		grep '^# ' | tr '\n' ' ' | grep -q '^# cpu-noavx # gpu-avx # gpu-noavx \$' &&
 		echo '# gpu-noavx'"
 
@@ -83,7 +86,7 @@ check_fails "no spec file: I/O error" 4 "cannot read spec '$WORK/none.cfg'" \
 	"$PADPACK" build -n -c "$WORK/none.cfg"
 
 check_fails "source tree without CMakeLists.txt" 3 "has no CMakeLists.txt" \
-	"$PADPACK" build -n --source "$WORK"
+	"$PADPACK" build -c "$SPEC" -n --source "$WORK"
 
 # build.system: the kinds there are, what each reads, what it needs.
 mini_spec() { # NAME BUILD-SETTINGS VALUE-SETTINGS: a small spec
@@ -135,11 +138,11 @@ check_fails "commands: a dry run shows sh -ec with SRC, BUILD, JOBS, DESTDIR" 0 
 	"$PADPACK" build -n -c "$f" -B "$WORK/b"
 
 check_fails "-j 0 is a usage error" 2 "-j '0' is not a number from 1 to 1024" \
-	"$PADPACK" build -n -j 0
+	"$PADPACK" build -c "$SPEC" -n -j 0
 check_fails "--quiet and --json together" 2 "exclude each other" \
-	"$PADPACK" build -n -q --json
+	"$PADPACK" build -c "$SPEC" -n -q --json
 check_fails "--engine without --in-image" 2 "--engine needs --in-image" \
-	"$PADPACK" build -n --engine podman
+	"$PADPACK" build -c "$SPEC" -n --engine podman
 check_fails "a stray argument" 2 "unexpected argument 'x'" "$PADPACK" build x
 check_fails "padpack build --help" 0 "usage: padpack build" "$PADPACK" build --help
 check_fails "padpack --help lists build" 0 "build +compile every variant" \
@@ -151,36 +154,36 @@ check_fails "padpack --help lists build" 0 "build +compile every variant" \
 mkdir -p "$WORK/bin" && ln -s "$TOP/tests/data/fake-engine" "$WORK/bin/docker"
 check_fails "--in-image --dry-run prints the exact container command" 0 \
 	"^$WORK/bin/docker run --rm --user=$(id -u):$(id -g) -v $TOP/pkg/paddle:/paddle -v $TOP/build/cpu-avx:$TOP/build/cpu-avx --workdir=$TOP/build/cpu-avx -e PADDLE_VERSION=0\.11\.0 -e WITH_TESTING=ON -e RUN_TEST=ON -e WITH_GPU=OFF -e WITH_AVX=ON -e 'CFLAGS=-g -O2' -e 'CXXFLAGS=-g -O2' paddle:0\.11\.0-dev cmake -S /paddle -B $TOP/build/cpu-avx/obj-image " \
-	env PATH="$WORK/bin:$PATH" "$PADPACK" build -n --in-image --variant cpu-avx
+	env PATH="$WORK/bin:$PATH" "$PADPACK" build -c "$SPEC" -n --in-image --variant cpu-avx
 check_fails "--in-image=IMAGE names the image; GPU flags from the spec" 0 \
 	" -e WITH_GPU=ON -e WITH_AVX=OFF -e 'CFLAGS=-g -O2 -mno-avx .* paddle:dev cmake -S /paddle .* -DCMAKE_CUDA_COMPILER=nvcc " \
-	env PATH="$WORK/bin:$PATH" "$PADPACK" build -n --in-image=paddle:dev \
+	env PATH="$WORK/bin:$PATH" "$PADPACK" build -c "$SPEC" -n --in-image=paddle:dev \
 	--variant gpu-noavx
 check_fails "--in-image IMAGE (a separate word) works too" 0 \
 	"^[^ ]*docker run .* paddle:dev ctest --output-on-failure" \
-	env PATH="$WORK/bin:$PATH" "$PADPACK" build -n --in-image paddle:dev \
+	env PATH="$WORK/bin:$PATH" "$PADPACK" build -c "$SPEC" -n --in-image paddle:dev \
 	--variant cpu-avx
 check_fails "--engine chooses the engine" 0 "^/bin/true run --rm " \
-	"$PADPACK" build -n --in-image=x --engine /bin/true --variant cpu-avx
+	"$PADPACK" build -c "$SPEC" -n --in-image=x --engine /bin/true --variant cpu-avx
 
 mkdir -p "$WORK/nobin"
 check_fails "no container engine installed: says so and stops" 5 \
 	"no container engine is installed: neither docker nor podman is in PATH" \
-	env PATH="$WORK/nobin" "$PADPACK" build --in-image=paddle:dev
+	env PATH="$WORK/nobin" "$PADPACK" build -c "$SPEC" --in-image=paddle:dev
 check_fails "a dry run without engine still prints the command" 0 \
 	"^docker run --rm .* paddle:dev cmake -S /paddle" \
-	env PATH="$WORK/nobin" "$PADPACK" build -n --in-image=paddle:dev --variant cpu-avx
+	env PATH="$WORK/nobin" "$PADPACK" build -c "$SPEC" -n --in-image=paddle:dev --variant cpu-avx
 
 # With a real docker client (no daemon needed): it accepts the command line
 # padpack writes, and a daemon that is not there fails the variant, saying so.
 if docker=$(command -v docker) && "$docker" --version >/dev/null 2>&1; then
-	cmd=$("$PADPACK" build -n --in-image=paddle:dev --variant gpu-noavx | sed -n 2p)
+	cmd=$("$PADPACK" build -c "$SPEC" -n --in-image=paddle:dev --variant gpu-noavx | sed -n 2p)
 	check_fails "the docker client parses the command padpack writes" 125 \
 		"Cannot connect to the Docker daemon" \
 		env DOCKER_HOST="unix://$WORK/no-daemon.sock" bash -c "$cmd"
 	check_fails "no docker daemon: the variant fails, saying so" 5 \
 		"variant cpu-avx: configure failed .*Cannot connect to the Docker daemon" \
-		bash -c "DOCKER_HOST='unix://$WORK/no-daemon.sock' '$PADPACK' build -q \
+		bash -c "DOCKER_HOST='unix://$WORK/no-daemon.sock' '$PADPACK' build -c '$SPEC' -q \
 			--in-image=paddle:dev --variant cpu-avx -B '$WORK/d' 2>&1 | tr '\n' ' '; \
 			exit \${PIPESTATUS[0]}"
 fi

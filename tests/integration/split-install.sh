@@ -172,7 +172,7 @@ check_repo() {
 
 build_all
 if [ -f "$OUT/complete" ]; then
-	if "$PADPACK" split -B "$B" -o "$D" -c "$TOP/pkg/paddle.cfg" -q >"$WORK/split.log" 2>&1; then
+	if "$PADPACK" split -B "$B" -o "$D" -c "$CORE_SPEC" -q >"$WORK/split.log" 2>&1; then
 		check_lintian
 		if debian_root_prepare; then
 			ok "a clean Debian 12 root (mmdebstrap, cached in $DEBIAN_ROOT_CACHE)"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# padpack split on the bundled Paddle core: the package set of the four
+# padpack split on the Paddle core in its separate-package form
+# (pkg/paddle-separate.cfg, CORE_SPEC): the package set of the four
 # variants, where each staged file went, what is shared, the relations
 # between the packages, stripping and -dbgsym, shlibs, symbols and
 # triggers, the .changes, .buildinfo and SHA256SUMS, reproducibility, and
@@ -13,7 +14,7 @@ V=0.11.0-1
 D=$WORK/debs
 
 split_core() { # extra args: padpack split of the cached build into $D
-	"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$B" -o "$D" "$@"
+	"$PADPACK" split -c "$CORE_SPEC" -B "$B" -o "$D" "$@"
 }
 
 contents() { # DEB: the paths it ships, without ./
@@ -280,7 +281,7 @@ check_explain() {
 	check_fails "--explain: a file the same everywhere is listed once, as (all)" 0 \
 		'^\(all\) +usr/include/paddle/paddle.h$' printf '%s\n' "$out"
 	check "--explain writes nothing" bash -c "! ls '$WORK/explain-out' 2>/dev/null &&
-		'$PADPACK' split -c '$TOP/pkg/paddle.cfg' -B '$B' -o '$WORK/explain-out' --explain >/dev/null &&
+		'$PADPACK' split -c '$CORE_SPEC' -B '$B' -o '$WORK/explain-out' --explain >/dev/null &&
 		! ls '$WORK/explain-out' 2>/dev/null"
 }
 
@@ -288,7 +289,7 @@ check_explain() {
 # variant, and override a field; on one variant.
 check_rules() {
 	local spec=$WORK/rules.cfg out=$WORK/rules
-	sed '/^packages = {/,$d' "$TOP/pkg/paddle.cfg" >"$spec"
+	sed '/^packages = {/,$d' "$CORE_SPEC" >"$spec"
 	cat >>"$spec" <<-EOF
 	packages = {
 		title = "PaddlePaddle core";
@@ -360,11 +361,11 @@ check_isa() {
 		-o "$bad/cpu-noavx/stage/$LIBDIR/libkern.so.0" "$WORK/k.c"
 	check_fails "a no-AVX variant with a file built with -mavx2: exit 1, file, symbol, offset" 1 \
 		'the ISA proof failed: .*cpu-noavx/stage/usr/lib/x86_64-linux-gnu/libkern\.so\.0: (AVX2|FMA|AVX) instruction at add8\+0x[0-9a-f]+ .*exceeds x86-64-v2.*; the cpu-noavx variant allows no more' \
-		bash -c "'$PADPACK' split -c '$TOP/pkg/paddle.cfg' -B '$bad' -o '$WORK/isa-out' --variant cpu-noavx 2>&1 | tr '\n' ' '; exit \${PIPESTATUS[0]}"
+		bash -c "'$PADPACK' split -c '$CORE_SPEC' -B '$bad' -o '$WORK/isa-out' --variant cpu-noavx 2>&1 | tr '\n' ' '; exit \${PIPESTATUS[0]}"
 	check "nothing was written" bash -c "! ls '$WORK/isa-out' 2>/dev/null"
 	# the same file, its kernel declared as runtime-dispatched
 	sed 's|^\tisa_dispatch = (|\tisa_dispatch = ( { path = "usr/lib/*/libkern.so.*"; symbols = [ "add8" ]; }|' \
-		"$TOP/pkg/paddle.cfg" >"$spec"
+		"$CORE_SPEC" >"$spec"
 	sed -i "s|copyright = \"paddle.copyright\"|copyright = \"$TOP/pkg/paddle.copyright\"|" "$spec"
 	check_fails "isa_dispatch exempts it: the split goes on, --explain says exempt" 0 \
 		'libkern\.so\.0 .*isa: x86-64 .*(AVX|FMA)\(exempt\)' bash -c "
@@ -374,7 +375,7 @@ check_isa() {
 	cp -a "$B/cpu-noavx/stage" "$bad/cpu-avx/"
 	check_fails "an AVX variant without one AVX instruction: exit 1, saying the build fell back" 1 \
 		'variant cpu-avx: none of its 3 ELF files has an instruction of avx .*fell back' \
-		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/isa-out2" --variant cpu-avx
+		"$PADPACK" split -c "$CORE_SPEC" -B "$bad" -o "$WORK/isa-out2" --variant cpu-avx
 }
 
 # A program needing a library nobody provides: an error naming both.
@@ -388,31 +389,31 @@ check_errors() {
 	cc -o "$bad/cpu-noavx/stage/usr/bin/needy" "$WORK/m.c" "$WORK/libnothere.so.7"
 	check_fails "an unresolvable NEEDED: exit 3, the file and the SONAME" 3 \
 		'stage/usr/bin/needy: NEEDED libnothere\.so\.7 cannot be resolved to a package.*packages\.needed' \
-		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out" --variant cpu-noavx
+		"$PADPACK" split -c "$CORE_SPEC" -B "$bad" -o "$WORK/bad-out" --variant cpu-noavx
 	check "a failed split leaves no package behind" bash -c "! ls '$WORK/bad-out'/*.deb 2>/dev/null"
 	mkdir -p "$WORK/nodb/info" "$WORK/nodb/updates" && : >"$WORK/nodb/status"
 	check_fails "a system library no installed package owns: says so (dpkg-query)" 3 \
 		'NEEDED libc\.so\.6 cannot be resolved to a package: .*libc\.so\.6 has it, but no installed package owns that file \(dpkg-query --search\)' \
-		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$B" -o "$WORK/bad-out" \
+		"$PADPACK" split -c "$CORE_SPEC" -B "$B" -o "$WORK/bad-out" \
 		--variant cpu-noavx --admindir "$WORK/nodb"
 	check_fails "no stage tree for an explicit variant: exit 3, what to do" 3 \
 		"no stage tree .*badbuild/cpu-avx/stage; run 'padpack build' first" \
-		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out" --variant cpu-avx
+		"$PADPACK" split -c "$CORE_SPEC" -B "$bad" -o "$WORK/bad-out" --variant cpu-avx
 	check_fails "variants not built are skipped, saying so" 3 \
 		'cpu-avx/stage is missing \(the variant was not built here\)' \
-		"$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$bad" -o "$WORK/bad-out"
-	sed 's|^\tcopyright = .*||' "$TOP/pkg/paddle.cfg" >"$spec"
+		"$PADPACK" split -c "$CORE_SPEC" -B "$bad" -o "$WORK/bad-out"
+	sed 's|^\tcopyright = .*||' "$CORE_SPEC" >"$spec"
 	check_fails "no copyright file nor license anywhere: a warning naming the setting" 0 \
 		"no license file in the staged tree .*packages\.copyright" \
 		bash -c "cd '$WORK' && '$PADPACK' split -c '$spec' -B '$B' --variant cpu-noavx --explain 2>&1 >/dev/null"
-	sed 's|^\ttitle = .*|\ttitle = "paddle and friends";|' "$TOP/pkg/paddle.cfg" >"$spec"
+	sed 's|^\ttitle = .*|\ttitle = "paddle and friends";|' "$CORE_SPEC" >"$spec"
 	sed -i "s|copyright = \"paddle.copyright\"|copyright = \"$TOP/pkg/paddle.copyright\"|" "$spec"
 	check_fails "a synopsis lintian would reject: names template and package" 3 \
 		'tools.control: the synopsis of paddle starts with the package.s name' \
 		"$PADPACK" split -c "$spec" -B "$B" -o "$WORK/bad-out" --variant cpu-avx
 	check_fails "a bad files rule: file, line and setting" 3 \
 		"setting 'packages.files\[0\]': needs either package .* or drop" bash -c "
-		sed 's|^\tfiles = (|\tfiles = ( { path = \"x\"; }|' '$TOP/pkg/paddle.cfg' > '$spec' &&
+		sed 's|^\tfiles = (|\tfiles = ( { path = \"x\"; }|' '$CORE_SPEC' > '$spec' &&
 		'$PADPACK' split -c '$spec' -B '$B' --explain"
 }
 
@@ -424,7 +425,7 @@ check_conffiles() {
 	cp -a "$B/cpu-noavx/stage" "$cb/cpu-noavx/"
 	mkdir -p "$cb/cpu-noavx/stage/etc/paddle"
 	echo 'threads = 4' >"$cb/cpu-noavx/stage/etc/paddle/paddle.conf"
-	if ! "$PADPACK" split -c "$TOP/pkg/paddle.cfg" -B "$cb" -o "$out" \
+	if ! "$PADPACK" split -c "$CORE_SPEC" -B "$cb" -o "$out" \
 		--variant cpu-noavx -q >"$WORK/conf.log" 2>&1; then
 		not_ok "a file under /etc: split" "$(cat "$WORK/conf.log")"
 		return

@@ -28,7 +28,7 @@ static int load(struct t_ctx *t, struct pp_spec *spec)
 	int rc;
 
 	pp_err_init(&err);
-	rc = pp_spec_load("pkg/paddle.cfg", spec, &err);
+	rc = pp_spec_load("pkg/paddle-separate.cfg", spec, &err);
 	if (rc)
 		t_fail(t, __FILE__, __LINE__, "%s", err.msg);
 	pp_err_release(&err);

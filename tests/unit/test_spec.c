@@ -59,7 +59,7 @@ static void paddle_spec(struct t_ctx *t)
 	struct pp_err err;
 
 	pp_err_init(&err);
-	CHECK_INT(pp_spec_load("pkg/paddle.cfg", &spec, &err), 0);
+	CHECK_INT(pp_spec_load("pkg/paddle-separate.cfg", &spec, &err), 0);
 	if (err.msg[0])
 		t_fail(t, __FILE__, __LINE__, "%s", err.msg);
 	CHECK_INT(spec.nr_variants, 4);
@@ -369,7 +369,9 @@ static void build_systems(struct t_ctx *t)
 
 /* pack = "hwcaps": the lowest level is the baseline, wherever it is
  * listed; each variant's baseline keeps the other axes' values; the
- * values may share the suffix "". pkg/paddle-hwcaps.cfg loads. */
+ * values may share the suffix "". pkg/paddle.cfg, the bundled default,
+ * is this form: its values' suffixes (for pack = "packages") are unused,
+ * so the CPU variants of a device share one. */
 static void hwcaps_axis(struct t_ctx *t)
 {
 	static const char *const dup[] = { "'v3' is also the level of "
@@ -396,8 +398,14 @@ static void hwcaps_axis(struct t_ctx *t)
 	CHECK_INT(pp_spec_hwcaps_axis(&spec), -1);
 	CHECK(pp_spec_hwcaps_base(&spec, &spec.variants[0]) == NULL);
 	pp_spec_release(&spec);
-	CHECK_INT(pp_spec_load("pkg/paddle-hwcaps.cfg", &spec, &err), 0);
+	CHECK_INT(pp_spec_load("pkg/paddle.cfg", &spec, &err), 0);
 	CHECK_INT(spec.nr_variants, 6);
+	CHECK_INT(pp_spec_hwcaps_axis(&spec), 1);
+	v = pp_spec_find_variant(&spec, "cpu-base");
+	CHECK(v && !strcmp(v->suffix, ""));
+	v = pp_spec_find_variant(&spec, "gpu-v4");
+	CHECK(v && !strcmp(v->suffix, "gpu"));
+	CHECK_STR(spec.axes[1].values[0].suffix, "");
 	pp_spec_release(&spec);
 	pp_err_release(&err);
 	fails_with(t, HEAD "axes = ( { name = \"isa\"; pack = \"hwcaps\"; "
@@ -411,7 +419,7 @@ static void hwcaps_axis(struct t_ctx *t)
 T_SUITE(spec_tests) = {
 	{ "spec: pack = \"hwcaps\": the baseline, siblings, errors",
 	  hwcaps_axis },
-	{ "spec: pkg/paddle.cfg has the four Paddle variants", paddle_spec },
+	{ "spec: pkg/paddle-separate.cfg has the four Paddle variants", paddle_spec },
 	{ "spec: a third axis is config only", third_axis_and_device },
 	{ "spec: a new device kind is config only", new_device_kind },
 	{ "spec: syntax errors name file and line", syntax_error },
