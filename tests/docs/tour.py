@@ -15,7 +15,9 @@ where a line "..." stands for any number of lines.
 
 Before comparing, what differs from run to run is masked on both sides:
 key fingerprints and IDs, dates, durations ("4.5 s"), package sizes in
-padpack split's table; runs of spaces count as one.
+padpack split's table, and what the machine's CPU decides: the level of
+the build the loader takes (paddle --version's variant and library lines,
+the instructions paddle's kernel names); runs of spaces count as one.
 """
 import re
 import sys
@@ -27,6 +29,10 @@ MASKS = [
     (re.compile(r'\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d( UTC|Z)?'), '<DATE>'),
     (re.compile(r'\b\d+\.\d+ s\b'), '<N> s'),
     (re.compile(r'^(  \S+ +\S+ +\S+ +)\d+( +\S+\.deb)$'), r'\1<SIZE>\2'),
+    (re.compile(r'^variant: cpu-\S+ \(device: cpu, isa: [^)]*\)$'),
+     'variant: cpu-<LEVEL> (device: cpu, isa: <ISA>)'),
+    (re.compile(r'^library: \S+ \(built for [^)]*\)$'), 'library: <LIBRARY>'),
+    (re.compile(r' on cpu \([^)]*\): '), ' on cpu (<ISA>): '),
 ]
 
 
