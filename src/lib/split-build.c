@@ -176,6 +176,23 @@ static int copy_python3(const char *src, const char *dst, struct pp_err *err)
 	return rc;
 }
 
+/* A run path of the linker's default directories only (libtool's, in
+ * sqlite3's shell): dropped, as chrpath -d in debian/rules. */
+int pp_split_default_runpath(const struct pp_split_file *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int yes;
+
+	if (!f->c.elf || !f->c.elf->runpath.nr)
+		return 0;
+	for (size_t i = 0; i < f->c.elf->runpath.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ":" : "",
+			    f->c.elf->runpath.items[i]);
+	yes = pp_elf_default_runpath(sb.buf);
+	strbuf_release(&sb);
+	return yes;
+}
+
 static int copy_regular(struct pp_split *s, size_t pkg,
 			const struct pp_split_file *f, const char *src,
 			const char *dst, struct pp_err *err)
@@ -198,6 +215,11 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 		rc = strip_static(dst, err);
 	else if (rc == 0 && has_debug_info(f))
 		rc = strip_elf(s, pkg, f, dst, err);
+	if (rc == 0 && pp_split_default_runpath(f)) {
+		int dropped;
+
+		rc = pp_elf_drop_default_runpath(dst, &dropped, err);
+	}
 	if (rc == 0 && chmod(dst, fixed_mode(f)) < 0)
 		rc = pp_err_errno(err, PP_EXIT_IO, "chmod '%s'", dst);
 	if (rc == 0)

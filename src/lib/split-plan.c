@@ -647,6 +647,11 @@ static void explain_file(const struct pp_split *s, size_t k,
 			      "becomes #!/usr/bin/python3 (dh_python3; Debian has "
 			      "no /usr/bin/python), and its package depends on "
 			      "python3:any\n");
+	if (f->pkg >= 0 && pp_split_default_runpath(f))
+		strbuf_addstr(out, "           its run path names only the "
+			      "linker's default directories: dropped (chrpath "
+			      "-d, as Debian's rules do; lintian: "
+			      "custom-library-search-path)\n");
 	if (f->pkg >= 0) {
 		char *dest = pp_split_dest_path(s, (size_t)f->pkg, f);
 

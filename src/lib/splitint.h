@@ -89,6 +89,9 @@ int pp_split_mkparent(const char *path, struct pp_err *err);
 /* Runs a program; its output becomes part of the error when it fails. */
 int pp_split_run_tool(char *const argv[], struct pp_err *err);
 int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err);
+/* Whether f's run path names only the linker's default directories (it
+ * is then dropped from the copy shipped: chrpath -d). */
+int pp_split_default_runpath(const struct pp_split_file *f);
 /* gzip -9n: no name, no time, as dh_compress does. */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
 /* Writes root/rel (its directories made), mode and mtime t. */

@@ -2,8 +2,10 @@
  * own: the examples are Debian's package names. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../src/lib/elfinfo.h"
 #include "../../src/lib/spec.h"
 #include "../../src/lib/splitint.h"
 #include "test.h"
@@ -267,7 +269,54 @@ static void shlibdeps_zero(struct t_ctx *t)
 	strbuf_release(&out);
 }
 
+/* A run path of the linker's default directories is dropped (chrpath -d,
+ * lintian's custom-library-search-path); $ORIGIN or another directory
+ * is kept. */
+static void default_runpath(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-runpath.XXXXXX", cmd[600], prog[300];
+	struct pp_elf_info info;
+	struct pp_err err;
+	int dropped = -1;
+	FILE *f;
+
+	CHECK(pp_elf_default_runpath("/usr/lib/x86_64-linux-gnu"));
+	CHECK(pp_elf_default_runpath("/usr/lib/x86_64-linux-gnu/:/lib"));
+	CHECK(!pp_elf_default_runpath("/usr/lib/x86_64-linux-gnu:/opt/x/lib"));
+	CHECK(!pp_elf_default_runpath("$ORIGIN/../lib"));
+	CHECK(!pp_elf_default_runpath("/usr/lib/foo"));
+	CHECK(!pp_elf_default_runpath(""));
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "%s/p.c", dir);
+	f = fopen(cmd, "w");
+	CHECK(f && fputs("int main(void) { return 7; }\n", f) >= 0 && !fclose(f));
+	snprintf(cmd, sizeof(cmd), "cc -o %s %s/p.c -Wl,--enable-new-dtags "
+		 "-Wl,-rpath,/usr/lib/x86_64-linux-gnu -Wl,-rpath,/lib", prog, dir);
+	CHECK(system(cmd) == 0);
+	CHECK_INT(pp_elf_drop_default_runpath(prog, &dropped, &err), 0);
+	CHECK_INT(dropped, 1);
+	CHECK_INT(pp_elf_read(prog, &info, &err), 0);
+	CHECK_INT((int)info.runpath.nr, 0);
+	CHECK_INT((int)info.needed.nr, 1);
+	pp_elf_release(&info);
+	CHECK_INT(WEXITSTATUS(system(prog)), 7); /* still runs */
+	snprintf(cmd, sizeof(cmd), "cc -o %s %s/p.c -Wl,-rpath,'$ORIGIN'",
+		 prog, dir);
+	CHECK(system(cmd) == 0);
+	CHECK_INT(pp_elf_drop_default_runpath(prog, &dropped, &err), 0);
+	CHECK_INT(dropped, 0);
+	CHECK_INT(pp_elf_read(prog, &info, &err), 0);
+	CHECK_INT((int)info.runpath.nr, 1);
+	pp_elf_release(&info);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	pp_err_release(&err);
+}
+
 const struct t_case splitrules_tests[] = {
+	{ "split rules: a run path of the default directories is dropped", default_runpath },
 	{ "split rules: a symbol of version 0 asks for no version (dpkg-shlibdeps)", shlibdeps_zero },
 	{ "split rules: what a -dev package needs (.pc Requires, header includes)", dev_needs },
 	{ "split rules: the programs' Section from the summary", tools_section },
