@@ -756,22 +756,29 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 /* ---- the control file and the .deb (relations: split-relations.c) -- */
 
 /* The Python 3 versions an extension module is built for, as dh_python3
- * records them: _x.cpython-311-x86_64-linux-gnu.so -> 3.11. */
+ * records them: _x.cpython-311-x86_64-linux-gnu.so -> 3.11; and
+ * python3:any for modules in Python (python3-libxml2 has both). */
 static void python_deps(const struct pp_split *s, const struct pp_split_pkg *p,
 			struct pp_strlist *rel)
 {
+	int ext = 0, source = 0;
+
 	for (size_t i = 0; i < p->nr_files; i++) {
-		const char *tag = strstr(pp_split_at(s, p->files[i])->path,
-					 ".cpython-3");
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		const char *tag = strstr(f->path, ".cpython-3");
+		size_t n = strlen(f->path);
 		unsigned minor;
 
-		if (tag && sscanf(tag, ".cpython-3%u", &minor) == 1) {
+		if (!ext && tag && sscanf(tag, ".cpython-3%u", &minor) == 1) {
 			pp_strlist_pushf(rel, "python3 (<< 3.%u)", minor + 1);
 			pp_strlist_pushf(rel, "python3 (>= 3.%u~)", minor);
-			return;
+			ext = 1;
 		}
+		if (!f->c.elf && n > 3 && !strcmp(f->path + n - 3, ".py"))
+			source = 1;
 	}
-	pp_strlist_push(rel, "python3:any");
+	if (source || !ext)
+		pp_strlist_push(rel, "python3:any");
 }
 
 static int has_python_script(const struct pp_split *s,

@@ -191,7 +191,10 @@ static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 
 		strbuf_addf(&full, "%s/%s", st->dir, f->path);
 		rc = sha256_file(full.buf, f->sum, err);
+		/* a script among the documents is shipped 0644, as
+		 * dh_fixperms does: no interpreter to depend on */
 		if (rc == 0 && f->c.cls != PP_CLASS_SHLIB && !f->c.elf &&
+		    f->c.cls != PP_CLASS_DOC &&
 		    !read_head(full.buf, head, sizeof(head)))
 			f->python_shebang = pp_split_python_shebang(head);
 		strbuf_release(&full);
