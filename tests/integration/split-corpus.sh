@@ -199,9 +199,9 @@ else
 fi
 
 # The means do not fall below what the rules reached (doc/split-corpus.md,
-# 2026-11-26: 21 projects): a rule that makes the corpus worse fails here.
+# 2026-11-26: 22 projects): a rule that makes the corpus worse fails here.
 # Issue 13's own bar (make fidelity's exit status) is higher still.
-FLOOR="role=96.4 grouping=96.0 relations=78.8 fields=94.2 names=74.4"
+FLOOR="role=96.5 grouping=96.2 relations=79.7 fields=94.2 names=74.7"
 if [ "${#SPLIT[@]}" = "$(corpus_names | wc -l)" ]; then
 	means=$(grep '^| \*\*mean of' "$WORK/table.md" | tr -d '*%' |
 		awk -F' *[|] *' '{ print "role=" $6, "grouping=" $7, "relations=" $8, "fields=" $9, "names=" $10 }')
