@@ -181,7 +181,9 @@ static int classify_file(const char *full, const char *path,
 		return 0;
 	}
 	out->cls = elf_class(out->elf);
-	if (out->cls == PP_CLASS_MODULE && is_python_path(path))
+	/* an extension module, even one libtool gave a SONAME (libxml2mod) */
+	if ((out->cls == PP_CLASS_MODULE || out->cls == PP_CLASS_SHLIB) &&
+	    is_python_path(path))
 		out->cls = PP_CLASS_PYTHON;
 	if (out->elf->soname)
 		out->soname = xstrdup(out->elf->soname);

@@ -63,4 +63,14 @@ const char *pp_elf_multiarch(const struct pp_elf_info *info);
  * machine), as the dynamic linker and dpkg-shlibdeps require. */
 int pp_elf_compatible(const struct pp_elf_info *a, const struct pp_elf_info *b);
 
+/* Whether a run path ("/usr/lib/x86_64-linux-gnu:/lib") names only
+ * directories the dynamic linker searches anyway (none of $ORIGIN, no
+ * other directory). */
+int pp_elf_default_runpath(const char *runpath);
+/* Removes, in place, the DT_RUNPATH/DT_RPATH entries of path that name
+ * only such directories (chrpath -d); *dropped says how many. A file
+ * that is not ELF is left alone. */
+int pp_elf_drop_default_runpath(const char *path, int *dropped,
+				struct pp_err *err);
+
 #endif

@@ -260,8 +260,13 @@ struct pp_spec {
 	struct pp_alternative *alternatives;
 	size_t nr_alternatives;
 	int runtime_one;     /* packages.runtime = "one": every public shared
-				library in one runtime package (libxslt1.1);
-				else one per SONAME (policy 8.1) */
+				library in one runtime package (libxslt1.1) */
+	int dev_per_library; /* packages.dev = "library": a -dev package per
+				public shared library (libflac-dev,
+				libflac++-dev); else one for the source */
+	int runtime_soname;  /* packages.runtime = "soname": one per SONAME
+				(policy 8.1); neither: "auto", one when the
+				build only uses them together */
 	char *section;       /* section of tools and data packages */
 	char *copyright;     /* DEP-5 file, relative to the cwd; or NULL */
 	char *changelog;     /* debian/changelog, relative to the cwd; or NULL */

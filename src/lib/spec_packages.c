@@ -235,20 +235,36 @@ static int read_build_depends(struct pp_spec_loader *L, const config_setting_t *
 
 static int is_runtime(const char *s)
 {
-	return !strcmp(s, "soname") || !strcmp(s, "one");
+	return !strcmp(s, "auto") || !strcmp(s, "soname") || !strcmp(s, "one");
+}
+
+static int is_dev(const char *s)
+{
+	return !strcmp(s, "one") || !strcmp(s, "library");
 }
 
 static int read_package_about(struct pp_spec_loader *L, const config_setting_t *g)
 {
 	struct pp_spec *sp = L->spec;
-	char *runtime = NULL;
+	char *runtime = NULL, *dev = NULL;
 
 	if (pp_spec_read_string(L, g, "runtime", &runtime, is_runtime,
-				"\"soname\" (a runtime package per shared library, the "
-				"default) or \"one\" (all in one)") < 0)
+				"\"auto\" (the default: one package when the "
+				"build's programs use the libraries only together, "
+				"else one per library), \"soname\" (a runtime "
+				"package per shared library) or \"one\" (all in "
+				"one)") < 0)
 		return -1;
 	sp->runtime_one = runtime && !strcmp(runtime, "one");
+	sp->runtime_soname = runtime && !strcmp(runtime, "soname");
 	free(runtime);
+	if (pp_spec_read_string(L, g, "dev", &dev, is_dev,
+				"\"one\" (one -dev package for the source, the "
+				"default) or \"library\" (one per shared "
+				"library)") < 0)
+		return -1;
+	sp->dev_per_library = dev && !strcmp(dev, "library");
+	free(dev);
 	return pp_spec_read_template(L, g, "name", &sp->package) ||
 	       pp_spec_read_string(L, g, "revision", &sp->revision, is_revision,
 				   "a Debian revision: letters, digits, '+', '.', "

@@ -281,8 +281,13 @@ static const struct pp_skey package_keys[] = {
 	{ "title", PP_ST_STRING, 0, NULL,
 	  "a short name for synopses, e.g. \"Paddle core\"" },
 	{ "runtime", PP_ST_STRING, 0, NULL,
-	  "\"soname\" (one runtime package per shared library, the "
-	  "default) or \"one\" (all in one package)" },
+	  "\"auto\" (the default: one package when the build uses the "
+	  "libraries only together, else one each), \"soname\" (one "
+	  "runtime package per shared library) or \"one\" (all in one "
+	  "package)" },
+	{ "dev", PP_ST_STRING, 0, NULL,
+	  "\"one\" (one -dev package for the source, the default) or "
+	  "\"library\" (a -dev package per shared library)" },
 	{ "variants", PP_ST_STRING, 0, NULL,
 	  "\"exclusive\" (variant packages conflict, the default) or "
 	  "\"coinstallable\"" },

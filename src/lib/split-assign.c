@@ -72,8 +72,13 @@ struct names {
 	char *tools;    /* the programs' package */
 	char *tools_why;
 	char *dev;      /* the one -dev package of the source */
-	char *group;    /* packages.runtime = "one": the runtime package */
+	char *group;    /* packages.runtime = "one", or "auto" and the
+			   libraries only used together: the runtime package */
+	int group_auto; /* the group is "auto"'s */
+	struct pp_split_devlibs devlibs; /* packages.dev = "library" */
+	const struct pp_split_stage *st;
 	char *doc;      /* the -doc package of a manual */
+	char *python;   /* the one python3-* package of the Python modules */
 	int has_library; /* a public shared library is staged */
 	char *library;  /* the package of the library named like the source
 			   (else the first): the library's, for what goes
@@ -93,7 +98,9 @@ static void release_names(struct names *n)
 	free(n->dev);
 	free(n->group);
 	free(n->doc);
+	free(n->python);
 	free(n->library);
+	pp_split_devlibs_release(&n->devlibs);
 }
 
 static int in_bindir(const char *path)
@@ -107,6 +114,14 @@ static int in_bindir(const char *path)
 		    !strchr(path + strlen(*d), '/'))
 			return 1;
 	return 0;
+}
+
+static int in_python_dir(const char *path)
+{
+	char *top = pp_python_top_module(path);
+
+	free(top);
+	return top != NULL;
 }
 
 static int is_shared_data(const struct pp_split_file *f)
@@ -125,12 +140,21 @@ static int cmp_str(const void *a, const void *b)
 static void stage_facts(const struct pp_split *s,
 			const struct pp_split_stage *st,
 			struct pp_strlist *programs, struct pp_strlist *sonames,
+			struct pp_strlist *modules,
 			unsigned long long *doc_bytes,
 			unsigned long long *data_bytes)
 {
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct pp_split_file *f = &st->files[i];
 		char *dir;
+
+		if (f->c.cls == PP_CLASS_PYTHON) {
+			char *top = pp_python_top_module(f->path);
+
+			if (top && pp_strlist_find(modules, top) < 0)
+				pp_strlist_push(modules, top);
+			free(top);
+		}
 
 		if (in_bindir(f->path) && !S_ISDIR(f->st.st_mode) &&
 		    !pp_split_is_dev_path(f->path))
@@ -152,15 +176,48 @@ static void stage_facts(const struct pp_split *s,
 		      cmp_str);
 }
 
+/* Whether the stage's public libraries are only used together by its
+ * other ELF files (pp_split_libraries_together). */
+static int used_together(const struct pp_split_stage *st,
+			 const struct pp_strlist *sonames)
+{
+	const struct pp_strlist **libs, **users;
+	size_t nr_users = 0;
+	int yes;
+
+	if (sonames->nr < 2)
+		return 0;
+	libs = xcalloc(sonames->nr, sizeof(*libs));
+	users = xcalloc(st->nr, sizeof(*users));
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct pp_split_file *f = &st->files[i];
+		long j;
+
+		if (!f->c.elf || !S_ISREG(f->st.st_mode))
+			continue;
+		j = f->c.soname ? pp_strlist_find(sonames, f->c.soname) : -1;
+		if (j < 0)
+			users[nr_users++] = &f->c.elf->needed;
+		else if (!libs[j])
+			libs[j] = &f->c.elf->needed;
+	}
+	yes = pp_split_libraries_together(sonames, libs, users, nr_users);
+	free(libs);
+	free(users);
+	return yes;
+}
+
 static int stage_names(const struct pp_split *s, const struct pp_split_stage *st,
 		       struct names *n, struct pp_err *err)
 {
-	struct pp_strlist programs = PP_STRLIST_INIT, sonames = PP_STRLIST_INIT;
+	struct pp_strlist programs = PP_STRLIST_INIT, sonames = PP_STRLIST_INIT,
+			  modules = PP_STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	int rc = 0;
 
 	memset(n, 0, sizeof(*n));
-	stage_facts(s, st, &programs, &sonames, &n->doc_bytes, &n->data_bytes);
+	stage_facts(s, st, &programs, &sonames, &modules, &n->doc_bytes,
+		    &n->data_bytes);
 	if (s->spec->package) {
 		rc = expand(s, st->variant, s->spec->package, &sb, err);
 		n->tools = strbuf_detach(&sb, NULL);
@@ -172,14 +229,25 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 		n->tools_why = strbuf_detach(&why, NULL);
 	}
 	n->dev = pp_split_dev_package(n->source, &sonames);
+	n->st = st;
+	if (s->spec->dev_per_library && sonames.nr > 1) {
+		pp_split_devlibs_init(&n->devlibs, st, &sonames);
+		free(n->dev);
+		n->dev = xstrdup(n->devlibs.dev[n->devlibs.main]);
+	}
 	n->has_library = sonames.nr > 0;
 	if (sonames.nr)
 		n->library = n->group ? xstrdup(n->group) :
 			     pp_split_runtime_group(n->source, &sonames);
 	n->has_programs = programs.nr > 0;
 	n->doc = pp_split_doc_package(n->source, sonames.nr ? n->dev : NULL);
-	if (s->spec->runtime_one)
+	n->python = pp_split_python_package(s->spec->name, &modules);
+	pp_strlist_release(&modules);
+	if (s->spec->runtime_one ||
+	    (!s->spec->runtime_soname && used_together(st, &sonames))) {
 		n->group = pp_split_runtime_group(n->source, &sonames);
+		n->group_auto = !s->spec->runtime_one;
+	}
 	pp_strlist_release(&programs);
 	pp_strlist_release(&sonames);
 	strbuf_release(&why);
@@ -245,7 +313,17 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 	const char *what = f->c.cls == PP_CLASS_SHLIB ?
 			   "shared library with SONAME" : "link to the library";
 
-	if (pkg && pub && n->group) {
+	if (pkg && pub && n->group && n->group_auto) {
+		free(pkg);
+		choose(c, xstrdup(n->group), PP_ROLE_RUNTIME, "default: %s %s "
+		       "-> the one runtime package of the source's libraries, "
+		       "named from the library named like the source: every "
+		       "program or module of the build that needs one of them "
+		       "needs them all, a family used together (as libxslt1.1 "
+		       "holds libxslt and libexslt, which xsltproc both needs; "
+		       "packages.runtime = \"soname\" splits them)", what,
+		       f->c.soname);
+	} else if (pkg && pub && n->group) {
 		free(pkg);
 		choose(c, xstrdup(n->group), PP_ROLE_RUNTIME, "%s: "
 		       "packages.runtime = \"one\": %s %s -> the one runtime "
@@ -256,7 +334,8 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
 		       "library directory -> runtime package named from the "
 		       "SONAME (policy 8.1; as Debian splits nettle, libevent, "
-		       "pcre2, libwebp; packages.runtime = \"one\" groups "
+		       "pcre2, libwebp: a program uses one without the other, "
+		       "or none uses them; packages.runtime = \"one\" groups "
 		       "them)", what, f->c.soname);
 	} else {
 		free(pkg);
@@ -272,13 +351,21 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 			const struct names *n, struct choice *c)
 {
-	static const char one_dev[] = "one -dev package per source, as "
+	static const char one_dev_why[] = "one -dev package per source, as "
 		"Debian's nearly always is (libevent-dev, libpcre2-dev, "
 		"nettle-dev: headers, .so links, .a, .pc, CMake files, "
 		"*-config)";
+	static const char lib_dev_why[] = "packages.dev = \"library\": the "
+		"-dev package of its library (its .so link, .a, the -l of a "
+		".pc, a header's directory or the functions it declares; else "
+		"the library the others need), as flac's libflac-dev and "
+		"libflac++-dev";
+	const char *one_dev = n->devlibs.nr ? lib_dev_why : one_dev_why;
+	const char *dev = n->devlibs.nr ?
+			  pp_split_devlib_of(&n->devlibs, n->st, f) : n->dev;
 
 	if (pp_split_is_dev_path(f->path) && f->c.cls != PP_CLASS_DIR) {
-		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: a file for "
+		choose(c, xstrdup(dev), PP_ROLE_DEV, "default: a file for "
 		       "building (*-config, aclocal, gir, vapi) -> %s", one_dev);
 		return 0;
 	}
@@ -291,23 +378,34 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 	case PP_CLASS_SHLIB_LINK:
 		return library_rule(s, f, n, c);
 	case PP_CLASS_DEV_LINK:
-		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: link for "
+		choose(c, xstrdup(dev), PP_ROLE_DEV, "default: link for "
 		       "linking with %s -> %s", f->c.soname, one_dev);
 		return 0;
 	case PP_CLASS_STATIC:
-		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: static "
+		if (in_python_dir(f->path)) {
+			choose(c, NULL, PP_ROLE_DEV, "default: static archive "
+			       "in a Python module directory (libtool's "
+			       "by-product of a -module); Debian ships none, "
+			       "nothing links against it");
+			return 0;
+		}
+		choose(c, xstrdup(dev), PP_ROLE_DEV, "default: static "
 		       "library -> the -dev package of the headers (%s; never "
 		       "a *-static-dev)", one_dev);
 		return 0;
 	case PP_CLASS_HEADER:
 	case PP_CLASS_PKGCONFIG:
 	case PP_CLASS_CMAKE:
-		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: %s -> %s",
+		choose(c, xstrdup(dev), PP_ROLE_DEV, "default: %s -> %s",
 		       pp_class_name(f->c.cls), one_dev);
 		return 0;
 	case PP_CLASS_PYTHON:
-		choose(c, python_name(f->path), PP_ROLE_PYTHON, "default: "
-		       "Python module -> python3-<module> (Python policy)");
+		choose(c, n->python ? xstrdup(n->python) :
+		       python_name(f->path), PP_ROLE_PYTHON, "default: "
+		       "Python module -> python3-<module> (Python policy), one "
+		       "package for every module of the source (as "
+		       "python3-libxml2 holds libxml2.py, drv_libxml2.py and "
+		       "libxml2mod)");
 		return 0;
 	case PP_CLASS_EXEC:
 	case PP_CLASS_SCRIPT:

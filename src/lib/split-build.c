@@ -176,6 +176,23 @@ static int copy_python3(const char *src, const char *dst, struct pp_err *err)
 	return rc;
 }
 
+/* A run path of the linker's default directories only (libtool's, in
+ * sqlite3's shell): dropped, as chrpath -d in debian/rules. */
+int pp_split_default_runpath(const struct pp_split_file *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int yes;
+
+	if (!f->c.elf || !f->c.elf->runpath.nr)
+		return 0;
+	for (size_t i = 0; i < f->c.elf->runpath.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ":" : "",
+			    f->c.elf->runpath.items[i]);
+	yes = pp_elf_default_runpath(sb.buf);
+	strbuf_release(&sb);
+	return yes;
+}
+
 static int copy_regular(struct pp_split *s, size_t pkg,
 			const struct pp_split_file *f, const char *src,
 			const char *dst, struct pp_err *err)
@@ -198,6 +215,11 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 		rc = strip_static(dst, err);
 	else if (rc == 0 && has_debug_info(f))
 		rc = strip_elf(s, pkg, f, dst, err);
+	if (rc == 0 && pp_split_default_runpath(f)) {
+		int dropped;
+
+		rc = pp_elf_drop_default_runpath(dst, &dropped, err);
+	}
 	if (rc == 0 && chmod(dst, fixed_mode(f)) < 0)
 		rc = pp_err_errno(err, PP_EXIT_IO, "chmod '%s'", dst);
 	if (rc == 0)
@@ -734,22 +756,29 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 /* ---- the control file and the .deb (relations: split-relations.c) -- */
 
 /* The Python 3 versions an extension module is built for, as dh_python3
- * records them: _x.cpython-311-x86_64-linux-gnu.so -> 3.11. */
+ * records them: _x.cpython-311-x86_64-linux-gnu.so -> 3.11; and
+ * python3:any for modules in Python (python3-libxml2 has both). */
 static void python_deps(const struct pp_split *s, const struct pp_split_pkg *p,
 			struct pp_strlist *rel)
 {
+	int ext = 0, source = 0;
+
 	for (size_t i = 0; i < p->nr_files; i++) {
-		const char *tag = strstr(pp_split_at(s, p->files[i])->path,
-					 ".cpython-3");
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		const char *tag = strstr(f->path, ".cpython-3");
+		size_t n = strlen(f->path);
 		unsigned minor;
 
-		if (tag && sscanf(tag, ".cpython-3%u", &minor) == 1) {
+		if (!ext && tag && sscanf(tag, ".cpython-3%u", &minor) == 1) {
 			pp_strlist_pushf(rel, "python3 (<< 3.%u)", minor + 1);
 			pp_strlist_pushf(rel, "python3 (>= 3.%u~)", minor);
-			return;
+			ext = 1;
 		}
+		if (!f->c.elf && n > 3 && !strcmp(f->path + n - 3, ".py"))
+			source = 1;
 	}
-	pp_strlist_push(rel, "python3:any");
+	if (source || !ext)
+		pp_strlist_push(rel, "python3:any");
 }
 
 static int has_python_script(const struct pp_split *s,

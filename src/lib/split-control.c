@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "control.h"
 #include "fsutil.h"
+#include "split-plan.h"
 #include "splitint.h"
 #include "xalloc.h"
 
@@ -203,17 +205,67 @@ static const char *section_of(const struct pp_split *s,
 	}
 }
 
+/* Whether one of p's *-config scripts names the multiarch directory
+ * (xml2-config's -L/usr/lib/x86_64-linux-gnu): the file then differs
+ * from one architecture to another, which Multi-Arch: same forbids
+ * (lintian: old-style-config-script-multiarch-path). */
+static int arch_config_script(const struct pp_split *s,
+			      const struct pp_split_pkg *p)
+{
+	int found = 0;
+
+	for (size_t i = 0; !found && s->triplet && i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		struct strbuf src = STRBUF_INIT, text = STRBUF_INIT;
+		struct pp_err err;
+
+		if (!S_ISREG(f->st.st_mode) || f->c.elf ||
+		    fnmatch("usr/bin/*-config", f->path, FNM_PATHNAME))
+			continue;
+		pp_err_init(&err);
+		pp_split_file_source(&s->stages[p->files[i].stage], f, &src);
+		if (pp_read_file(src.buf, &text, &err) == 0)
+			found = strstr(text.buf, s->triplet) != NULL;
+		pp_err_release(&err);
+		strbuf_release(&src);
+		strbuf_release(&text);
+	}
+	return found;
+}
+
+/* An extension module whose name carries the triplet
+ * (libxml2mod.cpython-311-x86_64-linux-gnu.so): every architecture's
+ * can be installed at once, as Debian's python3-libxml2. */
+static int tagged_modules(const struct pp_split *s, const struct pp_split_pkg *p)
+{
+	int elf = 0;
+
+	for (size_t i = 0; s->triplet && i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+		if (!f->c.elf)
+			continue;
+		if (!strstr(strrchr(f->path, '/') ? strrchr(f->path, '/') :
+			    f->path, s->triplet))
+			return 0;
+		elf = 1;
+	}
+	return elf;
+}
+
 static const char *multi_arch_of(const struct pp_split *s,
 				 const struct pp_split_pkg *p)
 {
 	switch (p->role) {
 	case PP_ROLE_RUNTIME:
-	case PP_ROLE_DEV:
 		return p->arch_all ? "foreign" : "same";
+	case PP_ROLE_DEV:
+		return p->arch_all ? "foreign" :
+		       arch_config_script(s, p) ? "" : "same";
 	case PP_ROLE_DBGSYM:
 		return multi_arch_of(s, &s->pkgs[p->parent]);
 	case PP_ROLE_PYTHON:
-		return "";
+		return !p->arch_all && tagged_modules(s, p) ? "same" : "";
 	default:
 		return "foreign";
 	}

@@ -191,7 +191,10 @@ static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 
 		strbuf_addf(&full, "%s/%s", st->dir, f->path);
 		rc = sha256_file(full.buf, f->sum, err);
+		/* a script among the documents is shipped 0644, as
+		 * dh_fixperms does: no interpreter to depend on */
 		if (rc == 0 && f->c.cls != PP_CLASS_SHLIB && !f->c.elf &&
+		    f->c.cls != PP_CLASS_DOC &&
 		    !read_head(full.buf, head, sizeof(head)))
 			f->python_shebang = pp_split_python_shebang(head);
 		strbuf_release(&full);
@@ -647,6 +650,11 @@ static void explain_file(const struct pp_split *s, size_t k,
 			      "becomes #!/usr/bin/python3 (dh_python3; Debian has "
 			      "no /usr/bin/python), and its package depends on "
 			      "python3:any\n");
+	if (f->pkg >= 0 && pp_split_default_runpath(f))
+		strbuf_addstr(out, "           its run path names only the "
+			      "linker's default directories: dropped (chrpath "
+			      "-d, as Debian's rules do; lintian: "
+			      "custom-library-search-path)\n");
 	if (f->pkg >= 0) {
 		char *dest = pp_split_dest_path(s, (size_t)f->pkg, f);
 

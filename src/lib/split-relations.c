@@ -48,11 +48,53 @@ static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
 	return !any;
 }
 
+/* The ELF facts of the run's library of that SONAME, or NULL. */
+static const struct pp_elf_info *library_of(const struct pp_split *s,
+					    const char *soname)
+{
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++) {
+			const struct pp_split_file *f = &s->stages[k].files[i];
+
+			if (f->c.cls == PP_CLASS_SHLIB && f->c.soname &&
+			    !strcmp(f->c.soname, soname))
+				return f->c.elf;
+		}
+	return NULL;
+}
+
+/* Whether a library p's .so links are for needs one q's are for
+ * (libFLAC++ needs libFLAC: libflac++-dev needs libflac-dev). */
+static int dev_needs_dev(const struct pp_split *s, const struct pp_split_pkg *p,
+			 const struct pp_split_pkg *q)
+{
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		const struct pp_elf_info *lib;
+
+		if (f->c.cls != PP_CLASS_DEV_LINK || !f->c.soname ||
+		    !(lib = library_of(s, f->c.soname)))
+			continue;
+		for (size_t j = 0; j < q->nr_files; j++) {
+			const struct pp_split_file *g = pp_split_at(s, q->files[j]);
+
+			if (g->c.cls == PP_CLASS_DEV_LINK && g->c.soname &&
+			    pp_strlist_find(&lib->needed, g->c.soname) >= 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static const char why_dbgsym[] = "exact: debug files match one build's "
 	"binaries (${binary:Version}, as debhelper's -dbgsym)";
 static const char why_common[] = "exact: a variant set's -common part "
 	"holds files split out of the same build as the variant's own, so "
 	"the two must be one build";
+static const char why_dev_dev[] = "exact: its library needs the other's, "
+	"so linking with it (statically above all) needs the other's .so "
+	"link or .a and headers of this build (packages.dev = \"library\"; "
+	"Debian's libflac++-dev depends on libflac-dev)";
 static const char why_dev[] = "exact: the -dev package's headers and .so "
 	"link are for this build of the library (${binary:Version}, as "
 	"Debian's -dev packages)";
@@ -80,5 +122,8 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 				   !p->variant) && links_to(s, p, q))
 			add_rel(rel, why, q->variant && !p->variant ? q->base :
 				q->name, s->version, why_dev);
+		if (p->role == PP_ROLE_DEV && q->role == PP_ROLE_DEV &&
+		    q->variant == p->variant && dev_needs_dev(s, p, q))
+			add_rel(rel, why, q->name, s->version, why_dev_dev);
 	}
 }

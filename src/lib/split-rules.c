@@ -152,6 +152,105 @@ char *pp_split_runtime_group(const char *source, const struct pp_strlist *soname
 	return best ? pp_soname_package(best) : NULL;
 }
 
+/* a top-level module's import name: _tdb_text -> tdb_text, an
+ * egg-info or dist-info directory's distribution (foo-1.0.dist-info ->
+ * foo), lowercase with '-' for '_' as Debian's package names */
+static char *python_import_name(const char *top)
+{
+	char *out = xstrdup(top + strspn(top, "_"));
+
+	out[strcspn(out, "-")] = '\0';
+	for (char *p = out; *p; p++)
+		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	return out;
+}
+
+char *pp_split_python_package(const char *source,
+			      const struct pp_strlist *modules)
+{
+	struct pp_strlist names = PP_STRLIST_INIT;
+	const char *src = !strncmp(source, "python3-", 8) ? source + 8 :
+			  !strncmp(source, "python-", 7) ? source + 7 : source;
+	char *want = python_import_name(src), *out;
+	const char *best = NULL;
+	size_t best_in = 0;
+
+	for (size_t i = 0; i < modules->nr; i++) {
+		char *n = python_import_name(modules->items[i]);
+
+		if (*n && pp_strlist_find(&names, n) < 0)
+			pp_strlist_push(&names, n);
+		free(n);
+	}
+	for (size_t i = 0; i < names.nr && strcmp(best ? best : "", want); i++) {
+		const char *n = names.items[i];
+		size_t in = 0;
+
+		for (size_t k = 0; k < names.nr; k++)
+			in += k != i && strstr(names.items[k], n);
+		if (!strcmp(n, want) || !best || in > best_in ||
+		    (in == best_in && strlen(n) < strlen(best)) ||
+		    (in == best_in && strlen(n) == strlen(best) &&
+		     strcmp(n, best) < 0)) {
+			best = n;
+			best_in = in;
+		}
+	}
+	out = NULL;
+	if (best) {
+		out = xmalloc(strlen(best) + 9);
+		sprintf(out, "python3-%s", best);
+	}
+	pp_strlist_release(&names);
+	free(want);
+	return out;
+}
+
+/* used[j] for each library j that needs[] reaches, directly or through
+ * the libraries' own NEEDED */
+static void reach(const struct pp_strlist *sonames,
+		  const struct pp_strlist *const *lib_needed,
+		  const struct pp_strlist *needed, unsigned char *used)
+{
+	int more = 1;
+
+	for (size_t j = 0; j < sonames->nr; j++)
+		used[j] = pp_strlist_find(needed, sonames->items[j]) >= 0;
+	while (more) {
+		more = 0;
+		for (size_t j = 0; j < sonames->nr; j++)
+			for (size_t i = 0; used[j] && lib_needed[j] &&
+			     i < sonames->nr; i++)
+				if (!used[i] && pp_strlist_find(lib_needed[j],
+						sonames->items[i]) >= 0)
+					used[i] = more = 1;
+	}
+}
+
+int pp_split_libraries_together(const struct pp_strlist *sonames,
+				const struct pp_strlist *const *lib_needed,
+				const struct pp_strlist *const *user_needed,
+				size_t nr_users)
+{
+	unsigned char *used;
+	size_t users = 0, apart = 0;
+
+	if (sonames->nr < 2)
+		return 0;
+	used = xcalloc(sonames->nr, 1);
+	for (size_t k = 0; k < nr_users && !apart; k++) {
+		size_t n = 0;
+
+		reach(sonames, lib_needed, user_needed[k], used);
+		for (size_t j = 0; j < sonames->nr; j++)
+			n += used[j];
+		users += n > 0;
+		apart += n > 0 && n < sonames->nr;
+	}
+	free(used);
+	return users > 0 && !apart;
+}
+
 int pp_split_is_dev_path(const char *path)
 {
 	static const char *const globs[] = {

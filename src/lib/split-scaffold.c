@@ -66,8 +66,10 @@ void pp_split_scaffold(const struct pp_split *s, const char *stage,
 		    "the license file the tree ships");
 	quoted(out, "copyright", copyright, "\t");
 	strbuf_addf(out, "\t# \"one\": every shared library in one runtime "
-		    "package (as libxslt1.1):\n\truntime = \"%s\";\n",
-		    spec->runtime_one ? "one" : "soname");
+		    "package (as libxslt1.1); \"soname\": one each; \"auto\":\n"
+		    "\t# one when the programs only use them together:\n"
+		    "\truntime = \"%s\";\n", spec->runtime_one ? "one" :
+		    spec->runtime_soname ? "soname" : "auto");
 	list_packages(s, out);
 	strbuf_addstr(out, "\t# A rule sends files elsewhere, or drops them:\n"
 		      "\t# files = ( { path = \"usr/lib/*/libfoo.so.*\"; "

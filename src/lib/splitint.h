@@ -43,6 +43,28 @@ char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames)
 /* The one runtime package of packages.runtime = "one": named from the
  * library named like the source, else the first SONAME. */
 char *pp_split_runtime_group(const char *source, const struct pp_strlist *sonames);
+/* The one python3-* package of a source's Python modules (Python policy
+ * names it after the import name; Debian ships every module of one
+ * build in one package: libxml2.py, drv_libxml2.py and libxml2mod.so
+ * in python3-libxml2): the top-level module named like the source,
+ * else the one the most other modules' names contain (the shortest,
+ * then the first). modules: the top-level names, as in the tree. NULL
+ * when there is none. */
+char *pp_split_python_package(const char *source,
+			      const struct pp_strlist *modules);
+/* packages.runtime = "auto": whether a source's public libraries
+ * (sonames, with lib_needed[j] the NEEDED of library j, NULL if not
+ * known) are only ever used together: at least one of the build's other
+ * ELF files (its programs, modules: user_needed) needs one of them, and
+ * each that needs one needs, directly or through the libraries' own
+ * NEEDED, every one. Then they are one family, one runtime package
+ * (xsltproc needs libxslt and libexslt: libxslt1.1); a program that
+ * needs one without the other (nettle-hash: libnettle, not libhogweed)
+ * shows they are used apart, one package each (policy 8.1). */
+int pp_split_libraries_together(const struct pp_strlist *sonames,
+				const struct pp_strlist *const *lib_needed,
+				const struct pp_strlist *const *user_needed,
+				size_t nr_users);
 /* Files for building that no class says are: *-config scripts, autoconf
  * macros, GObject introspection and Vala files, share/pkgconfig. */
 int pp_split_is_dev_path(const char *path);
@@ -89,6 +111,9 @@ int pp_split_mkparent(const char *path, struct pp_err *err);
 /* Runs a program; its output becomes part of the error when it fails. */
 int pp_split_run_tool(char *const argv[], struct pp_err *err);
 int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err);
+/* Whether f's run path names only the linker's default directories (it
+ * is then dropped from the copy shipped: chrpath -d). */
+int pp_split_default_runpath(const struct pp_split_file *f);
 /* gzip -9n: no name, no time, as dh_compress does. */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
 /* Writes root/rel (its directories made), mode and mtime t. */
@@ -245,5 +270,32 @@ struct pp_split_sched {
 
 void pp_split_sched_init(struct pp_split_sched *sched, struct pp_split *s);
 void pp_split_sched_release(struct pp_split_sched *sched);
+
+
+/* ---- packages.dev = "library" (split-devlib.c) ---- */
+
+/* A stage's public libraries, for a -dev package each. */
+struct pp_split_devlibs {
+	size_t nr;
+	char **soname, **stem; /* "libFLAC++.so.10", "flac++" */
+	char **dev;            /* their -dev packages: "libflac++-dev" */
+	const struct pp_elf_info **elf;
+	char ***syms;          /* each library's exported names, sorted */
+	size_t *nr_syms;
+	size_t main;           /* the one most others need: what names no
+				  library goes to its -dev */
+};
+struct pp_split_stage;
+void pp_split_devlibs_init(struct pp_split_devlibs *d,
+			   const struct pp_split_stage *st,
+			   const struct pp_strlist *sonames);
+void pp_split_devlibs_release(struct pp_split_devlibs *d);
+/* The -dev package of a file for building: its .so link's library, the
+ * library named as its .a, the first -lNAME of a .pc file's Libs, a
+ * header's directory named as a library (FLAC++/) or the library whose
+ * functions it declares; else the main library's. */
+const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
+			       const struct pp_split_stage *st,
+			       const struct pp_split_file *f);
 
 #endif

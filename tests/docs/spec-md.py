@@ -37,6 +37,7 @@ out = ['# The spec', '',
        '| override a control field, add a maintainer script | `packages.control` |',
        '| depend on a library no installed package ships | `packages.needed` |',
        '| put every shared library in one package | `packages.runtime = "one"` |',
+       '| give each shared library its own -dev package | `packages.dev = "library"` |',
        '| choose what a production image installs | `image.runtime` |',
        '| make production images dpkg knows (derived images run apt) | `image.records = "dpkg"` |',
        '']

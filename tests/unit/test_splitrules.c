@@ -2,8 +2,11 @@
  * own: the examples are Debian's package names. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../src/lib/elfinfo.h"
 #include "../../src/lib/spec.h"
 #include "../../src/lib/splitint.h"
 #include "test.h"
@@ -267,7 +270,154 @@ static void shlibdeps_zero(struct t_ctx *t)
 	strbuf_release(&out);
 }
 
+/* A run path of the linker's default directories is dropped (chrpath -d,
+ * lintian's custom-library-search-path); $ORIGIN or another directory
+ * is kept. */
+static void default_runpath(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-runpath.XXXXXX", cmd[600], prog[300];
+	struct pp_elf_info info;
+	struct pp_err err;
+	int dropped = -1;
+	FILE *f;
+
+	CHECK(pp_elf_default_runpath("/usr/lib/x86_64-linux-gnu"));
+	CHECK(pp_elf_default_runpath("/usr/lib/x86_64-linux-gnu/:/lib"));
+	CHECK(!pp_elf_default_runpath("/usr/lib/x86_64-linux-gnu:/opt/x/lib"));
+	CHECK(!pp_elf_default_runpath("$ORIGIN/../lib"));
+	CHECK(!pp_elf_default_runpath("/usr/lib/foo"));
+	CHECK(!pp_elf_default_runpath(""));
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "%s/p.c", dir);
+	f = fopen(cmd, "w");
+	CHECK(f && fputs("int main(void) { return 7; }\n", f) >= 0 && !fclose(f));
+	snprintf(cmd, sizeof(cmd), "cc -o %s %s/p.c -Wl,--enable-new-dtags "
+		 "-Wl,-rpath,/usr/lib/x86_64-linux-gnu -Wl,-rpath,/lib", prog, dir);
+	CHECK(system(cmd) == 0);
+	CHECK_INT(pp_elf_drop_default_runpath(prog, &dropped, &err), 0);
+	CHECK_INT(dropped, 1);
+	CHECK_INT(pp_elf_read(prog, &info, &err), 0);
+	CHECK_INT((int)info.runpath.nr, 0);
+	CHECK_INT((int)info.needed.nr, 1);
+	pp_elf_release(&info);
+	CHECK_INT(WEXITSTATUS(system(prog)), 7); /* still runs */
+	snprintf(cmd, sizeof(cmd), "cc -o %s %s/p.c -Wl,-rpath,'$ORIGIN'",
+		 prog, dir);
+	CHECK(system(cmd) == 0);
+	CHECK_INT(pp_elf_drop_default_runpath(prog, &dropped, &err), 0);
+	CHECK_INT(dropped, 0);
+	CHECK_INT(pp_elf_read(prog, &info, &err), 0);
+	CHECK_INT((int)info.runpath.nr, 1);
+	pp_elf_release(&info);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	pp_err_release(&err);
+}
+
+static char *python_pkg(const char *source, const char *const *mods)
+{
+	struct pp_strlist l = PP_STRLIST_INIT;
+	char *out;
+
+	for (; *mods; mods++)
+		pp_strlist_push(&l, *mods);
+	out = pp_split_python_package(source, &l);
+	pp_strlist_release(&l);
+	return out;
+}
+
+/* One python3-* package for every Python module of a source, named after
+ * the module named like the source, else the one the others contain. */
+static void python_package(struct t_ctx *t)
+{
+	static const char *const libxml2[] = { "drv_libxml2", "libxml2",
+					       "libxml2mod", NULL };
+	static const char *const paddle[] = { "paddle", NULL };
+	static const char *const tdb[] = { "_tdb_text", "tdb", NULL };
+	static const char *const other[] = { "foo_ext", "foo",
+					     "foo-1.0.dist-info", NULL };
+	static const char *const none[] = { NULL };
+
+	CHECK_OWNED(python_pkg("libxml2", libxml2), "python3-libxml2");
+	CHECK_OWNED(python_pkg("paddle", paddle), "python3-paddle");
+	CHECK_OWNED(python_pkg("samba", tdb), "python3-tdb");
+	CHECK_OWNED(python_pkg("python-bar", other), "python3-foo");
+	CHECK_OWNED(python_pkg("Foo", other), "python3-foo");
+	CHECK(python_pkg("libxml2", none) == NULL);
+}
+
+static void push_words(struct pp_strlist *l, const char *words)
+{
+	char *copy = strdup(words), *save = NULL;
+
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		pp_strlist_push(l, w);
+	free(copy);
+}
+
+/* sonames "a b", libs "needed-of-a|needed-of-b", users "x y|z" */
+static int together(const char *sonames, const char *libs, const char *users)
+{
+	struct pp_strlist so = PP_STRLIST_INIT, l[4], u[4];
+	const struct pp_strlist *lp[4] = { 0 }, *up[4] = { 0 };
+	char *lc = strdup(libs), *uc = strdup(users), *save = NULL;
+	size_t nl = 0, nu = 0;
+	int yes;
+
+	push_words(&so, sonames);
+	for (char *w = strtok_r(lc, "|", &save); w && nl < 4; w = strtok_r(NULL, "|", &save)) {
+		l[nl] = (struct pp_strlist)PP_STRLIST_INIT;
+		push_words(&l[nl], w);
+		lp[nl] = &l[nl];
+		nl++;
+	}
+	save = NULL;
+	for (char *w = strtok_r(uc, "|", &save); w && nu < 4; w = strtok_r(NULL, "|", &save)) {
+		u[nu] = (struct pp_strlist)PP_STRLIST_INIT;
+		push_words(&u[nu], w);
+		up[nu] = &u[nu];
+		nu++;
+	}
+	yes = pp_split_libraries_together(&so, lp, up, nu);
+	for (size_t i = 0; i < nl; i++)
+		pp_strlist_release(&l[i]);
+	for (size_t i = 0; i < nu; i++)
+		pp_strlist_release(&u[i]);
+	pp_strlist_release(&so);
+	free(lc);
+	free(uc);
+	return yes;
+}
+
+/* packages.runtime = "auto": one runtime package when the build only
+ * uses its libraries together. */
+static void runtime_together(struct t_ctx *t)
+{
+	/* libxslt: xsltproc needs both (libexslt needs libxslt) */
+	CHECK(together("libexslt.so.0 libxslt.so.1", "libxslt.so.1 libc.so.6|libc.so.6",
+		       "libexslt.so.0 libxslt.so.1 libc.so.6"));
+	/* through the library's own NEEDED: a program needing libexslt only */
+	CHECK(together("libexslt.so.0 libxslt.so.1", "libxslt.so.1|libc.so.6",
+		       "libexslt.so.0 libc.so.6"));
+	/* nettle: nettle-hash needs libnettle alone */
+	CHECK(!together("libhogweed.so.6 libnettle.so.8", "libnettle.so.8|libc.so.6",
+			"libnettle.so.8|libhogweed.so.6 libnettle.so.8"));
+	/* libevent: no program, no evidence: one per SONAME */
+	CHECK(!together("libevent_core-2.1.so.7 libevent_extra-2.1.so.7",
+			"libc.so.6|libevent_core-2.1.so.7", ""));
+	/* flac: the program needs libFLAC, nothing needs libFLAC++ */
+	CHECK(!together("libFLAC++.so.10 libFLAC.so.12", "libFLAC.so.12|libogg.so.0",
+			"libFLAC.so.12 libc.so.6|libz.so.1"));
+	/* one library: nothing to group */
+	CHECK(!together("libxml2.so.2", "libz.so.1", "libxml2.so.2"));
+}
+
 const struct t_case splitrules_tests[] = {
+	{ "split rules: one runtime package for libraries only used together", runtime_together },
+	{ "split rules: one python3-* package of a source's Python modules", python_package },
+	{ "split rules: a run path of the default directories is dropped", default_runpath },
 	{ "split rules: a symbol of version 0 asks for no version (dpkg-shlibdeps)", shlibdeps_zero },
 	{ "split rules: what a -dev package needs (.pc Requires, header includes)", dev_needs },
 	{ "split rules: the programs' Section from the summary", tools_section },
