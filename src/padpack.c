@@ -113,6 +113,9 @@ static int wants_help(int argc, char **argv)
 
 static int report(const struct pp_cmd *cmd, struct pp_err *err, int rc)
 {
+	/* what the command printed comes first, whole: with both streams on
+	 * one pipe, a warning must not land inside a buffered line */
+	fflush(stdout);
 	if (err->warnings.len)
 		fprintf(stderr, "%s", err->warnings.buf);
 	if (rc == 0)
