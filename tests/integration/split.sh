@@ -309,7 +309,7 @@ check_rules() {
 		'#PADPACK#' 'exit 0' >"$WORK/lib.postinst"
 	check_fails "spec rules: drop and a package per variant, said by --explain" 0 \
 		'dropped: docs are online.*paddle-cmake-cpu-noavx' bash -c \
-		"'$PADPACK' split -c '$spec' -B '$B' -o '$out' --variant cpu-noavx --explain | tr '\n' ' '"
+		"'$PADPACK' split -c '$spec' -B '$B' -o '$out' --variant cpu-noavx --explain 2>&1 | tr '\n' ' '"
 	check_fails "spec rules: the packages follow them" 0 'paddle-cmake-cpu-noavx_' \
 		bash -c "'$PADPACK' split -c '$spec' -B '$B' -o '$out' --variant cpu-noavx -q && ls '$out'"
 	check "spec rules: no -doc package; the field override holds" bash -c "
@@ -370,7 +370,7 @@ check_isa() {
 	check_fails "isa_dispatch exempts it: the split goes on, --explain says exempt" 0 \
 		'libkern\.so\.0 .*isa: x86-64 .*(AVX|FMA)\(exempt\)' bash -c "
 		'$PADPACK' split -c '$spec' -B '$bad' -o '$WORK/isa-out' --variant cpu-noavx -q &&
-		'$PADPACK' split -c '$spec' -B '$bad' --variant cpu-noavx --explain | tr '\n' ' '"
+		'$PADPACK' split -c '$spec' -B '$bad' --variant cpu-noavx --explain 2>&1 | tr '\n' ' '"
 	# an AVX variant whose build fell back to the portable kernel
 	cp -a "$B/cpu-noavx/stage" "$bad/cpu-avx/"
 	check_fails "an AVX variant without one AVX instruction: exit 1, saying the build fell back" 1 \
@@ -519,10 +519,10 @@ check_minimal() {
 		libdemo_1.0-1_amd64.changes >'$WORK/mini/lintian.log' 2>&1 || { cat '$WORK/mini/lintian.log'; exit 1; }"
 	check_fails "minimal: --explain names each rule" 0 \
 		'usr/bin/demotool +ELF program -> demotool +rule: default: ELF program -> the one program of a lib\* source.*libdemox\.a +static library -> libdemo-dev +rule: default: static library -> the -dev package of the headers.*COPYING +documentation -> \(dropped\) +rule: default: a license file.*usr/share/info/dir +documentation -> \(dropped\) +rule: default: the info directory' \
-		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain | tr '\n' ' '"
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
 	check_fails "minimal: --explain says why each relation is exact or not" 0 \
 		'demotool -> libdemo1 \(>= 1\.0\): .*shlibs.*libdemo-dev -> libdemo1 \(= 1\.0-1\): ' \
-		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain | tr '\n' ' '"
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
 	check_fails "minimal: --scaffold writes the spec and copyright, dh_make-style" 0 \
 		"wrote $WORK/mini/spec/libdemo.cfg and $WORK/mini/spec/libdemo.copyright \\(7 packages\\)" \
 		bash -c "mkdir -p '$WORK/mini/spec' && '$PADPACK' split --stage '$S' --name libdemo --version 1.0 --scaffold '$WORK/mini/spec/libdemo.cfg'"
@@ -535,7 +535,7 @@ check_minimal() {
 	printf 'name = "libdemo";\nversion = "1.0";\npackages = { runtime = "one"; };\n' >"$WORK/mini/one.cfg"
 	check_fails "minimal: packages.runtime = \"one\": both libraries in one runtime package" 0 \
 		'libdemo\.so\.2?.*shared library -> libdemo1 .*libdemox\.so\.2\.0\.0 +shared library -> libdemo1 ' \
-		bash -c "'$PADPACK' split -c '$WORK/mini/one.cfg' --stage '$S' --explain | tr '\n' ' '"
+		bash -c "'$PADPACK' split -c '$WORK/mini/one.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
 	check_fails "minimal: no maintainer anywhere: says what to set" 3 \
 		"setting 'maintainer' is missing; .*DEBEMAIL" \
 		env -u DEBEMAIL -u DEBFULLNAME "$PADPACK" split --stage "$S" --name libdemo --version 1.0 --explain
@@ -546,7 +546,7 @@ check_minimal() {
 	printf 'name = "libdemo";\nversion = "1.0";\npackages = { files = ( { path = "%s"; drop = "a plugin built elsewhere"; } ); };\n' \
 		"$L/libdemo-plugin.so" >"$WORK/mini/drop.cfg"
 	check_fails "minimal: ... or follows a files rule" 0 'libdemo-plugin\.so +symbolic link -> \(dropped\)' \
-		bash -c "'$PADPACK' split -c '$WORK/mini/drop.cfg' --stage '$S' --explain | tr '\n' ' '"
+		bash -c "'$PADPACK' split -c '$WORK/mini/drop.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
 	rm "$S/usr/share/doc/libdemo/COPYING" "$S/$L/libdemo-plugin.so"
 	mkdir -p "$WORK/mini/src"
 	printf 'Copyright 2024 Jane Upstream\n\nUse it freely.\n' >"$WORK/mini/src/LICENSE"
