@@ -34,6 +34,7 @@ struct verify {
 	char **whole;
 	size_t nr_whole, alloc_whole;
 	struct pp_hindex by_whole;
+	int root_fd; /* root_real opened: files are opened below it */
 };
 
 static int whole_eq(const void *ctx, size_t pos)
@@ -83,7 +84,7 @@ static void problem(struct verify *v, const char *path, const char *fmt, ...)
 static int open_file(struct verify *v, const char *rel, const char *shown)
 {
 	const char *why;
-	int fd = pp_open_inside(v->root_real, rel, &why);
+	int fd = pp_open_inside_at(v->root_fd, v->root_real, rel, &why);
 
 	if (fd < 0 && why)
 		problem(v, shown, "refused: the path %s", why);
@@ -578,7 +579,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
 	struct verify v = { root, NULL, o, 0, STRBUF_INIT, NULL, 0, 0,
-			    PP_HINDEX_INIT };
+			    PP_HINDEX_INIT, -1 };
 	struct strbuf dists = STRBUF_INIT;
 	struct stat st;
 	DIR *d = NULL;
@@ -586,6 +587,8 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 
 	strbuf_addf(&dists, "%s/dists", root);
 	v.root_real = realpath(root, NULL);
+	v.root_fd = v.root_real ? open(v.root_real, O_RDONLY | O_DIRECTORY |
+				      O_CLOEXEC) : -1;
 	if (!v.root_real || lstat(dists.buf, &st) < 0 ||
 	    !(d = opendir(dists.buf)))
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", dists.buf);
@@ -600,6 +603,8 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 	if (!err->code)
 		rc = v.problems;
 	free(v.root_real);
+	if (v.root_fd >= 0)
+		close(v.root_fd);
 	strbuf_release(&dists);
 	strbuf_release(&v.msg);
 	pp_free_words(v.whole, v.nr_whole);
