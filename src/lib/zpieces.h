@@ -50,7 +50,7 @@ struct pp_zpieces_out {
 	void (*part)(void *ctx, const struct strbuf *out);
 };
 
-#define PP_ZPIECES_PART (1u << 20)
+#define PP_ZPIECES_PART (64u << 10)
 
 int pp_zpieces_compress_all(const char *text, size_t len,
 			    const struct pp_zpieces_out *outs, size_t nr_outs,
