@@ -144,5 +144,8 @@ const char *pp_path_escapes(const char *rel);
  * Returns the descriptor; or -1 with *why saying what is wrong, or NULL
  * when the file is missing or unreadable (errno says why). */
 int pp_open_inside(const char *root_real, const char *rel, const char **why);
+/* The same, faster: root_fd is root_real opened (-1: not open). */
+int pp_open_inside_at(int root_fd, const char *root_real, const char *rel,
+		      const char **why);
 
 #endif

@@ -66,7 +66,8 @@ static int any_dropped(const struct pp_repo_cache *c, struct referenced *ref)
 	return 0;
 }
 
-/* The pool files suites and snapshots hold. */
+/* The pool files suites and snapshots hold: 0, or 1 when the cache knows
+ * none that no suite holds (nothing to drop, the snapshots left unread). */
 static int collect_referenced(struct pp_repo *r, const struct pp_repo_cache *c,
 			      int full, struct referenced *ref,
 			      struct pp_err *err)
@@ -80,7 +81,7 @@ static int collect_referenced(struct pp_repo *r, const struct pp_repo_cache *c,
 	}
 	sort_refs(ref);
 	if (!full && !any_dropped(c, ref))
-		return 0;
+		return 1;
 	if (pp_repo_snapshots_of(r, err) < 0)
 		return -1;
 	for (size_t i = 0; i < r->nr_snapshots; i++)
@@ -151,13 +152,13 @@ int pp_repo_drop_garbage(struct pp_repo *r, struct pp_repo_cache *cache,
 	int rc;
 
 	rc = collect_referenced(r, cache, full, &ref, err);
-	if (!rc)
+	if (!rc) /* something to drop (two more passes over the cache) */
 		rc = full ? remove_garbage(r, &ref, err) :
 			remove_dropped(r, cache, &ref, err);
-	if (!rc) {
+	if (!rc)
 		pp_repo_cache_prune(cache, is_referenced, &ref);
+	if (rc >= 0)
 		rc = pp_repo_cache_save(r->root, cache, err);
-	}
 	free(ref.names);
 	return rc;
 }

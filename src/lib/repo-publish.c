@@ -289,14 +289,76 @@ static int cached_text(struct publish *p, char **names, size_t n,
 	return rc;
 }
 
+/* A compressed index written as it is made, never whole in memory: each
+ * part added to its file (in the new suite, under a temporary name until
+ * committed) and hashed. */
+struct index_sink {
+	char *path;
+	int sync;
+	struct pp_filebuf *fb; /* NULL: not open */
+	struct index_hash h;
+	struct index_file *f;  /* its hashes, once done */
+};
+
+static void sink_part(void *ctx, const struct strbuf *out)
+{
+	struct index_sink *s = ctx;
+
+	pp_filebuf_add(s->fb, out->buf, out->len);
+	index_hash_update(&s->h, out->buf, out->len);
+}
+
+static void sink_done(void *ctx, const struct strbuf *out)
+{
+	struct index_sink *s = ctx;
+
+	sink_part(s, out);
+	index_hash_final(&s->h, s->f);
+}
+
+static void sink_abort(struct index_sink *s)
+{
+	if (!s->fb)
+		return;
+	pp_outfile_abort(&s->fb->of);
+	free(s->fb);
+	s->fb = NULL;
+}
+
+/* Opened anew: a text compressed again starts the file over. */
+static int sink_open(struct index_sink *s, struct pp_err *err)
+{
+	sink_abort(s);
+	s->fb = xmalloc(sizeof(*s->fb));
+	if (pp_filebuf_open(s->fb, s->path, 0644, err) < 0) {
+		free(s->fb);
+		s->fb = NULL;
+		return -1;
+	}
+	s->fb->of.sync = s->sync;
+	index_hash_init(&s->h);
+	return 0;
+}
+
+static int sink_commit(struct index_sink *s, struct pp_err *err)
+{
+	int rc = pp_filebuf_commit(s->fb, err);
+
+	free(s->fb);
+	s->fb = NULL;
+	return rc;
+}
+
 /* A Packages text compressed (gzip and xz on threads of their own, each
- * hashing its output when done) while its hashes are made on another. */
+ * writing and hashing its output as it goes) while its hashes are made on
+ * another. */
 struct index_job {
 	struct pp_stanzas text;
 	struct pp_stanza_ref *refs;
-	struct strbuf gz, xz;
+	struct strbuf gz, xz; /* the part of each not written yet */
 	struct pp_zcache *zcache;
 	struct index_file hashes[3]; /* the text, .gz, .xz */
+	struct index_sink sink[2];   /* .gz, .xz */
 	struct pp_err err;
 	int rc;
 };
@@ -310,15 +372,20 @@ static void *index_job_run(void *arg)
 {
 	struct index_job *j = arg;
 	const struct pp_zpieces_out outs[] = {
-		{ PP_COMP_GZIP, 9, &j->gz, hash_output, &j->hashes[1] },
-		{ PP_COMP_XZ, 6, &j->xz, hash_output, &j->hashes[2] },
+		{ PP_COMP_GZIP, 9, &j->gz, sink_done, &j->sink[0], sink_part },
+		{ PP_COMP_XZ, 6, &j->xz, sink_done, &j->sink[1], sink_part },
 	};
 	struct hash_job hj = { &j->text, { 0 } };
 	pthread_t hasher;
-	int threaded = pp_thread_start(&hasher, hash_job_run, &hj) == 0;
+	int threaded;
 
 	strbuf_reset(&j->gz);
 	strbuf_reset(&j->xz);
+	j->rc = sink_open(&j->sink[0], &j->err) < 0 ||
+		sink_open(&j->sink[1], &j->err) < 0 ? -1 : 0;
+	if (j->rc)
+		return NULL;
+	threaded = pp_thread_start(&hasher, hash_job_run, &hj) == 0;
 	j->rc = pp_zpieces_compress_stanzas(&j->text, outs, ARRAY_SIZE(outs),
 					    j->zcache, &j->err);
 	if (threaded)
@@ -329,11 +396,35 @@ static void *index_job_run(void *arg)
 	return NULL;
 }
 
+/* Where the job writes the .gz and .xz of comp and arch. */
+static void index_job_init(struct index_job *j, const struct publish *p,
+			   const char *comp, const char *arch)
+{
+	memset(j, 0, sizeof(*j));
+	strbuf_init(&j->gz);
+	strbuf_init(&j->xz);
+	j->zcache = p->zcache;
+	pp_err_init(&j->err);
+	for (size_t i = 0; i < 2; i++) {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/%s/binary-%s/Packages.%s", p->tmp.buf,
+			    comp, arch, i ? "xz" : "gz");
+		j->sink[i].path = strbuf_detach(&path, NULL);
+		j->sink[i].sync = p->r->no_sync ? 0 : PP_SYNC;
+		j->sink[i].f = &j->hashes[i + 1];
+	}
+}
+
 static void index_job_release(struct index_job *j)
 {
 	free(j->refs);
 	strbuf_release(&j->gz);
 	strbuf_release(&j->xz);
+	for (size_t i = 0; i < 2; i++) {
+		sink_abort(&j->sink[i]);
+		free(j->sink[i].path);
+	}
 	pp_err_release(&j->err);
 }
 
@@ -342,7 +433,6 @@ static int put_packages(struct publish *p, struct index_job *j,
 			const char *comp, const char *arch, int text_written)
 {
 	static const char *const ext[] = { "", ".gz", ".xz" };
-	const struct strbuf *data[] = { NULL, &j->gz, &j->xz };
 	const int plain = j->text.len <= PLAIN_INDEX_MAX;
 	struct strbuf rel = STRBUF_INIT;
 	int rc = 0;
@@ -350,9 +440,10 @@ static int put_packages(struct publish *p, struct index_job *j,
 	for (size_t i = 0; i < ARRAY_SIZE(ext) && !rc; i++) {
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch, ext[i]);
-		if (i || (plain && !text_written))
-			rc = write_index(p, rel.buf, data[i],
-					 i ? NULL : &j->text);
+		if (i) /* written as compressed: now named */
+			rc = sink_commit(&j->sink[i - 1], p->err);
+		else if (plain && !text_written)
+			rc = write_index(p, rel.buf, NULL, &j->text);
 		if (!rc)
 			rc = list_index_as(p, rel.buf, &j->hashes[i], i || plain);
 	}
@@ -470,8 +561,7 @@ static int make_packages(struct publish *p, struct index_job *j,
 static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 			  const char *comp, const char *arch)
 {
-	struct index_job j = { { NULL, 0, 0 }, NULL, STRBUF_INIT, STRBUF_INIT,
-			       p->zcache, { { 0 } }, { 0 }, 0 };
+	struct index_job j;
 	char **names = xcalloc(ms->nr + 1, sizeof(*names));
 	struct pp_repo_entry **found = xcalloc(ms->nr + 1, sizeof(*found));
 	size_t n = 0, read_before = p->o->read_debs;
@@ -479,7 +569,7 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	char key[2 * PP_HASH_MAX + 1];
 	int refreshed = 0, rc;
 
-	pp_err_init(&j.err);
+	index_job_init(&j, p, comp, arch);
 	for (size_t i = 0; i < ms->nr; i++)
 		if (selected(&ms->m[i], comp, arch))
 			names[n++] = ms->m[i].filename;
@@ -557,7 +647,7 @@ static int write_contents(struct publish *p, const struct pp_repo_members *ms,
 					   names, n, &text, p->err);
 	if (!rc) {
 		const struct pp_zpieces_out out = { PP_COMP_GZIP, 9, &gz,
-						    hash_output, &f };
+						    hash_output, &f, NULL };
 
 		refs = line_refs(&text, &nr_refs);
 		pp_stanzas_set(&lines, refs, nr_refs);

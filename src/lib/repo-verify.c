@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "fsutil.h"
 #include "hash.h"
 #include "repo-internal.h"
+#include "thread.h"
 #include "xalloc.h"
 
 /* The most an uncompressed Packages may hold, whatever Release says
@@ -22,6 +24,8 @@
  * hundred KiB). */
 #define MAX_INDEX (1LL << 30)
 #define MAX_RELEASE (64LL << 20)
+/* Pool files checked at a time (on several threads) */
+#define POOL_BATCH 1024
 
 struct verify {
 	const char *root;
@@ -34,6 +38,7 @@ struct verify {
 	char **whole;
 	size_t nr_whole, alloc_whole;
 	struct pp_hindex by_whole;
+	int root_fd; /* root_real opened: files are opened below it */
 };
 
 static int whole_eq(const void *ctx, size_t pos)
@@ -83,7 +88,7 @@ static void problem(struct verify *v, const char *path, const char *fmt, ...)
 static int open_file(struct verify *v, const char *rel, const char *shown)
 {
 	const char *why;
-	int fd = pp_open_inside(v->root_real, rel, &why);
+	int fd = pp_open_inside_at(v->root_fd, v->root_real, rel, &why);
 
 	if (fd < 0 && why)
 		problem(v, shown, "refused: the path %s", why);
@@ -179,41 +184,221 @@ struct listed {
 	int absent;     /* uncompressed, not there: a compressed one is */
 };
 
-/* A pool file against its stanza (and its signature, if asked). */
-static void check_pool_file(struct verify *v, const char *fn,
-			    const char *size, const char *sha,
-			    const char *path, struct pp_err *err)
+/* A pool file a stanza names, checked on one of several threads (the
+ * pool is most of verify's reading; on several CPUs it is read beside
+ * itself), then reported in the stanzas' order on the calling thread. */
+enum pool_result { POOL_SKIP, POOL_BAD_STANZA, POOL_ESCAPES, POOL_REFUSED,
+		   POOL_MISSING, POOL_SIZE, POOL_UNREADABLE, POOL_SHA256,
+		   POOL_OK, POOL_TODO };
+
+struct pool_check {
+	char *fn, *size, *sha;
+	unsigned line;
+	const char *why; /* POOL_ESCAPES, POOL_REFUSED */
+	long long have;  /* POOL_SIZE: the size found */
+	char hex[2 * PP_HASH_MAX + 1]; /* POOL_SHA256: the hash found */
+	enum pool_result result;
+};
+
+/* The file opened below the root and compared with its size (before
+ * reading it) and SHA256. */
+static void pool_check_run(const struct verify *v, struct pool_check *c)
 {
-	if (check_file(v, fn, path, atoll(size), sha) != 0)
-		return;
-	if (v->o->check_deb &&
-	    v->o->check_deb(v->o->check_deb_ctx, path, err) < 0) {
-		problem(v, path, "%s", err->msg);
+	long long size = atoll(c->size), have;
+	struct stat st;
+	int fd = pp_open_inside_at(v->root_fd, v->root_real, c->fn, &c->why);
+
+	if (fd < 0) {
+		c->result = c->why ? POOL_REFUSED : POOL_MISSING;
 		return;
 	}
-	seen_whole(v, fn, size, sha, 1);
+	if (fstat(fd, &st) == 0 && st.st_size != size) {
+		c->result = POOL_SIZE;
+		c->have = (long long)st.st_size;
+	} else if (fd_digest(fd, &have, c->hex) < 0) {
+		c->result = POOL_UNREADABLE;
+	} else if (have != size) {
+		c->result = POOL_SIZE;
+		c->have = have;
+	} else {
+		c->result = strcmp(c->hex, c->sha) ? POOL_SHA256 : POOL_OK;
+	}
+	close(fd);
 }
 
-static void check_stanza(struct verify *v, const char *index,
-			 const struct pp_stanza *st, struct strbuf *path,
-			 struct pp_err *err)
+/* A batch of checks, taken one at a time by up to MAX_THREADS threads:
+ * started while the caller parses the next batch, which it then joins. */
+#define MAX_THREADS 4
+struct pool_batch {
+	const struct verify *v;
+	struct pool_check *c;
+	size_t n;
+	size_t next; /* the next check to take: taken atomically */
+	pthread_t tid[MAX_THREADS];
+	int started[MAX_THREADS];
+};
+
+static void *pool_batch_run(void *arg)
+{
+	struct pool_batch *b = arg;
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED)) < b->n)
+		if (b->c[i].result == POOL_TODO)
+			pool_check_run(b->v, &b->c[i]);
+	return NULL;
+}
+
+static void pool_batch_start(struct pool_batch *b, const struct verify *v,
+			     struct pool_check *c, size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)cpus : 1;
+
+	*b = (struct pool_batch){ .v = v, .c = c, .n = n };
+	if (threads > MAX_THREADS)
+		threads = MAX_THREADS;
+	for (size_t t = 0; t < threads && n > 1; t++)
+		b->started[t] = pp_thread_start(&b->tid[t], pool_batch_run,
+						b) == 0;
+}
+
+/* Takes the checks no thread has taken, then waits for the threads. */
+static void pool_batch_finish(struct pool_batch *b)
+{
+	pool_batch_run(b);
+	for (size_t t = 0; t < MAX_THREADS; t++)
+		if (b->started[t])
+			pthread_join(b->tid[t], NULL);
+}
+
+/* A stanza's pool file, to be checked unless the stanza is wrong or the
+ * file was found whole already (for another suite). */
+static void pool_check_init(struct verify *v, const struct pp_stanza *st,
+			    struct pool_check *c)
 {
 	const char *fn = pp_stanza_get(st, "Filename");
 	const char *size = pp_stanza_get(st, "Size");
 	const char *sha = pp_stanza_get(st, "SHA256");
-	const char *why = fn ? pp_path_escapes(fn) : NULL;
 
-	strbuf_reset(path);
-	strbuf_addf(path, "%s/%s", v->root, fn ? fn : "?");
+	memset(c, 0, sizeof(*c));
+	c->line = st->line;
+	c->fn = xstrdup(fn ? fn : "?");
+	c->size = size ? xstrdup(size) : NULL;
+	c->sha = sha ? xstrdup(sha) : NULL;
+	c->why = fn ? pp_path_escapes(fn) : NULL;
 	if (!fn || !size || !sha)
+		c->result = POOL_BAD_STANZA;
+	else if (c->why)
+		c->result = POOL_ESCAPES;
+	else if (seen_whole(v, fn, size, sha, 0))
+		c->result = POOL_SKIP;
+	else
+		c->result = POOL_TODO;
+}
+
+/* A checked pool file reported as one check at a time did (the same
+ * problems in the same order), and its signature checked if asked. */
+static void pool_check_report(struct verify *v, const char *index,
+			      const struct pool_check *c, struct strbuf *path,
+			      struct pp_err *err)
+{
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/%s", v->root, c->fn);
+	if (c->result == POOL_BAD_STANZA) {
 		problem(v, index, "stanza at line %u lacks Filename, Size or "
-			"SHA256", st->line);
-	else if (why)
+			"SHA256", c->line);
+		return;
+	}
+	if (c->result == POOL_ESCAPES) {
 		problem(v, index, "stanza at line %u: Filename '%s' points "
 			"outside the repository (the path %s); not read",
-			st->line, fn, why);
-	else if (!seen_whole(v, fn, size, sha, 0)) /* else checked whole */
-		check_pool_file(v, fn, size, sha, path->buf, err);
+			c->line, c->fn, c->why);
+		return;
+	}
+	/* listed twice in one index: reported once, as before */
+	if (c->result == POOL_SKIP || seen_whole(v, c->fn, c->size, c->sha, 0))
+		return;
+	v->o->files_checked++;
+	if (c->result == POOL_REFUSED)
+		problem(v, path->buf, "refused: the path %s", c->why);
+	else if (c->result == POOL_MISSING)
+		problem(v, path->buf, "missing or unreadable");
+	else if (c->result == POOL_SIZE)
+		problem(v, path->buf, "size %lld, expected %lld", c->have,
+			atoll(c->size));
+	else if (c->result == POOL_UNREADABLE)
+		problem(v, path->buf, "unreadable");
+	else if (c->result == POOL_SHA256)
+		problem(v, path->buf, "SHA256 %s, expected %s", c->hex, c->sha);
+	if (c->result != POOL_OK)
+		return;
+	if (v->o->check_deb &&
+	    v->o->check_deb(v->o->check_deb_ctx, path->buf, err) < 0) {
+		problem(v, path->buf, "%s", err->msg);
+		return;
+	}
+	seen_whole(v, c->fn, c->size, c->sha, 1);
+}
+
+static void pool_checks_report(struct verify *v, const char *index,
+			       struct pool_check *c, size_t n,
+			       struct strbuf *path, struct pp_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		pool_check_report(v, index, &c[i], path, err);
+		free(c[i].fn);
+		free(c[i].size);
+		free(c[i].sha);
+	}
+}
+
+/* The pool files of an index's stanzas, checked in batches: a batch is
+ * checked on threads while the next is parsed, and reported in order. */
+struct pool_checks {
+	struct pool_check *c[2]; /* the batch being parsed, the other */
+	size_t n[2];
+	int cur, running;
+	struct pool_batch batch;
+};
+
+static void pool_checks_add(struct verify *v, struct pool_checks *pc,
+			    const struct pp_stanza *st, const char *index,
+			    struct strbuf *path, struct pp_err *err)
+{
+	const int cur = pc->cur, other = !cur;
+
+	pool_check_init(v, st, &pc->c[cur][pc->n[cur]++]);
+	if (pc->n[cur] < POOL_BATCH)
+		return;
+	if (pc->running) {
+		pool_batch_finish(&pc->batch);
+		pool_checks_report(v, index, pc->c[other], pc->n[other], path,
+				   err);
+		pc->n[other] = 0;
+	}
+	pool_batch_start(&pc->batch, v, pc->c[cur], pc->n[cur]);
+	pc->running = 1;
+	pc->cur = other;
+}
+
+/* The batch running and the one parsed, checked and reported. */
+static void pool_checks_end(struct verify *v, struct pool_checks *pc,
+			    const char *index, struct strbuf *path,
+			    struct pp_err *err)
+{
+	const int cur = pc->cur, other = !cur;
+
+	if (pc->running) {
+		pool_batch_finish(&pc->batch);
+		pool_checks_report(v, index, pc->c[other], pc->n[other], path,
+				   err);
+	}
+	pool_batch_start(&pc->batch, v, pc->c[cur], pc->n[cur]);
+	pool_batch_finish(&pc->batch);
+	pool_checks_report(v, index, pc->c[cur], pc->n[cur], path, err);
+	free(pc->c[0]);
+	free(pc->c[1]);
 }
 
 /* Reads an index (already checked against Release) no further than the
@@ -229,6 +414,7 @@ static void check_packages(struct verify *v, const char *suite,
 	struct pp_err err;
 	struct pp_deb822 p;
 	struct pp_stanza st;
+	struct pool_checks pc = { { NULL, NULL }, { 0, 0 }, 0, 0, { 0 } };
 	int fd, r;
 
 	pp_err_init(&err);
@@ -260,10 +446,13 @@ static void check_packages(struct verify *v, const char *suite,
 		goto out;
 	}
 	pp_deb822_init(&p, all.buf, all.len, index.buf);
+	pc.c[0] = xmalloc(POOL_BATCH * sizeof(*pc.c[0]));
+	pc.c[1] = xmalloc(POOL_BATCH * sizeof(*pc.c[1]));
 	while ((r = pp_deb822_next(&p, &st, &err)) > 0) {
-		check_stanza(v, index.buf, &st, &path, &err);
+		pool_checks_add(v, &pc, &st, index.buf, &path, &err);
 		pp_stanza_release(&st);
 	}
+	pool_checks_end(v, &pc, index.buf, &path, &err);
 	if (r < 0)
 		problem(v, index.buf, "%s", err.msg);
 out:
@@ -578,7 +767,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
 	struct verify v = { root, NULL, o, 0, STRBUF_INIT, NULL, 0, 0,
-			    PP_HINDEX_INIT };
+			    PP_HINDEX_INIT, -1 };
 	struct strbuf dists = STRBUF_INIT;
 	struct stat st;
 	DIR *d = NULL;
@@ -586,6 +775,8 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 
 	strbuf_addf(&dists, "%s/dists", root);
 	v.root_real = realpath(root, NULL);
+	v.root_fd = v.root_real ? open(v.root_real, O_RDONLY | O_DIRECTORY |
+				      O_CLOEXEC) : -1;
 	if (!v.root_real || lstat(dists.buf, &st) < 0 ||
 	    !(d = opendir(dists.buf)))
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", dists.buf);
@@ -600,6 +791,8 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 	if (!err->code)
 		rc = v.problems;
 	free(v.root_real);
+	if (v.root_fd >= 0)
+		close(v.root_fd);
 	strbuf_release(&dists);
 	strbuf_release(&v.msg);
 	pp_free_words(v.whole, v.nr_whole);

@@ -319,7 +319,17 @@ struct join {
 	struct strbuf *out;
 	struct strbuf ptext; /* the text of the piece at hand, when needed */
 	struct pp_err *err;
+	const struct pp_zpieces_out *o; /* its part callback */
 };
+
+/* Hands the output so far to the part callback once it is large. */
+static void pass_part(struct join *j)
+{
+	if (j->o->part && j->out->len >= PP_ZPIECES_PART) {
+		j->o->part(j->o->ctx, j->out);
+		strbuf_reset(j->out);
+	}
+}
 
 /* Appends piece i compressed to out, from the cache or made (and cached);
  * sizes gets its sizes (an xz piece's go to the index). have_text: the
@@ -427,13 +437,15 @@ static int gzip_join(struct join *j)
 	uint64_t unused[2];
 	int rc = 0;
 
-	/* about what Packages compresses to */
-	strbuf_grow(j->out, j->t->len / 5 + 4096);
+	/* about what Packages compresses to (a part, when passed on) */
+	strbuf_grow(j->out, (j->o->part ? PP_ZPIECES_PART : j->t->len / 5) +
+			    4096);
 	strbuf_add(j->out, head, sizeof(head));
 	for (size_t i = 0; i < j->n && !rc; i++) {
 		piece_text(j->t, &j->p[i], &j->ptext);
 		crc = crc32(crc, (const Bytef *)j->ptext.buf, (uInt)j->ptext.len);
 		rc = get_piece(j, i, 1, unused);
+		pass_part(j);
 	}
 	put_le32(j->out, (uint32_t)crc);
 	put_le32(j->out, (uint32_t)j->t->len);
@@ -470,8 +482,9 @@ static int xz_join(struct join *j)
 		lzma_index_end(idx, NULL);
 		return pp_err_set(j->err, PP_EXIT_IO, "cannot write the xz header");
 	}
-	/* about what Packages compresses to */
-	strbuf_grow(j->out, j->t->len / 6 + 4096);
+	/* about what Packages compresses to (a part, when passed on) */
+	strbuf_grow(j->out, (j->o->part ? PP_ZPIECES_PART : j->t->len / 6) +
+			    4096);
 	strbuf_add(j->out, head, sizeof(head));
 	for (size_t i = 0; i < j->n && !rc; i++) {
 		if (!j->p[i].len)
@@ -480,6 +493,7 @@ static int xz_join(struct join *j)
 		if (!rc && lzma_index_append(idx, NULL, sizes[0], sizes[1]) !=
 			   LZMA_OK)
 			rc = pp_err_set(j->err, PP_EXIT_IO, "xz index overflow");
+		pass_part(j);
 	}
 	if (!rc)
 		rc = xz_trailer(idx, j->out, j->err);
@@ -563,7 +577,7 @@ int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
 		pp_err_init(&job[i].err);
 		job[i].j = (struct join){ t, p, n, outs[i].type, outs[i].level,
 					  &job[i].zc, outs[i].out, STRBUF_INIT,
-					  &job[i].err };
+					  &job[i].err, &outs[i] };
 		if (i && pp_thread_start(&tid[i], run_join, &job[i]) == 0)
 			started[i] = 1;
 		else if (i)
@@ -618,7 +632,7 @@ int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
 			int level, struct pp_zcache *zc, struct strbuf *out,
 			struct pp_err *err)
 {
-	struct pp_zpieces_out o = { type, level, out, NULL, NULL };
+	struct pp_zpieces_out o = { type, level, out, NULL, NULL, NULL };
 
 	return pp_zpieces_compress_all(text, len, &o, 1, zc, err);
 }

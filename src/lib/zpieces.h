@@ -37,14 +37,20 @@ int pp_zpieces_compress(const char *text, size_t len, enum pp_compressor type,
 
 /* The same text compressed several ways: cut and hashed once. done, if
  * set, is called with the output once it is whole, on the thread that
- * made it (the others may still be at work). */
+ * made it (the others may still be at work). part, if set, is given the
+ * output each time it passes PP_ZPIECES_PART bytes, which is then
+ * emptied: done then gets only the rest (a large index is written as it
+ * is made, never whole in memory). */
 struct pp_zpieces_out {
 	enum pp_compressor type;
 	int level;
 	struct strbuf *out;
 	void (*done)(void *ctx, const struct strbuf *out);
 	void *ctx;
+	void (*part)(void *ctx, const struct strbuf *out);
 };
+
+#define PP_ZPIECES_PART (64u << 10)
 
 int pp_zpieces_compress_all(const char *text, size_t len,
 			    const struct pp_zpieces_out *outs, size_t nr_outs,

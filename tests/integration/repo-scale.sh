@@ -111,3 +111,20 @@ rm -f "$P/Packages.gz"
 check_fails "verify still reports a missing compressed index" 1 "Packages.gz: missing or unreadable" \
 	"$PADPACK" repo verify "$R"
 
+# verify checks pool files in batches of 1,024 on several threads, the
+# next batch parsed meanwhile: damaged files in the first batch, at a
+# batch's end and in the second are each reported, in Packages' order
+# (in the repository made from scratch above: one suite).
+mapfile -t bad < <(awk '/^Filename:/ { print $2 }' "$Q/Packages" | sed -n '10p;1024p;1400p')
+for f in "${bad[@]}"; do cp "$S/$f" "$WORK/$(basename "$f").good"; done
+printf 'X' | dd of="$S/${bad[0]}" bs=1 seek=100 conv=notrunc status=none
+truncate -s 100 "$S/${bad[1]}"
+rm "$S/${bad[2]}"
+"$PADPACK" repo verify "$S" > "$WORK/verify-bad.out" 2>&1; rc=$?
+check "verify fails (exit 1) on damaged pool files" test "$rc" = 1
+check "... and names each, in Packages' order" bash -c "
+	grep -oE 'pool/[^:]*\.deb: (SHA256|size|missing)' '$WORK/verify-bad.out' > '$WORK/verify-bad.names' &&
+	printf '%s: SHA256\n%s: size\n%s: missing\n' '${bad[0]}' '${bad[1]}' '${bad[2]}' |
+		cmp - '$WORK/verify-bad.names'"
+for f in "${bad[@]}"; do cp "$WORK/$(basename "$f").good" "$S/$f"; done
+check "... and passes once they are put back" "$PADPACK" repo verify "$S"

@@ -1,5 +1,6 @@
 #include "../../src/lib/control.h"
 #include "../../src/lib/fsutil.h"
+#include "../../src/lib/hash.h"
 #include "../../src/lib/xalloc.h"
 #include "../../src/lib/zpieces.h"
 #include "test.h"
@@ -186,10 +187,14 @@ static void damaged_cache(struct t_ctx *t)
 		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
 	char dir[] = "/tmp/padpack-zc.XXXXXX";
 	struct pp_err err;
-	struct pp_zpieces_out o1[] = { { PP_COMP_GZIP, 9, &gz1, NULL, NULL },
-				       { PP_COMP_XZ, 6, &xz1, NULL, NULL } };
-	struct pp_zpieces_out o2[] = { { PP_COMP_GZIP, 9, &gz2, NULL, NULL },
-				       { PP_COMP_XZ, 6, &xz2, NULL, NULL } };
+	struct pp_zpieces_out o1[] = {
+		{ PP_COMP_GZIP, 9, &gz1, NULL, NULL, NULL },
+		{ PP_COMP_XZ, 6, &xz1, NULL, NULL, NULL },
+	};
+	struct pp_zpieces_out o2[] = {
+		{ PP_COMP_GZIP, 9, &gz2, NULL, NULL, NULL },
+		{ PP_COMP_XZ, 6, &xz2, NULL, NULL, NULL },
+	};
 	/* cut shorter than the head; compressed bytes changed; the head's
 	 * payload length all ones */
 	static const struct damage damage[] = { { 7, 0 }, { -1, 100 },
@@ -233,11 +238,13 @@ static void stanzas_as_text(struct t_ctx *t)
 	struct strbuf a = STRBUF_INIT, gz1 = STRBUF_INIT, xz1 = STRBUF_INIT,
 		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
 	size_t done_gz[2] = { 0, 0 }, done_xz[2] = { 0, 0 }, nr = 0;
-	struct pp_zpieces_out o1[] = { { PP_COMP_GZIP, 9, &gz1, NULL, NULL },
-				       { PP_COMP_XZ, 6, &xz1, NULL, NULL } };
+	struct pp_zpieces_out o1[] = {
+		{ PP_COMP_GZIP, 9, &gz1, NULL, NULL, NULL },
+		{ PP_COMP_XZ, 6, &xz1, NULL, NULL, NULL },
+	};
 	struct pp_zpieces_out o2[] = {
-		{ PP_COMP_GZIP, 9, &gz2, count_done, done_gz },
-		{ PP_COMP_XZ, 6, &xz2, count_done, done_xz },
+		{ PP_COMP_GZIP, 9, &gz2, count_done, done_gz, NULL },
+		{ PP_COMP_XZ, 6, &xz2, count_done, done_xz, NULL },
 	};
 	struct pp_stanza_ref *refs = xcalloc(20001, sizeof(*refs));
 	char **copies = xcalloc(20001, sizeof(*copies));
@@ -270,6 +277,73 @@ static void stanzas_as_text(struct t_ctx *t)
 	free(copies);
 	free(refs);
 	release_all((struct strbuf *[]){ &a, &gz1, &xz1, &gz2, &xz2 }, 5);
+	pp_err_release(&err);
+}
+
+/* What the part callback is given, gathered; and how many times. */
+struct parts {
+	struct strbuf all;
+	size_t calls;
+};
+
+static void gather_part(void *ctx, const struct strbuf *out)
+{
+	struct parts *g = ctx;
+
+	strbuf_add(&g->all, out->buf, out->len);
+	g->calls++;
+}
+
+/* done then gets the rest of it */
+static void gather_rest(void *ctx, const struct strbuf *out)
+{
+	struct parts *g = ctx;
+
+	strbuf_add(&g->all, out->buf, out->len);
+}
+
+/* An output handed on in parts as it is made (each at least
+ * PP_ZPIECES_PART bytes), the rest to done, is the output made whole. */
+static void output_in_parts(struct t_ctx *t)
+{
+	struct strbuf a = STRBUF_INIT, gz1 = STRBUF_INIT, xz1 = STRBUF_INIT,
+		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
+	struct parts pg = { STRBUF_INIT, 0 }, px = { STRBUF_INIT, 0 };
+	struct pp_zpieces_out o1[] = {
+		{ PP_COMP_GZIP, 9, &gz1, NULL, NULL, NULL },
+		{ PP_COMP_XZ, 6, &xz1, NULL, NULL, NULL },
+	};
+	struct pp_zpieces_out o2[] = {
+		{ PP_COMP_GZIP, 9, &gz2, gather_rest, &pg, gather_part },
+		{ PP_COMP_XZ, 6, &xz2, gather_rest, &px, gather_part },
+	};
+	char hex[2 * PP_HASH_MAX + 1];
+	struct pp_hash h;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	/* hashes as descriptions: text that compresses to megabytes */
+	for (int i = 0; i < 2000; i++) {
+		strbuf_addf(&a, "%sPackage: p%d\nDescription:", i ? "\n" : "", i);
+		for (int k = 0; k < 4; k++) {
+			pp_hash_init(&h, PP_SHA256);
+			pp_hash_update(&h, &i, sizeof(i));
+			pp_hash_update(&h, &k, sizeof(k));
+			pp_hash_final_hex(&h, hex);
+			strbuf_addf(&a, " %s", hex);
+		}
+		strbuf_addch(&a, '\n');
+	}
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o1, 2, NULL, &err) == 0);
+	CHECK(pp_zpieces_compress_all(a.buf, a.len, o2, 2, NULL, &err) == 0);
+	CHECK(gz1.len > 2 * PP_ZPIECES_PART && xz1.len > 2 * PP_ZPIECES_PART);
+	CHECK(pg.calls >= 2 && px.calls >= 2);
+	CHECK(gz2.len < PP_ZPIECES_PART + (512u << 10) &&
+	      xz2.len < PP_ZPIECES_PART + (512u << 10));
+	SAME(gz1, pg.all);
+	SAME(xz1, px.all);
+	release_all((struct strbuf *[]){ &a, &gz1, &xz1, &gz2, &xz2, &pg.all,
+					 &px.all }, 7);
 	pp_err_release(&err);
 }
 
@@ -309,5 +383,7 @@ T_SUITE(zpieces_tests) = {
 	{ "zpieces: damaged cached pieces are made again", damaged_cache },
 	{ "zpieces: a text given as stanzas, as in one buffer", stanzas_as_text },
 	{ "zpieces: texts with blank lines at either end", odd_texts },
+	{ "zpieces: an output handed on in parts as it is made",
+	  output_in_parts },
 	T_END,
 };
