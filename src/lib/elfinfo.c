@@ -320,17 +320,15 @@ static int read_elf(struct reader *r)
 	return 0;
 }
 
-int pp_elf_read(const char *path, struct pp_elf_info *out, struct pp_err *err)
+/* Reads what elf (NULL when libelf could not begin) holds into out, as
+ * pp_elf_read says; path names it in messages. */
+static int read_begun(Elf *elf, const char *path, struct pp_elf_info *out,
+		      struct pp_err *err)
 {
 	struct reader r = { 0 };
-	int fd, rc;
+	int rc;
 
-	memset(out, 0, sizeof(*out));
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
-	r.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	r.elf = elf;
 	if (!r.elf || elf_kind(r.elf) != ELF_K_ELF) {
 		rc = 1;
 	} else {
@@ -342,10 +340,31 @@ int pp_elf_read(const char *path, struct pp_elf_info *out, struct pp_err *err)
 	vernames_release(&r.versions);
 	if (r.elf)
 		elf_end(r.elf);
-	close(fd);
 	if (rc)
 		pp_elf_release(out);
 	return rc;
+}
+
+int pp_elf_read(const char *path, struct pp_elf_info *out, struct pp_err *err)
+{
+	int fd, rc;
+
+	memset(out, 0, sizeof(*out));
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
+	rc = read_begun(elf_begin(fd, ELF_C_READ_MMAP, NULL), path, out, err);
+	close(fd);
+	return rc;
+}
+
+int pp_elf_read_memory(void *image, size_t size, const char *name,
+		       struct pp_elf_info *out, struct pp_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	elf_version(EV_CURRENT);
+	return read_begun(elf_memory(image, size), name, out, err);
 }
 
 static void free_syms(struct pp_elf_sym *s, size_t nr)

@@ -53,6 +53,10 @@ int pp_elf_magic(const void *buf, size_t len);
 /* Reads path. Returns 0 when read, 1 when it is not an ELF file (out is
  * then empty), -1 on error (unreadable, or a damaged ELF file). */
 int pp_elf_read(const char *path, struct pp_elf_info *out, struct pp_err *err);
+/* pp_elf_read of a file already in memory (size bytes at image, which
+ * libelf may change: a private copy), name naming it in messages. */
+int pp_elf_read_memory(void *image, size_t size, const char *name,
+		       struct pp_elf_info *out, struct pp_err *err);
 void pp_elf_release(struct pp_elf_info *info);
 
 /* The Debian architecture of the file's ABI ("amd64", "arm64", ...) and

@@ -294,10 +294,11 @@ static int scan_member(struct scan *s, Elf *m, const char *path,
 	return scan_object(s, m, path, name, err);
 }
 
-static int scan_archive(struct scan *s, int fd, Elf *ar, const char *path,
-			struct pp_err *err)
+/* The members of archive ar, which libelf began with cmd on fd (-1 and
+ * ELF_C_READ_MMAP_PRIVATE for one in memory: members are begun alike). */
+static int scan_archive(struct scan *s, int fd, Elf_Cmd cmd, Elf *ar,
+			const char *path, struct pp_err *err)
 {
-	Elf_Cmd cmd = ELF_C_READ_MMAP;
 	size_t size = 0;
 
 	if (elf_rawfile(ar, &size) && size == SARMAG)
@@ -321,10 +322,11 @@ static int scan_archive(struct scan *s, int fd, Elf *ar, const char *path,
 	return 0;
 }
 
-static int scan_fd(struct scan *s, int fd, const char *path,
-		   struct pp_err *err)
+/* Scans what libelf began with cmd on fd (elf; NULL when it could not),
+ * and ends it. */
+static int scan_begun(struct scan *s, int fd, Elf_Cmd cmd, Elf *elf,
+		      const char *path, struct pp_err *err)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	int rc;
 
 	if (!elf)
@@ -334,7 +336,7 @@ static int scan_fd(struct scan *s, int fd, const char *path,
 		rc = scan_object(s, elf, path, NULL, err);
 		break;
 	case ELF_K_AR:
-		rc = scan_archive(s, fd, elf, path, err);
+		rc = scan_archive(s, fd, cmd, elf, path, err);
 		break;
 	default:
 		rc = pp_err_set(err, PP_EXIT_INPUT, "%s: not an ELF file or an "
@@ -375,37 +377,30 @@ static void site_release(struct pp_isa_site *site)
 	free(site->section);
 }
 
-int pp_isa_scan(const char *path, const struct pp_isa_policy *policy,
-		struct pp_isa_report *out, struct pp_err *err)
+static struct scan *scan_new(const struct pp_isa_policy *policy,
+			     struct pp_isa_report *out)
 {
 	struct scan *s = xcalloc(1, sizeof(*s));
-	struct stat st;
-	int fd, rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	s->policy = policy;
 	s->r = out;
 	ZydisDecoderInit(&s->dec, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		pp_err_set(err, PP_EXIT_IO, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		pp_err_errno(err, PP_EXIT_IO, "%s", path);
-		goto out;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		pp_err_set(err, PP_EXIT_IO, "%s: not a regular file", path);
-	else
-		rc = scan_fd(s, fd, path, err);
-	close(fd);
+	return s;
+}
+
+/* Ends a scan that returned rc: the report made, or what it holds
+ * released. */
+static int scan_done(struct scan *s, int rc, const char *path,
+		     struct pp_err *err)
+{
+	struct pp_isa_report *out = s->r;
+
 	if (!rc && s->lto)
 		pp_warn(err, "%s: holds LTO bytecode and no machine code; its "
 			"instructions are chosen at link time, so scan the "
 			"linked file", path);
-out:
 	if (!rc)
 		collect(s);
 	else
@@ -416,6 +411,43 @@ out:
 	if (rc)
 		pp_isa_report_release(out);
 	return rc;
+}
+
+int pp_isa_scan(const char *path, const struct pp_isa_policy *policy,
+		struct pp_isa_report *out, struct pp_err *err)
+{
+	struct scan *s = scan_new(policy, out);
+	struct stat st;
+	int fd, rc = -1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return scan_done(s, pp_err_set(err, PP_EXIT_IO, "libelf: %s",
+					       elf_errmsg(-1)), path, err);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return scan_done(s, pp_err_errno(err, PP_EXIT_IO, "%s", path),
+				 path, err);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		pp_err_set(err, PP_EXIT_IO, "%s: not a regular file", path);
+	else
+		rc = scan_begun(s, fd, ELF_C_READ_MMAP,
+				elf_begin(fd, ELF_C_READ_MMAP, NULL), path, err);
+	close(fd);
+	return scan_done(s, rc, path, err);
+}
+
+int pp_isa_scan_memory(void *image, size_t size, const char *name,
+		       const struct pp_isa_policy *policy,
+		       struct pp_isa_report *out, struct pp_err *err)
+{
+	struct scan *s = scan_new(policy, out);
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return scan_done(s, pp_err_set(err, PP_EXIT_IO, "libelf: %s",
+					       elf_errmsg(-1)), name, err);
+	return scan_done(s, scan_begun(s, -1, ELF_C_READ_MMAP_PRIVATE,
+				       elf_memory(image, size), name, err),
+			 name, err);
 }
 
 void pp_isa_report_release(struct pp_isa_report *r)

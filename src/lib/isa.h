@@ -180,6 +180,11 @@ void pp_isa_report_release(struct pp_isa_report *r);
  * objects (no machine code yet) are scanned and warned about. */
 int pp_isa_scan(const char *path, const struct pp_isa_policy *policy,
 		struct pp_isa_report *out, struct pp_err *err);
+/* pp_isa_scan of a file already in memory (size bytes at image, which
+ * libelf may change: a private copy), name naming it in messages. */
+int pp_isa_scan_memory(void *image, size_t size, const char *name,
+		       const struct pp_isa_policy *policy,
+		       struct pp_isa_report *out, struct pp_err *err);
 
 /* Counted instructions needing ext (exempt code included if asked). */
 unsigned long pp_isa_count(const struct pp_isa_report *r, enum pp_isa_ext ext,

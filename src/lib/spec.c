@@ -63,24 +63,41 @@ static const char *include_name(const char *s, const char *eol,
 	return s + 1;
 }
 
+/* Checks the @include lines of text (the file path, read already) and,
+ * at every depth, the files they name. */
+static int check_includes_of(const char *path, const struct strbuf *text,
+			     const char *dir, int depth, struct pp_err *err);
+
 static int check_includes(const char *path, const char *dir, int depth,
 			  struct pp_err *err)
 {
-	struct strbuf text = STRBUF_INIT, inc = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
+	int rc;
+
+	rc = check_readable(path, "included file", err);
+	if (!rc)
+		rc = pp_read_file(path, &text, err);
+	if (!rc)
+		rc = check_includes_of(path, &text, dir, depth, err);
+	strbuf_release(&text);
+	return rc;
+}
+
+static int check_includes_of(const char *path, const struct strbuf *text,
+			     const char *dir, int depth, struct pp_err *err)
+{
+	struct strbuf inc = STRBUF_INIT;
 	const char *l, *end, *name;
 	unsigned line = 0;
 	size_t len;
-	int rc;
+	int rc = 0;
 
-	rc = check_readable(path, depth ? "included file" : "spec", err);
-	if (!rc)
-		rc = pp_read_file(path, &text, err);
-	for (l = text.buf; !rc && depth < MAX_INCLUDE_DEPTH && l &&
-	     l < text.buf + text.len; ) {
-		end = memchr(l, '\n', text.len - (size_t)(l - text.buf));
-		end = end ? end : text.buf + text.len;
+	for (l = text->buf; !rc && depth < MAX_INCLUDE_DEPTH && l &&
+	     l < text->buf + text->len; ) {
+		end = memchr(l, '\n', text->len - (size_t)(l - text->buf));
+		end = end ? end : text->buf + text->len;
 		line++;
-		name = include_name(l, end, text.buf + text.len, &len);
+		name = include_name(l, end, text->buf + text->len, &len);
 		if (name && (memchr(name, '\\', len) || memchr(name, '\n', len) ||
 			     memchr(name, '\0', len)))
 			rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%u: @include of a "
@@ -94,20 +111,28 @@ static int check_includes(const char *path, const char *dir, int depth,
 			if (rc)
 				pp_err_prefix(err, "%s:%u: ", path, line);
 		}
-		l = end < text.buf + text.len ? end + 1 : NULL;
+		l = end < text->buf + text->len ? end + 1 : NULL;
 	}
-	strbuf_release(&text);
 	strbuf_release(&inc);
 	return rc;
 }
 
-static int parse(config_t *cfg, const char *path, struct pp_err *err)
+/* Parses text, the spec path holds. libconfig reads it from memory (its
+ * @include files from disk, relative to the spec's directory): a NUL byte,
+ * where a string would end, is refused first. */
+static int parse(config_t *cfg, const char *path, const struct strbuf *text,
+		 struct pp_err *err)
 {
 	char *dir = pp_dirname(path);
-	int rc = check_includes(path, dir, 0, err);
+	const char *nul = memchr(text->buf, '\0', text->len);
+	int rc = check_includes_of(path, text, dir, 0, err);
 
+	if (!rc && nul)
+		rc = pp_err_set(err, PP_EXIT_INPUT, "%s: a NUL byte at offset "
+				"%zu; a spec is text", path,
+				(size_t)(nul - text->buf));
 	config_set_include_dir(cfg, dir); /* @include is relative to it */
-	if (!rc && config_read_file(cfg, path) != CONFIG_TRUE)
+	if (!rc && config_read_string(cfg, text->buf) != CONFIG_TRUE)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%d: %s; a spec is "
 				"libconfig: name = value; with \"strings\", "
 				"[ arrays ], ( lists ) and { groups }",
@@ -415,13 +440,32 @@ static void resolve_source(struct pp_spec *spec)
 
 int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err)
 {
+	struct strbuf text = STRBUF_INIT;
+	int rc;
+
+	memset(spec, 0, sizeof(*spec));
+	rc = check_readable(path, "spec", err);
+	if (!rc)
+		rc = pp_read_file(path, &text, err);
+	if (!rc)
+		rc = pp_spec_load_text(path, text.buf, text.len, spec, err);
+	strbuf_release(&text);
+	return rc;
+}
+
+int pp_spec_load_text(const char *path, const char *data, size_t len,
+		      struct pp_spec *spec, struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
 	config_t cfg;
 	int rc;
 
 	memset(spec, 0, sizeof(*spec));
 	spec->path = xstrdup(path);
+	strbuf_add(&text, data, len); /* NUL-terminated for libconfig */
 	config_init(&cfg);
-	rc = parse(&cfg, path, err);
+	rc = parse(&cfg, path, &text, err);
+	strbuf_release(&text);
 	if (!rc)
 		add_defaults(config_root_setting(&cfg));
 	if (!rc)

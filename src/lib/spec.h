@@ -288,6 +288,11 @@ struct pp_spec {
 /* Reads and validates a spec. Errors: PP_EXIT_IO when it cannot be read,
  * PP_EXIT_INPUT with "FILE:LINE: setting 'x': problem; what is allowed". */
 int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err);
+/* pp_spec_load of a spec already in memory (len bytes of data, which
+ * need no NUL): path is the file it came from, named in messages, whose
+ * directory @include names are relative to. */
+int pp_spec_load_text(const char *path, const char *data, size_t len,
+		      struct pp_spec *spec, struct pp_err *err);
 void pp_spec_release(struct pp_spec *spec);
 
 /* The axis packed as glibc-hwcaps builds (pack = "hwcaps"), or -1. */

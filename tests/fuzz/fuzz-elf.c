@@ -1,6 +1,7 @@
 /* libFuzzer target: ELF reading and file classification (elfinfo.c,
- * classify.c). The input is written as a staged shared library, read
- * with pp_elf_read, then classified, and a link named by its SONAME
+ * classify.c). The input is read twice from memory (pp_elf_read_memory,
+ * the reader pp_elf_read runs on the file it maps), then written as a
+ * staged shared library and classified, and a link named by its SONAME
  * classified too (which reads the library it reaches). */
 #include <stdint.h>
 
@@ -28,16 +29,32 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void read_elf(const char *path)
+/* pp_elf_read of the input, from a copy of it in memory (libelf may
+ * write to what it reads from memory). */
+static int read_copy(const uint8_t *data, size_t size, const char *name,
+		     struct pp_elf_info *info, struct pp_err *err)
+{
+	void *copy = malloc(size ? size : 1);
+	int rc;
+
+	if (!copy)
+		abort();
+	memcpy(copy, data, size);
+	rc = pp_elf_read_memory(copy, size, name, info, err);
+	free(copy);
+	return rc;
+}
+
+static void read_elf(const uint8_t *data, size_t size, const char *name)
 {
 	struct pp_elf_info info, again;
 	struct pp_err err;
 
 	pp_err_init(&err);
-	if (pp_elf_read(path, &info, &err) == 0) {
+	if (read_copy(data, size, name, &info, &err) == 0) {
 		(void)pp_elf_debian_arch(&info);
 		(void)pp_elf_multiarch(&info);
-		if (pp_elf_read(path, &again, &err) == 0) {
+		if (read_copy(data, size, name, &again, &err) == 0) {
 			if (!pp_elf_compatible(&info, &again))
 				abort(); /* a file unlike itself */
 			pp_elf_release(&again);
@@ -71,8 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", stage, lib);
+	read_elf(data, size, path);
 	fuzz_write(path, data, size);
-	read_elf(path);
 	classify(lib, NULL);
 	classify("usr/lib/x86_64-linux-gnu/libfuzz.so", "libfuzz.so.1.2");
 	return 0;

@@ -1,7 +1,9 @@
 /* libFuzzer target: build specs (libconfig, then spec_schema.c, spec.c,
- * spec_read.c, variant.c). The input is written as a spec file (libconfig
- * reads files), loaded and validated; a spec that loads has its variants
- * listed and selected, and its templates expanded for each variant. */
+ * spec_read.c, variant.c). The input is a spec, loaded from memory as
+ * pp_spec_load loads the file it reads (as "spec.cfg" of a scratch
+ * directory, which @include names are relative to) and validated; a spec
+ * that loads has its variants listed and selected, and its templates
+ * expanded for each variant. */
 #include <stdint.h>
 
 #include "../../src/lib/spec.h"
@@ -49,9 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pp_err err;
 	char path[128];
 
-	fuzz_write(fuzz_path(path, sizeof(path), "spec.cfg"), data, size);
+	fuzz_path(path, sizeof(path), "spec.cfg");
 	pp_err_init(&err);
-	if (pp_spec_load(path, &spec, &err) == 0) {
+	if (pp_spec_load_text(path, (const char *)data, size, &spec, &err) == 0) {
 		use(&spec);
 		pp_spec_release(&spec);
 	}

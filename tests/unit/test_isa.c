@@ -340,6 +340,30 @@ static void intrinsic_and_glob(struct t_ctx *t)
 	teardown(&fx);
 }
 
+/* The archive at path, scanned from memory, reads as from the file. */
+static void archive_from_memory(struct t_ctx *t, const char *path,
+				struct pp_err *err)
+{
+	struct strbuf ar = STRBUF_INIT;
+	const struct pp_isa_use *u;
+	struct pp_isa_report r;
+
+	CHECK_INT(pp_read_file(path, &ar, err), 0);
+	if (pp_isa_scan_memory(ar.buf, ar.len, "lib.a", NULL, &r, err) == 0) {
+		CHECK_INT(r.nr_objects, 2);
+		CHECK_INT(r.level, PP_ISA_V3);
+		u = find(&r, PP_ISA_EXT_AVX2, PP_ISA_COUNTED);
+		CHECK(u && u->first.member && !strcmp(u->first.member, "fast.o"));
+		pp_isa_report_release(&r);
+	}
+	CHECK_INT(pp_isa_scan_memory(ar.buf, 20, "cut.a", NULL, &r, err), -1);
+	CHECK_INT(err->code, PP_EXIT_INPUT);
+	CHECK(strstr(err->msg, "cut.a: ") != NULL);
+	pp_err_release(err);
+	pp_err_init(err);
+	strbuf_release(&ar);
+}
+
 static void archive_members(struct t_ctx *t)
 {
 	struct pp_isa_report r;
@@ -365,6 +389,7 @@ static void archive_members(struct t_ctx *t)
 		CHECK(u && u->first.member && !strcmp(u->first.member, "plain.o"));
 		pp_isa_report_release(&r);
 	}
+	archive_from_memory(t, cmd, &fx.err);
 	CHECK_STR(fx.err.msg, "");
 out:
 	teardown(&fx);

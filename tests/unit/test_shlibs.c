@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/lib/fsutil.h"
 #include "../../src/lib/shlibs.h"
 #include "../../src/lib/splitint.h"
 #include "test.h"
@@ -186,6 +187,28 @@ static void descriptions(struct t_ctx *t)
 	strbuf_release(&out);
 }
 
+/* The unit-test program read from memory reads as from its file. */
+static void elf_from_memory(struct t_ctx *t, struct pp_err *err)
+{
+	struct strbuf exe = STRBUF_INIT;
+	struct pp_elf_info file, mem;
+	char junk[] = "\177ELF junk";
+
+	CHECK_INT(pp_read_file("/proc/self/exe", &exe, err), 0);
+	CHECK_INT(pp_elf_read("/proc/self/exe", &file, err), 0);
+	CHECK_INT(pp_elf_read_memory(exe.buf, exe.len, "exe", &mem, err), 0);
+	CHECK_INT(mem.kind, file.kind);
+	CHECK_STR(mem.build_id, file.build_id);
+	CHECK_INT(mem.needed.nr, file.needed.nr);
+	CHECK_INT(mem.nr_undefined, file.nr_undefined);
+	CHECK_INT(mem.nr_defined, file.nr_defined);
+	pp_elf_release(&mem);
+	pp_elf_release(&file);
+	CHECK_INT(pp_elf_read_memory(junk, sizeof(junk), "junk", &mem, err), 1);
+	CHECK_INT(pp_elf_read_memory(NULL, 0, "empty", &mem, err), 1);
+	strbuf_release(&exe);
+}
+
 /* The unit-test program itself: a PIE linked against libc. */
 static void elf_facts(struct t_ctx *t)
 {
@@ -208,6 +231,7 @@ static void elf_facts(struct t_ctx *t)
 	CHECK(start_versioned);
 	pp_elf_release(&info);
 	CHECK_INT(pp_elf_read("/etc/passwd", &info, &err), 1);
+	elf_from_memory(t, &err);
 	CHECK_INT(pp_elf_read("/nonexistent", &info, &err), -1);
 	CHECK_INT(err.code, PP_EXIT_IO);
 	pp_err_release(&err);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../src/lib/fsutil.h"
 #include "../../src/lib/spec.h"
 #include "test.h"
 
@@ -416,7 +417,74 @@ static void hwcaps_axis(struct t_ctx *t)
 		   "9", dup);
 }
 
+/* paddle.cfg split in two: its axes in a file it @includes, read from
+ * disk relative to the spec's directory when the spec comes from memory. */
+static void include_from_memory(struct t_ctx *t, const char *paddle)
+{
+	const char *axes = strstr(paddle, "\naxes = (");
+	char dir[] = "/tmp/padpack-spec-XXXXXX", path[64], main_[64];
+	struct strbuf text = STRBUF_INIT;
+	struct pp_spec spec;
+	struct pp_err err;
+	FILE *f;
+
+	pp_err_init(&err);
+	if (!axes || !mkdtemp(dir)) {
+		t_fail(t, __FILE__, __LINE__, "no axes, or no directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/axes.cfg", dir);
+	snprintf(main_, sizeof(main_), "%s/main.cfg", dir);
+	f = fopen(path, "w");
+	CHECK(f && fputs(axes + 1, f) >= 0 && fclose(f) == 0);
+	strbuf_add(&text, paddle, (size_t)(axes + 1 - paddle));
+	strbuf_addstr(&text, "@include \"axes.cfg\"\n");
+	CHECK_INT(pp_spec_load_text(main_, text.buf, text.len, &spec, &err), 0);
+	CHECK_INT(spec.nr_variants, 4);
+	if (!err.code)
+		pp_spec_release(&spec);
+	CHECK_STR(err.msg, "");
+	unlink(path);
+	rmdir(dir);
+	strbuf_release(&text);
+	pp_err_release(&err);
+}
+
+/* pp_spec_load_text reads what pp_spec_load reads from the file, and
+ * names that file in its messages. */
+static void load_from_memory(struct t_ctx *t)
+{
+	static const char nul[] = HEAD "summary2 = \"x\0y\";\n";
+	struct strbuf text = STRBUF_INIT;
+	struct pp_spec spec, again;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	CHECK_INT(pp_read_file("pkg/paddle.cfg", &text, &err), 0);
+	CHECK_INT(pp_spec_load("pkg/paddle.cfg", &spec, &err), 0);
+	CHECK_INT(pp_spec_load_text("pkg/paddle.cfg", text.buf, text.len,
+				    &again, &err), 0);
+	CHECK_INT(again.nr_variants, spec.nr_variants);
+	CHECK_STR(again.variants[3].name, spec.variants[3].name);
+	CHECK_STR(again.path, "pkg/paddle.cfg");
+	pp_spec_release(&again);
+	pp_spec_release(&spec);
+	include_from_memory(t, text.buf);
+	CHECK_INT(pp_spec_load_text("x/s.cfg", "name = ;\n", 9, &spec, &err),
+		  -1);
+	CHECK(strstr(err.msg, "x/s.cfg:1: syntax error") != NULL);
+	pp_err_release(&err);
+	pp_err_init(&err);
+	CHECK_INT(pp_spec_load_text("x/s.cfg", nul, sizeof(nul) - 1, &spec,
+				    &err), -1);
+	CHECK_INT(err.code, PP_EXIT_INPUT);
+	CHECK(strstr(err.msg, "x/s.cfg: a NUL byte at offset") != NULL);
+	strbuf_release(&text);
+	pp_err_release(&err);
+}
+
 T_SUITE(spec_tests) = {
+	{ "spec: loaded from memory as from its file", load_from_memory },
 	{ "spec: pack = \"hwcaps\": the baseline, siblings, errors",
 	  hwcaps_axis },
 	{ "spec: pkg/paddle-separate.cfg has the four Paddle variants", paddle_spec },
