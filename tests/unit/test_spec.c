@@ -440,7 +440,7 @@ static void include_from_memory(struct t_ctx *t, const char *paddle)
 	strbuf_add(&text, paddle, (size_t)(axes + 1 - paddle));
 	strbuf_addstr(&text, "@include \"axes.cfg\"\n");
 	CHECK_INT(pp_spec_load_text(main_, text.buf, text.len, &spec, &err), 0);
-	CHECK_INT(spec.nr_variants, 4);
+	CHECK_INT(spec.nr_variants, 6);
 	if (!err.code)
 		pp_spec_release(&spec);
 	CHECK_STR(err.msg, "");
