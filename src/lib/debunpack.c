@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -272,7 +273,11 @@ static int check_size(struct extract *x, const char *orig, int64_t size)
 	int64_t avail = free_bytes(x->root);
 	char why[256];
 
-	x->total += size;
+	/* a tar header's size field can say anything, a negative size or
+	 * one that would overflow the running total included */
+	if (size < 0)
+		return refuse(x, orig, "declares a negative size");
+	x->total = size > INT64_MAX - x->total ? INT64_MAX : x->total + size;
 	if (x->opts->max_bytes >= 0 && x->total > x->opts->max_bytes) {
 		snprintf(why, sizeof(why), "declares %lld bytes, which brings "
 			 "the files to %lld bytes, past the limit of %lld (%s)",
