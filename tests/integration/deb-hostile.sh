@@ -36,7 +36,8 @@ hostile device "entry '\./dev-null' is a device node"
 hostile block-device "entry '\./dev-sda' is a device node"
 # Ambiguous trees. GNU tar, so dpkg-deb -x, extracts the same path twice,
 # the later entry replacing the earlier (a file then a symlink: exit 0,
-# the link is left); a symlink then a directory fails in tar ("Cannot
+# the link is left); a symlink then a directory leaves the directory and
+# nearly always fails in tar ("Cannot
 # unlink: Is a directory"). dpkg --install refuses names with a newline
 # ("newline not allowed in archive object name") and pax headers at all.
 hostile dup-file-symlink "entry '\./a' names a path given earlier in the archive \(first as a file, now as a symbolic link\)"
@@ -204,7 +205,7 @@ dpkg_does() {
 	local name=$1 c=$2 want=$3 rc; shift 3
 	rm -rf "$WORK/dx-$c"
 	dpkg-deb -x "$WORK/$c.deb" "$WORK/dx-$c" 2>/dev/null; rc=$?
-	if { [ "$want" = ok ] && [ $rc = 0 ]; } ||
+	if { [ "$want" = ok ] && [ $rc = 0 ]; } || [ "$want" = any ] ||
 	   { [ "$want" = fails ] && [ $rc != 0 ]; }; then
 		if [ $# -eq 0 ] || "$@"; then ok "$name"; return; fi
 	fi
@@ -212,8 +213,12 @@ dpkg_does() {
 }
 dpkg_does "dpkg-deb -x: a file then a symlink at one path leaves the link" \
 	dup-file-symlink ok test -L "$WORK/dx-dup-file-symlink/a"
-dpkg_does "dpkg-deb -x: a symlink then a directory fails half-way" \
-	dup-symlink-dir fails
+# (its tar then says "Cannot unlink: Is a directory" and exits 2, but
+# not always: 1 run in 40 here exited 0 with the same tree)
+dpkg_does "dpkg-deb -x: a symlink then a directory: the directory wins, nothing outside" \
+	dup-symlink-dir any bash -c "test -d '$WORK/dx-dup-symlink-dir/a' &&
+		test ! -L '$WORK/dx-dup-symlink-dir/a' && test -f '$WORK/dx-dup-symlink-dir/a/f' &&
+		test -z \"\$(ls -A '$outside')\""
 dpkg_does "dpkg-deb -x: a name with a newline is extracted" \
 	newline-name ok test -f "$WORK/dx-newline-name/new
 line"
