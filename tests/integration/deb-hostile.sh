@@ -37,8 +37,8 @@ hostile block-device "entry '\./dev-sda' is a device node"
 # Ambiguous trees. GNU tar, so dpkg-deb -x, extracts the same path twice,
 # the later entry replacing the earlier (a file then a symlink: exit 0,
 # the link is left); a symlink then a directory leaves the directory and
-# nearly always fails in tar ("Cannot
-# unlink: Is a directory"). dpkg --install refuses names with a newline
+# nearly always fails in tar ("Cannot unlink: Is a directory"). dpkg
+# --install refuses names with a newline
 # ("newline not allowed in archive object name") and pax headers at all.
 hostile dup-file-symlink "entry '\./a' names a path given earlier in the archive \(first as a file, now as a symbolic link\)"
 hostile dup-symlink-dir "entry '\./a/' names a path given earlier in the archive \(first as a symbolic link, now as a directory\)"
