@@ -311,20 +311,21 @@ static int has_variant_packages(const struct pp_spec *spec,
 	return found;
 }
 
-/* Whether f is the package of one variant other than v: padpack split
- * says "This is the VARIANT variant (" in the description of a package
- * of one variant (a split of the CPU variant alone names its packages
- * without suffix, and they are not the GPU variant's). */
+/* Whether f is the package of one variant other than v, as its
+ * description says (PP_VARIANT_SAYS_HEAD): a split of the CPU variant
+ * alone names its packages without suffix, and they are not the GPU
+ * variant's. */
 static int other_variants(const struct deb_file *f, const struct pp_variant *v)
 {
 	const char *desc = pp_stanza_get(&f->control, "Description");
-	const char *at = desc ? strstr(desc, "This is the ") : NULL;
-	size_t n = strlen(v->name);
+	const char *at = desc ? strstr(desc, PP_VARIANT_SAYS_HEAD) : NULL;
+	size_t n = strlen(v->name), tail = strlen(PP_VARIANT_SAYS_TAIL);
 
-	if (!at || !strstr(at, " variant ("))
+	if (!at || !strstr(at, PP_VARIANT_SAYS_TAIL))
 		return 0;
-	at += strlen("This is the ");
-	return strncmp(at, v->name, n) || strncmp(at + n, " variant (", 10);
+	at += strlen(PP_VARIANT_SAYS_HEAD);
+	return strncmp(at, v->name, n) || strncmp(at + n, PP_VARIANT_SAYS_TAIL,
+						   tail);
 }
 
 /* The runtime template for v: NAME-SUFFIX, else NAME when that package is

@@ -116,6 +116,12 @@ struct pp_axis {
 	unsigned line;
 };
 
+/* The description of a package of one variant says which ("This is the
+ * cpu-avx variant (device cpu, ...)"): split writes it, docker prod reads
+ * it back to tell one variant's unsuffixed packages from another's. */
+#define PP_VARIANT_SAYS_HEAD "This is the "
+#define PP_VARIANT_SAYS_TAIL " variant ("
+
 /* One point of the matrix: a value of every axis. */
 struct pp_variant {
 	char *name;     /* the values' names joined by '-', e.g. gpu-noavx */

@@ -529,6 +529,18 @@ static const char *home_name(const struct names *n, const struct choice *home)
 	       ? n->library : home->base;
 }
 
+/* Too little of WHAT for a package of its own (under LIMIT bytes): it
+ * goes to HOME, the package that holds most else of the stage. */
+static void to_home(const struct names *n, const struct choice *home,
+		    struct choice *c, const char *what, unsigned long long kib,
+		    unsigned long long limit, const char *why)
+{
+	choose(c, xstrdup(home_name(n, home)), home->role, "default: %s, %llu "
+	       "KiB in all (under %llu KiB: %s) -> the %s package", what, kib,
+	       limit / 1024, why, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+}
+
 /* Architecture-independent data under usr/share (locales, data files):
  * with the programs, else the library, else -dev (a lib* source: the
  * library first), as Debian keeps it (popt's locales in libpopt0, acl's
@@ -546,12 +558,9 @@ static int data_rule(const struct names *n, struct choice *c)
 		       PP_SPLIT_DATA_PACKAGE_BYTES / 1024);
 		return 0;
 	}
-	choose(c, xstrdup(home_name(n, home)), home->role, "default: architecture-"
-	       "independent data (usr/share), %llu KiB in all (under %llu KiB: "
-	       "no -data package, as Debian keeps locales and small data with "
-	       "the programs or the library) -> the %s package", kib,
-	       PP_SPLIT_DATA_PACKAGE_BYTES / 1024, pp_role_name(home->role));
-	c->explicit_variant = home->explicit_variant;
+	to_home(n, home, c, "architecture-independent data (usr/share)", kib,
+		PP_SPLIT_DATA_PACKAGE_BYTES, "no -data package, as Debian keeps "
+		"locales and small data with the programs or the library");
 	return 0;
 }
 
@@ -569,12 +578,9 @@ static int doc_rule(const struct names *n, struct choice *c)
 		       kib, PP_SPLIT_DOC_PACKAGE_BYTES / 1024);
 		return 0;
 	}
-	choose(c, xstrdup(home_name(n, home)), home->role, "default: documentation, "
-	       "%llu KiB in all (under %llu KiB: a README and a few pages, "
-	       "which Debian keeps in -dev or the programs' package; no -doc "
-	       "package) -> the %s package", kib,
-	       PP_SPLIT_DOC_PACKAGE_BYTES / 1024, pp_role_name(home->role));
-	c->explicit_variant = home->explicit_variant;
+	to_home(n, home, c, "documentation", kib, PP_SPLIT_DOC_PACKAGE_BYTES,
+		"a README and a few pages, which Debian keeps in -dev or the "
+		"programs' package; no -doc package");
 	return 0;
 }
 

@@ -327,7 +327,8 @@ static void variant_text(const struct pp_split *s, const struct pp_split_pkg *p,
 	}
 	if (!v)
 		return;
-	strbuf_addf(out, "This is the %s variant (", v->name);
+	strbuf_addf(out, PP_VARIANT_SAYS_HEAD "%s" PP_VARIANT_SAYS_TAIL,
+		    v->name);
 	for (size_t a = 0; a < s->spec->nr_axes; a++) {
 		const struct pp_axis *ax = &s->spec->axes[a];
 
