@@ -7,7 +7,8 @@
 # switch a suite to it, verify the whole repository (against sha256sum
 # over the same pool files), and the peak RSS of the import.
 #   REPO100K_PACKAGES   how many (default 100000)
-#   REPO100K_ANCHORS    0: padpack's rows only (default 1)
+#   REPO100K_ANCHORS    0: padpack's rows only; 1: every anchor (default);
+#                       or a list of some, e.g. "aptly" or "ftparchive,reprepro"
 #   REPO100K_LIMIT      seconds an anchor may take for one row (default 1800;
 #                       past it the row says so)
 #   REPO100K_PADPACK    0: the anchors' rows only (default 1)
@@ -102,7 +103,10 @@ fi
 
 # ---- anchors ---------------------------------------------------------------
 ftp_full=- rr_import=- rr_add=- aptly_import=- aptly_add=- aptly_snap=- rss_aptly=-
-if [ "$ANCHORS" != 0 ]; then
+anchor() { # NAME: whether REPO100K_ANCHORS runs that anchor
+	[ "$ANCHORS" = 1 ] || [[ ",$ANCHORS," == *",$1,"* ]]
+}
+if anchor ftparchive; then
 	mkdir -p "$W/ftp/dists/stable/main/binary-amd64"
 	if [ -d "$W/pp/pool" ]; then
 		cp -al "$W/pp/pool" "$W/ftp/pool"
@@ -117,11 +121,15 @@ if [ "$ANCHORS" != 0 ]; then
 	)
 	export -f ftparchive
 	timeit ftp_full ftparchive
+fi
+if anchor reprepro; then
 	mkdir -p "$W/rr/conf"
 	printf 'Codename: stable\nSuite: stable\nComponents: main\nArchitectures: amd64\nDebIndices: Packages Release . .gz .xz\n' \
 		> "$W/rr/conf/distributions"
 	timeit rr_import in_chunks reprepro -b "$W/rr" --silent includedeb stable
 	timeit rr_add reprepro -b "$W/rr" --silent includedeb stable "$DEBS/extra/bench99991_1.0-1_amd64.deb"
+fi
+if anchor aptly; then
 	printf '{"rootDir": "%s", "architectures": ["amd64", "all"], "gpgDisableSign": true, "gpgDisableVerify": true}\n' \
 		"$W/aptly" > "$W/aptly.conf"
 	A="aptly -config=$W/aptly.conf"
