@@ -21,8 +21,11 @@ fi
 
 cache_key() {
 	{
-		(cd "$TOP" && find pkg src/lib/build*.c src/lib/spec*.c src/cmd/build* \
-			src/lib/variant.c src/lib/proc.c -type f | sort |
+		# the core's files only (pkg/paddle*): an edit to another spec
+		# in pkg/ (openblas.cfg) does not rebuild the core
+		(cd "$TOP" && { find pkg -path 'pkg/paddle*' -type f
+			find src/lib/build*.c src/lib/spec*.c src/cmd/build* \
+				src/lib/variant.c src/lib/proc.c -type f; } | sort |
 			xargs sha256sum)
 		cc --version; c++ --version; cmake --version
 		[ -n "$NVCC" ] && "$NVCC" --version
@@ -32,7 +35,7 @@ cache_key() {
 		# checked out again, would rebuild everything on the no-change
 		# rebuild.
 		echo "$TOP"
-		(cd "$TOP" && find pkg -type f -printf '%T@ %p\n' | sort)
+		(cd "$TOP" && find pkg -path 'pkg/paddle*' -type f -printf '%T@ %p\n' | sort)
 	} 2>&1 | sha256sum | cut -c1-16
 }
 
