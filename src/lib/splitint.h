@@ -123,6 +123,12 @@ int pp_split_write_at(const char *root, const char *rel, const void *data,
 int pp_split_write_ctrl(const char *root, const char *name, const char *text,
 			mode_t mode, time_t t, struct pp_err *err);
 
+/* ---- maintainer scripts (split-scripts.c) ---- */
+
+/* Writes the package's maintainer scripts into root/DEBIAN. */
+int pp_split_maint_scripts(const struct pp_split *s, size_t pkg,
+			   const char *root, struct pp_err *err);
+
 /* ---- assigning files to packages (split-assign.c) ---- */
 
 /* Runs the rules on every stage's files, finds the files the variants
