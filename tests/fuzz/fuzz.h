@@ -51,14 +51,19 @@ static inline void fuzz_cleanup(void)
 }
 
 /* Creates the scratch directory once (removed at exit); aborts when it
- * cannot (a broken machine, not a finding). */
+ * cannot (a broken machine, not a finding). It goes in FUZZ_SCRATCH when
+ * set (tests/fuzz/run.sh sets it and removes it, since a fuzzer stopped
+ * by a signal or a finding never runs its atexit handlers). */
 static inline const char *fuzz_dir(void)
 {
 	char *dir = fuzz_scratch;
 
 	if (!dir[0]) {
-		const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" :
-			"/tmp";
+		const char *base = getenv("FUZZ_SCRATCH");
+
+		if (!base || !*base || strlen(base) > sizeof(fuzz_scratch) - 24)
+			base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" :
+				"/tmp";
 
 		snprintf(dir, sizeof(fuzz_scratch), "%s/padpack-fuzz.XXXXXX",
 			 base);

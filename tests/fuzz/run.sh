@@ -29,6 +29,10 @@ opts=(-max_total_time="$secs" -max_len="$max_len" -timeout=20
       -artifact_prefix="$TOP/build-fuzz/crash-$name-")
 [ -f "$TOP/tests/fuzz/$name.dict" ] && opts+=(-dict="$TOP/tests/fuzz/$name.dict")
 mkdir -p "$corpus"
+# the target's scratch files, removed however the fuzzer ends
+scratch=$(mktemp -d /dev/shm/padpack-fuzz-run.XXXXXX 2>/dev/null || mktemp -d)
+trap 'chmod -R u+rwx "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+export FUZZ_SCRATCH=$scratch
 start=$SECONDS
 LSAN_OPTIONS=suppressions=$TOP/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS} \
 	"$bin" "${opts[@]}" "${dirs[@]}" >"$log" 2>&1
