@@ -5,17 +5,20 @@
 #
 # Not part of `make check`: one variant compiles for minutes on two cores
 # (see doc/openblas.md). Run by `make openblas`; OPENBLAS_VARIANTS chooses
-# the variants (globs; "*" for all six). The default is the two whose
-# build trees this machine's cache holds whole, openmp-dynamic and
-# pthread-haswell: two threading values and both CPU values (each other
-# variant compiles for 15 to 40 minutes on two cores).
+# the variants (globs; "*" for all six). The default is the three whose
+# build trees this machine's cache holds whole, openmp-dynamic,
+# pthread-haswell and serial-haswell: the three threading values and both
+# CPU values (each other variant compiles for 10 to 40 minutes on two
+# cores).
 #
 # Then, the co-installable set (pkg/openblas.cfg: packages.variants,
-# packages.alternatives) judged by the real tools: lintian, and in a clean
-# Debian 12 root (tests/tools/debian-root.sh) apt from a padpack
+# packages.alternatives) judged by the real tools: lintian, piuparts, and
+# in clean Debian 12 roots (tests/tools/debian-root.sh) apt from a padpack
 # repository, a C program linked with -lblas, Debian's python3-numpy,
-# update-alternatives between two variants, removal, purge, the haswell
-# package's CPU guard; and the ISA proof of the dynamic variants.
+# adequate, update-alternatives between two variants, removal, purge, the
+# haswell package's CPU guard, apt-get upgrade to the next revision; the
+# ISA proof of the dynamic variants; the files and symbols against
+# Debian's own packages of the same source.
 #
 # The source comes from the Debian mirror through a private apt
 # configuration (tests/tools/apt-private.sh) into
@@ -30,7 +33,7 @@ CACHE=/var/tmp/padpack-openblas
 MIRROR="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main"
 SPEC=$TOP/pkg/openblas.cfg
 LIBDIR=usr/lib/x86_64-linux-gnu
-read -r -a PATTERNS <<<"${OPENBLAS_VARIANTS:-openmp-dynamic pthread-haswell}"
+read -r -a PATTERNS <<<"${OPENBLAS_VARIANTS:-openmp-dynamic pthread-haswell serial-haswell}"
 
 apt_private() { # ARGS...: apt-get with the private configuration
 	"$TOP/tests/tools/apt-private.sh" "$CACHE/apt" "deb $MIRROR
