@@ -430,21 +430,23 @@ for v in "${BUILT[@]}"; do
 	break
 done
 
-# piuparts: install, purge and what is left, of the first variant's
-# runtime and -dev packages, in a copy of the cached clean root (Debian's
-# mirror supplies the dependencies, as in the roots above).
-if command -v piuparts >/dev/null; then
-	sx=$(suffix_of "${BUILT[0]}")
+# piuparts: install, purge and what is left, of each variant's runtime
+# and -dev packages, in a copy of the cached clean root (Debian's mirror
+# supplies the dependencies, as in the roots above).
+for v in "${BUILT[@]}"; do
+	sx=$(suffix_of "$v")
+	if ! command -v piuparts >/dev/null; then
+		not_ok "piuparts: install and purge" "piuparts is not installed (scripts/install-deps.sh)"
+		break
+	fi
 	if nice piuparts --existing-chroot="$DEBIAN_ROOT" -d bookworm -m http://deb.debian.org/debian \
-		--no-upgrade-test "$D"/libopenblas0-"$sx"_*.deb "$D"/libopenblas-dev-"$sx"_*.deb >"$WORK/piuparts.log" 2>&1; then
-		ok "piuparts: libopenblas0-$sx and libopenblas-dev-$sx install and purge cleanly ($(grep -c 'PASS:' "$WORK/piuparts.log") passes)"
+		--no-upgrade-test "$D"/libopenblas0-"$sx"_*.deb "$D"/libopenblas-dev-"$sx"_*.deb >"$WORK/piuparts-$v.log" 2>&1; then
+		ok "piuparts: libopenblas0-$sx and libopenblas-dev-$sx: $(sed -n 's/.*INFO: PASS: //p' "$WORK/piuparts-$v.log" | head -n 1)"
 	else
 		not_ok "piuparts: libopenblas0-$sx and libopenblas-dev-$sx install and purge cleanly" \
-			"$(grep -E 'ERROR|FAIL' "$WORK/piuparts.log" | tail -n 15)"
+			"$(grep -E 'ERROR|FAIL' "$WORK/piuparts-$v.log" | tail -n 15)"
 	fi
-else
-	not_ok "piuparts: install and purge" "piuparts is not installed (scripts/install-deps.sh)"
-fi
+done
 
 wait "$LINTIAN"
 lint=$(grep -v '^running with root' "$WORK/lintian.out")
