@@ -122,7 +122,8 @@ bench:
 
 # OpenBLAS from Debian 12's source through pkg/openblas.cfg: minutes of
 # compiling a variant, so not part of check. OPENBLAS_VARIANTS="GLOB..."
-# chooses the variants (default pthread-haswell; "*" for all six).
+# chooses the variants (default openmp-dynamic pthread-haswell
+# serial-haswell, the ones cached here; "*" for all six). doc/openblas.md.
 openblas: deps
 	$(MAKE) all
 	bash tests/openblas.sh | tee build/openblas.log

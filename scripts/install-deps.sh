@@ -41,6 +41,9 @@ test_pkgs="$test_pkgs liblz4-dev libacl1-dev"
 # protobuf-c: protoc and its C++ library (its protoc-gen-c plugin);
 # libxml2 (pending): its Python C extension module.
 test_pkgs="$test_pkgs libprotobuf-dev libprotoc-dev protobuf-compiler python3-dev python3-setuptools"
+# make openblas: piuparts installs and purges a variant in the cached
+# clean Debian 12 root.
+test_pkgs="$test_pkgs piuparts"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"

@@ -91,17 +91,25 @@ static long priority_of(const struct pp_spec *spec, const struct pp_variant *v)
 	return sum;
 }
 
-/* " LINK NAME PATH" of one link, expanded for v; NULL on error. */
+/* " LINK NAME PATH" of one link, expanded for v, to out, and the
+ * link's directory (without its leading '/') to dirs; -1 on error. */
 static int link_words(const struct pp_split *s, const struct pp_variant *v,
 		      const struct pp_alt_link *l, char **path,
-		      struct strbuf *out, struct pp_err *err)
+		      struct strbuf *out, struct pp_strlist *dirs,
+		      struct pp_err *err)
 {
 	char *link = expand(s, v, l->link, err);
 	char *name = link ? expand(s, v, l->name, err) : NULL;
 
 	*path = name ? expand(s, v, l->path, err) : NULL;
-	if (*path)
+	if (*path) {
+		char *dir = pp_dirname(link + 1);
+
 		strbuf_addf(out, " %s %s %s", link, name, *path);
+		if (pp_strlist_find(dirs, dir) < 0)
+			pp_strlist_push(dirs, dir);
+		free(dir);
+	}
 	free(link);
 	free(name);
 	return *path ? 0 : -1;
@@ -143,6 +151,7 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 			   const struct pp_alternative *a, struct pp_err *err)
 {
 	struct strbuf install = STRBUF_INIT, remove = STRBUF_INIT;
+	struct pp_strlist dirs = PP_STRLIST_INIT;
 	struct pp_split_pkg *p = NULL;
 	char *path = NULL, *name = expand(s, v, a->master.name, err);
 	long pkg = -1;
@@ -150,7 +159,8 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 
 	strbuf_addstr(&install, "\tupdate-alternatives --install");
 	if (rc == 0)
-		rc = link_words(s, v, &a->master, &path, &install, err);
+		rc = link_words(s, v, &a->master, &path, &install, &dirs,
+				err);
 	if (rc == 0 && (pkg = holder(s, v, path)) < 0)
 		rc = not_held(s, v, &a->master, path, NULL, err);
 	if (rc == 0) {
@@ -163,7 +173,8 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 	for (size_t i = 0; rc == 0 && i < a->nr_slaves; i++) {
 		free(path);
 		strbuf_addstr(&install, " \\\n\t\t--slave");
-		rc = link_words(s, v, &a->slaves[i], &path, &install, err);
+		rc = link_words(s, v, &a->slaves[i], &path, &install,
+				&dirs, err);
 		if (rc == 0 && holder(s, v, path) != pkg)
 			rc = not_held(s, v, &a->slaves[i], path, p->name, err);
 	}
@@ -174,7 +185,11 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 		if (a->provides && pp_strlist_find(&p->alt_provides,
 						   a->provides) < 0)
 			pp_strlist_push(&p->alt_provides, a->provides);
+		for (size_t i = 0; i < dirs.nr; i++)
+			if (pp_strlist_find(&p->alt_dirs, dirs.items[i]) < 0)
+				pp_strlist_push(&p->alt_dirs, dirs.items[i]);
 	}
+	pp_strlist_release(&dirs);
 	free(path);
 	free(name);
 	strbuf_release(&install);

@@ -535,6 +535,13 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 	rc = pp_mkdir_p(debian.buf, 0755, err);
 	for (size_t i = 0; rc == 0 && i < p->nr_files; i++)
 		rc = copy_file(s, pkg, p->files[i], root, err);
+	for (size_t i = 0; rc == 0 && i < p->alt_dirs.nr; i++) {
+		struct strbuf dir = STRBUF_INIT;
+
+		strbuf_addf(&dir, "%s/%s", root, p->alt_dirs.items[i]);
+		rc = pp_mkdir_p(dir.buf, 0755, err);
+		strbuf_release(&dir);
+	}
 	if (rc == 0)
 		rc = add_docs(s, pkg, root, err);
 	if (rc == 0 && p->role != PP_ROLE_DBGSYM)

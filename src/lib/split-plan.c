@@ -617,6 +617,7 @@ void pp_split_release(struct pp_split *s)
 		free(p->alt_remove);
 		free(p->alt_names);
 		pp_strlist_release(&p->alt_provides);
+		pp_strlist_release(&p->alt_dirs);
 		free(p->deb);
 		free(p->synopsis);
 		free(p->section);

@@ -111,6 +111,9 @@ struct pp_split_pkg {
 	char *alt_install, *alt_remove, *alt_names;
 	long alt_priority;
 	struct pp_strlist alt_provides;
+	/* the directories the links go in (usr/lib/.../pkgconfig): shipped
+	 * by the package, as update-alternatives does not create them */
+	struct pp_strlist alt_dirs;
 	char *deb;                /* the file written (its base name) */
 	char *synopsis, *section, *priority;
 	int auto_built;           /* -dbgsym: not in .changes Description */

@@ -75,7 +75,7 @@ packages = {
 		  path = "/$LIBDIR/altdemo-@suffix@/libdemo.so.1";
 		  provides = "libdemo.so.1";
 		  slaves = ( { name = "altdemo-flavour.txt";
-			       link = "/$LIBDIR/altdemo-flavour.txt";
+			       link = "/$LIBDIR/altdemo/flavour.txt";
 			       path = "/$LIBDIR/altdemo-@suffix@/flavour.txt"; } ); }
 	);
 	${2:-}
@@ -112,7 +112,7 @@ err_spec "a relative link: refused at its line" \
 	'bad\.cfg:[0-9]+: .*not an absolute path' -e 's|link = "/usr/lib/x86_64-linux-gnu/libdemo.so.1"|link = "libdemo.so.1"|'
 err_spec "one link in two alternatives: refused, naming the first" \
 	'bad\.cfg:[0-9]+: .*linked at line [0-9]+ already' \
-	-e 's|link = "/usr/lib/x86_64-linux-gnu/altdemo-flavour.txt"|link = "/usr/lib/x86_64-linux-gnu/libdemo.so.1"|'
+	-e 's|link = "/usr/lib/x86_64-linux-gnu/altdemo/flavour.txt"|link = "/usr/lib/x86_64-linux-gnu/libdemo.so.1"|'
 err_spec "a path no package holds: the spec's line, the variant and the path" \
 	'bad\.cfg:[0-9]+: alternative .libdemo\.so\.1-x86_64-linux-gnu.: no package of variant one holds /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo\.so\.9' \
 	-e 's|altdemo-@suffix@/libdemo.so.1|altdemo-@suffix@/libdemo.so.9|'
@@ -140,12 +140,14 @@ check_fails "each variant's library: Provides the generic name, no Conflicts or 
 	dpkg-deb -f '$(deb libdemo1-one)' Conflicts Replaces | grep -q . || echo NONE" 2>/dev/null
 dpkg-deb -e "$(deb libdemo1-one)" "$WORK/ctl-one"
 check_fails "postinst registers the library with its slave at priority 50, prerm removes it" 0 \
-	'update-alternatives --install /usr/lib/x86_64-linux-gnu/libdemo.so.1 libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo.so.1 50 .*--slave /usr/lib/x86_64-linux-gnu/altdemo-flavour.txt altdemo-flavour.txt .*remove\|deconfigure\) update-alternatives --remove libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo.so.1' \
+	'update-alternatives --install /usr/lib/x86_64-linux-gnu/libdemo.so.1 libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo.so.1 50 .*--slave /usr/lib/x86_64-linux-gnu/altdemo/flavour.txt altdemo-flavour.txt .*remove\|deconfigure\) update-alternatives --remove libdemo.so.1-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo.so.1' \
 	bash -c "cat '$WORK/ctl-one/postinst' '$WORK/ctl-one/prerm' | tr -s '\n\t\\\\' '   '"
 check "the maintainer scripts: set -e, sh -n and shellcheck clean, with the ldconfig trigger" bash -c "
 	cd '$WORK/ctl-one' && head -n 2 postinst | grep -qx 'set -e' && head -n 2 prerm | grep -qx 'set -e' &&
 	sh -n postinst && sh -n prerm && shellcheck -s sh postinst prerm &&
 	grep -qx 'activate-noawait ldconfig' triggers"
+check "the package ships the directory of a link that update-alternatives makes (usr/lib/.../altdemo/)" bash -c "
+	dpkg-deb -c '$(deb libdemo1-one)' | awk '{ print \$6 }' | grep -qx './$LIBDIR/altdemo/'"
 check "each package's files have paths of their own (no file in both)" bash -c "
 	comm -12 <(dpkg-deb -c '$(deb libdemo1-one)' | awk '!/\/\$/ { print \$6 }' | sort) \
 		 <(dpkg-deb -c '$(deb libdemo1-two)' | awk '!/\/\$/ { print \$6 }' | sort) |
@@ -170,7 +172,7 @@ int demo_flavour(void);
 int main(void) { printf("flavour %d\\n", demo_flavour()); return 0; }
 C
 gcc -o /tmp/use /tmp/use.c /usr/lib/x86_64-linux-gnu/libdemo.so.1
-show() { printf "%s: %s %s | " "$1" "$(/tmp/use)" "$(cat /usr/lib/x86_64-linux-gnu/altdemo-flavour.txt)"; }'
+show() { printf "%s: %s %s | " "$1" "$(/tmp/use)" "$(cat /usr/lib/x86_64-linux-gnu/altdemo/flavour.txt)"; }'
 if ! debian_root_prepare; then
 	not_ok "a clean Debian 12 root (mmdebstrap)" "see above"
 	exit 0
