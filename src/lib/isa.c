@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <ar.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +26,9 @@ struct scan {
 	ZydisDecoder dec;
 	struct tally t[PP_ISA_NR_WHY][PP_ISA_NR_EXTS];
 	struct pp_isa_report *r;
+	/* the exempt function being decoded and its entry in r */
+	const struct isa_func *cur_func;
+	struct pp_isa_func *cur_entry;
 	int lto; /* an object held LTO bytecode and no code */
 };
 
@@ -142,6 +146,36 @@ static void tally(struct scan *s, const struct isa_obj *o,
 			  s->r->nr_insns);
 }
 
+/* The entry of exempt function f in the report: a new one where the
+ * walk enters f; duplicates (one name in several objects) are merged by
+ * collect. */
+static struct pp_isa_func *exempt_entry(struct scan *s,
+					const struct isa_func *f)
+{
+	struct pp_isa_report *r = s->r;
+	struct pp_isa_func *e;
+
+	if (s->cur_func == f)
+		return s->cur_entry;
+	ARRAY_GROW(r->exempt_funcs, r->exempt_funcs_alloc,
+		   r->nr_exempt_funcs + 1);
+	e = &r->exempt_funcs[r->nr_exempt_funcs++];
+	memset(e, 0, sizeof(*e));
+	if (f->name) {
+		e->name = xstrdup(f->name);
+	} else {
+		char addr[24];
+
+		snprintf(addr, sizeof(addr), "0x%llx",
+			 (unsigned long long)f->start);
+		e->name = xstrdup(addr);
+	}
+	e->why = (enum pp_isa_why)f->why;
+	s->cur_func = f;
+	s->cur_entry = e;
+	return e;
+}
+
 static int decode_section(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
 			  const uint8_t *buf, size_t size, void *arg)
 {
@@ -155,6 +189,7 @@ static int decode_section(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
 
 	if (!section)
 		section = "?";
+	s->cur_func = NULL; /* function indices are per object */
 	r->code_bytes += size;
 	for (size_t off = 0; off < size; off += insn.length) {
 		const struct isa_func *f;
@@ -173,7 +208,14 @@ static int decode_section(struct isa_obj *o, size_t ndx, const GElf_Shdr *sh,
 		for (int i = 0; i < n; i++)
 			tally(s, o, f, exts[i], section, base, base + off);
 		r->nr_insns++;
-		r->nr_exempt += f && f->why != PP_ISA_COUNTED;
+		if (f && f->why != PP_ISA_COUNTED) {
+			struct pp_isa_func *e = exempt_entry(s, f);
+
+			for (int i = 0; i < n; i++)
+				e->exts.has[exts[i]] = 1;
+			e->nr_insns++;
+			r->nr_exempt++;
+		}
 	}
 	return 0;
 }
@@ -350,6 +392,40 @@ static int scan_begun(struct scan *s, int fd, Elf_Cmd cmd, Elf *elf,
 
 /* ---- the report ---- */
 
+static int func_name_cmp(const void *a, const void *b)
+{
+	const struct pp_isa_func *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* Sorts the exempt functions by name and merges those of one name. */
+static void merge_exempt_funcs(struct pp_isa_report *r)
+{
+	size_t n = 0;
+
+	if (!r->nr_exempt_funcs)
+		return;
+	qsort(r->exempt_funcs, r->nr_exempt_funcs, sizeof(*r->exempt_funcs),
+	      func_name_cmp);
+	for (size_t i = 1; i < r->nr_exempt_funcs; i++) {
+		struct pp_isa_func *keep = &r->exempt_funcs[n];
+		struct pp_isa_func *f = &r->exempt_funcs[i];
+
+		if (strcmp(f->name, keep->name)) {
+			r->exempt_funcs[++n] = *f;
+			continue;
+		}
+		for (int e = 0; e < PP_ISA_NR_EXTS; e++)
+			keep->exts.has[e] |= f->exts.has[e];
+		keep->nr_insns += f->nr_insns;
+		if (f->why > keep->why)
+			keep->why = f->why;
+		free(f->name);
+	}
+	r->nr_exempt_funcs = n + 1;
+}
+
 static void collect(struct scan *s)
 {
 	struct pp_isa_report *r = s->r;
@@ -368,6 +444,7 @@ static void collect(struct scan *s)
 			    pp_isa_ext_level(e) > r->level)
 				r->level = pp_isa_ext_level(e);
 		}
+	merge_exempt_funcs(r);
 }
 
 static void site_release(struct pp_isa_site *site)
@@ -455,6 +532,9 @@ void pp_isa_report_release(struct pp_isa_report *r)
 	for (size_t i = 0; i < r->nr_uses; i++)
 		site_release(&r->uses[i].first);
 	free(r->uses);
+	for (size_t i = 0; i < r->nr_exempt_funcs; i++)
+		free(r->exempt_funcs[i].name);
+	free(r->exempt_funcs);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -514,6 +594,22 @@ int pp_isa_check_forbidden(const struct pp_isa_report *r,
 	if (violation)
 		*violation = first;
 	return first != NULL;
+}
+
+void pp_isa_set_format(const struct pp_isa_set *set, struct strbuf *out)
+{
+	const char *sep = "";
+
+	for (int e = 0; e < PP_ISA_NR_EXTS; e++) {
+		if (!set->has[e] || (pp_isa_ext_level((enum pp_isa_ext)e) ==
+				     PP_ISA_BASELINE &&
+				     !pp_isa_ext_beyond((enum pp_isa_ext)e)))
+			continue;
+		strbuf_addf(out, "%s%s", sep, pp_isa_ext_name((enum pp_isa_ext)e));
+		sep = ", ";
+	}
+	if (!*sep)
+		strbuf_addstr(out, pp_isa_level_name(PP_ISA_BASELINE));
 }
 
 void pp_isa_site_format(const struct pp_isa_site *site, struct strbuf *out)

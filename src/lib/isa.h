@@ -160,9 +160,22 @@ struct pp_isa_use {
 	struct pp_isa_site first; /* the first of them, in file order */
 };
 
+/* A function whose code is exempt, and the extensions that code needs.
+ * Functions of one name (static ones in several files or archive
+ * members) are one entry. */
+struct pp_isa_func {
+	char *name;   /* the symbol; "0x1a40" for an unnamed ifunc target */
+	enum pp_isa_why why;      /* PP_ISA_EXEMPT_GLOB or _IFUNC */
+	struct pp_isa_set exts;   /* every extension its code needs */
+	unsigned long nr_insns;   /* instructions decoded in it */
+};
+
 struct pp_isa_report {
 	struct pp_isa_use *uses; /* counted first, then by level and name */
 	size_t nr_uses, uses_alloc;
+	/* the exempt functions that hold code, sorted by name */
+	struct pp_isa_func *exempt_funcs;
+	size_t nr_exempt_funcs, exempt_funcs_alloc;
 	enum pp_isa_level level; /* highest level of counted code */
 	unsigned long nr_insns;      /* instructions decoded */
 	unsigned long nr_exempt;     /* of which in exempt code */
@@ -212,6 +225,10 @@ void pp_isa_describe_use(const struct pp_isa_use *use, struct strbuf *out);
 void pp_isa_describe_violation(const struct pp_isa_use *use,
 			       const struct pp_isa_limit *limit,
 			       struct strbuf *out);
+/* The extensions in set above the baseline, lowest level first, as "AVX, AVX2,
+ * FMA"; "x86-64" when there are none. */
+void pp_isa_set_format(const struct pp_isa_set *set, struct strbuf *out);
+
 /* "paddle_gemm+0x1a4" or ".text+0x10"; with "member.o:" in front. */
 void pp_isa_site_format(const struct pp_isa_site *site, struct strbuf *out);
 

@@ -49,6 +49,29 @@ static const char ifunc_c[] =
 	"  { tab_avx2 };\n"
 	"FN(direct) { call_avx2(a, b, n); }\n";
 
+/* Kernels in three extensions, a static helper and counted plain code:
+ * with the glob "k_*" and "helper" every kernel is listed, once. */
+static const char kernels_c[] =
+	"#include <immintrin.h>\n"
+	"#define T(x) __attribute__((target(x), noinline))\n"
+	"T(\"avx2\") void k_add_avx2(int *d, const int *s)\n"
+	"{ _mm256_storeu_si256((__m256i *)d, _mm256_add_epi32(\n"
+	"  _mm256_loadu_si256((const __m256i *)d),\n"
+	"  _mm256_loadu_si256((const __m256i *)s))); }\n"
+	"T(\"avx2\") void k_sub_avx2(int *d, const int *s)\n"
+	"{ _mm256_storeu_si256((__m256i *)d, _mm256_sub_epi32(\n"
+	"  _mm256_loadu_si256((const __m256i *)d),\n"
+	"  _mm256_loadu_si256((const __m256i *)s))); }\n"
+	"T(\"avx,fma\") void k_fma(float *d, const float *a, const float *b)\n"
+	"{ _mm256_storeu_ps(d, _mm256_fmadd_ps(_mm256_loadu_ps(a),\n"
+	"  _mm256_loadu_ps(b), _mm256_loadu_ps(d))); }\n"
+	"T(\"avx512f\") static void helper(float *d, const float *s)\n"
+	"{ _mm512_storeu_ps(d, _mm512_add_ps(_mm512_loadu_ps(d),\n"
+	"  _mm512_loadu_ps(s))); }\n"
+	"T(\"avx512f\") void k_512(float *d, const float *s) { helper(d, s); }\n"
+	"int plain(const int *v, int n)\n"
+	"{ int s = 0; for (int i = 0; i < n; i++) s += v[i] * 3; return s; }\n";
+
 struct fixture {
 	char dir[64];
 	struct pp_err err;
@@ -340,6 +363,82 @@ static void intrinsic_and_glob(struct t_ctx *t)
 	teardown(&fx);
 }
 
+/* The exempt function called name, or NULL. */
+static const struct pp_isa_func *exempt_func(const struct pp_isa_report *r,
+					     const char *name)
+{
+	for (size_t i = 0; i < r->nr_exempt_funcs; i++)
+		if (!strcmp(r->exempt_funcs[i].name, name))
+			return &r->exempt_funcs[i];
+	return NULL;
+}
+
+static void check_kernels(struct t_ctx *t, const struct pp_isa_report *r)
+{
+	static const char *const names[] = { "helper", "k_512", "k_add_avx2",
+					      "k_fma", "k_sub_avx2" };
+	const struct pp_isa_func *fn;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* each once, sorted: the archive's two copies merged */
+	CHECK_INT(r->nr_exempt_funcs, 5);
+	for (size_t i = 0; i < 5 && i < r->nr_exempt_funcs; i++) {
+		CHECK_STR(r->exempt_funcs[i].name, names[i]);
+		CHECK_INT(r->exempt_funcs[i].why, PP_ISA_EXEMPT_GLOB);
+		CHECK(r->exempt_funcs[i].nr_insns > 0);
+	}
+	CHECK(exempt_func(r, "plain") == NULL);
+	fn = exempt_func(r, "k_add_avx2");
+	CHECK(fn && fn->exts.has[PP_ISA_EXT_AVX2] && !fn->exts.has[PP_ISA_EXT_FMA]);
+	fn = exempt_func(r, "k_fma");
+	CHECK(fn && fn->exts.has[PP_ISA_EXT_FMA] &&
+	      !fn->exts.has[PP_ISA_EXT_AVX512F]);
+	if (fn) {
+		pp_isa_set_format(&fn->exts, &sb);
+		CHECK_STR(sb.buf, "AVX, FMA");
+	}
+	fn = exempt_func(r, "helper");
+	CHECK(fn && fn->exts.has[PP_ISA_EXT_AVX512F]);
+	strbuf_release(&sb);
+}
+
+/* Every exempt function is listed, with the extensions it needs, once
+ * per name however many objects hold it. */
+static void exempt_functions(struct t_ctx *t)
+{
+	static const char *const globs[] = { "k_*", "helper" };
+	struct pp_isa_policy pol = { globs, 2, 0, NULL, 0 };
+	struct pp_isa_report r;
+	struct fixture fx;
+	const char *f;
+	char cmd[512];
+
+	if (setup(t, &fx) < 0)
+		return;
+	f = build(t, &fx, kernels_c, "kern", "-c -O2", "kern.o");
+	if (f && pp_isa_scan(f, NULL, &r, &fx.err) == 0) {
+		CHECK_INT(r.nr_exempt_funcs, 0);
+		CHECK_INT(r.level, PP_ISA_V4);
+		pp_isa_report_release(&r);
+	}
+	if (f && pp_isa_scan(f, &pol, &r, &fx.err) == 0) {
+		CHECK_INT(r.level, PP_ISA_BASELINE);
+		check_kernels(t, &r);
+		pp_isa_report_release(&r);
+	}
+	snprintf(cmd, sizeof(cmd), "cd %s && cp kern.o kern2.o && "
+		 "ar rcs lib.a kern.o kern2.o", fx.dir);
+	CHECK(f && system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "%s/lib.a", fx.dir);
+	if (f && pp_isa_scan(cmd, &pol, &r, &fx.err) == 0) {
+		CHECK_INT(r.nr_objects, 2);
+		check_kernels(t, &r);
+		pp_isa_report_release(&r);
+	}
+	CHECK_STR(fx.err.msg, "");
+	teardown(&fx);
+}
+
 /* The archive at path, scanned from memory, reads as from the file. */
 static void archive_from_memory(struct t_ctx *t, const char *path,
 				struct pp_err *err)
@@ -429,6 +528,15 @@ static void ifunc_dispatch(struct t_ctx *t)
 		CHECK(exempt > 0);
 		CHECK_INT(counted, 2 * exempt);
 		CHECK_INT(r.level, PP_ISA_V3);
+		/* the two targets, and nothing counted, are listed */
+		CHECK_INT(r.nr_exempt_funcs, 2);
+		if (r.nr_exempt_funcs == 2) {
+			CHECK_STR(r.exempt_funcs[0].name, "add_avx2");
+			CHECK_STR(r.exempt_funcs[1].name, "add_base");
+			CHECK_INT(r.exempt_funcs[0].why, PP_ISA_EXEMPT_IFUNC);
+			CHECK(r.exempt_funcs[0].exts.has[PP_ISA_EXT_AVX2] &&
+			      !r.exempt_funcs[1].exts.has[PP_ISA_EXT_AVX2]);
+		}
 		pp_isa_report_release(&r);
 	}
 	CHECK_STR(fx.err.msg, "");
@@ -544,6 +652,8 @@ T_SUITE(isa_tests) = {
 	{ "isa: an FMA intrinsic in one function; exempt by glob",
 	  intrinsic_and_glob },
 	{ "isa: .a archive members", archive_members },
+	{ "isa: every exempt function listed, with its extensions",
+	  exempt_functions },
 	{ "isa: ifunc targets exempt, exported and tabled code not",
 	  ifunc_dispatch },
 	{ "isa: non-ELF, truncated and missing files", bad_input },
