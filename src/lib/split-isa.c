@@ -20,6 +20,9 @@
 #include "splitint.h"
 #include "xalloc.h"
 
+/* The width --explain wraps lists of exempt functions at. */
+#define EXPLAIN_WIDTH 100
+
 /* ---- scanning --------------------------------------------------------- */
 
 static int scannable(const struct pp_split_file *f)
@@ -503,6 +506,74 @@ int pp_split_isa_check(struct pp_split *s, struct pp_err *err)
 	return 0;
 }
 
+/* An exempt function with what groups it in --explain: the extensions
+ * its code needs above the baseline, and why it is exempt. */
+struct exempt_line {
+	const struct pp_isa_func *func;
+	char *key;
+};
+
+static int exempt_line_cmp(const void *a, const void *b)
+{
+	const struct exempt_line *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : strcmp(x->func->name, y->func->name);
+}
+
+/* Appends "           exempt functions (KEY): a b c", wrapped: every line
+ * names its group, so that each can be read (or grepped) alone. */
+static void explain_group(const struct exempt_line *v, size_t nr,
+			  struct strbuf *out)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (i == 0 || out->len - start + 1 + strlen(v[i].func->name) >
+			      EXPLAIN_WIDTH) {
+			if (i)
+				strbuf_addch(out, '\n');
+			start = out->len;
+			strbuf_addf(out, "           exempt functions (%s):",
+				    v[i].key);
+		}
+		strbuf_addf(out, " %s", v[i].func->name);
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* Every exempt function of the file, grouped by the extensions it needs
+ * and why it is exempt, each group and the names in it sorted. */
+static void explain_exempt_funcs(const struct pp_isa_report *r,
+				 struct strbuf *out)
+{
+	struct exempt_line *v;
+	size_t start = 0;
+
+	if (!r->nr_exempt_funcs)
+		return;
+	v = xcalloc(r->nr_exempt_funcs, sizeof(*v));
+	for (size_t i = 0; i < r->nr_exempt_funcs; i++) {
+		const struct pp_isa_func *fn = &r->exempt_funcs[i];
+		struct strbuf key = STRBUF_INIT;
+
+		pp_isa_set_format(&fn->exts, &key);
+		if (fn->why == PP_ISA_EXEMPT_IFUNC)
+			strbuf_addstr(&key, "; ifunc");
+		v[i].func = fn;
+		v[i].key = strbuf_detach(&key, NULL);
+	}
+	qsort(v, r->nr_exempt_funcs, sizeof(*v), exempt_line_cmp);
+	for (size_t i = 1; i <= r->nr_exempt_funcs; i++)
+		if (i == r->nr_exempt_funcs || strcmp(v[i].key, v[start].key)) {
+			explain_group(v + start, i - start, out);
+			start = i;
+		}
+	for (size_t i = 0; i < r->nr_exempt_funcs; i++)
+		free(v[i].key);
+	free(v);
+}
+
 void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out)
 {
 	const struct pp_isa_report *r = f->isa;
@@ -534,4 +605,5 @@ void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out)
 			    use->first.section, use->first.member ? " of " : "",
 			    use->first.member ? use->first.member : "");
 	}
+	explain_exempt_funcs(r, out);
 }
