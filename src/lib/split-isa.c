@@ -521,23 +521,27 @@ static int exempt_line_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->func->name, y->func->name);
 }
 
-/* Appends "           exempt functions (KEY): a b c", wrapped: every line
- * names its group, so that each can be read (or grepped) alone. */
+/* Appends "           exempt functions that need KEY (N):" and the names,
+ * indented, wrapped at EXPLAIN_WIDTH columns (one a line at least). */
 static void explain_group(const struct exempt_line *v, size_t nr,
 			  struct strbuf *out)
 {
-	size_t start = 0;
+	size_t start = out->len;
+	const char *exts = v[0].key + 1;
 
+	strbuf_addf(out, "           exempt %s that need %s%s (%zu):",
+		    v[0].func->why == PP_ISA_EXEMPT_IFUNC ? "ifunc targets" :
+		    "functions", strcmp(exts, pp_isa_level_name(PP_ISA_BASELINE))
+		    ? "" : "nothing above ", exts, nr);
 	for (size_t i = 0; i < nr; i++) {
-		if (i == 0 || out->len - start + 1 + strlen(v[i].func->name) >
+		const char *name = v[i].func->name;
+
+		if (i == 0 || out->len - start + 1 + strlen(name) >
 			      EXPLAIN_WIDTH) {
-			if (i)
-				strbuf_addch(out, '\n');
-			start = out->len;
-			strbuf_addf(out, "           exempt functions (%s):",
-				    v[i].key);
+			strbuf_addstr(out, "\n            ");
+			start = out->len - 13;
 		}
-		strbuf_addf(out, " %s", v[i].func->name);
+		strbuf_addf(out, " %s", name);
 	}
 	strbuf_addch(out, '\n');
 }
@@ -557,9 +561,9 @@ static void explain_exempt_funcs(const struct pp_isa_report *r,
 		const struct pp_isa_func *fn = &r->exempt_funcs[i];
 		struct strbuf key = STRBUF_INIT;
 
+		/* ifunc targets after the functions of a glob */
+		strbuf_addch(&key, fn->why == PP_ISA_EXEMPT_IFUNC ? '2' : '1');
 		pp_isa_set_format(&fn->exts, &key);
-		if (fn->why == PP_ISA_EXEMPT_IFUNC)
-			strbuf_addstr(&key, "; ifunc");
 		v[i].func = fn;
 		v[i].key = strbuf_detach(&key, NULL);
 	}
