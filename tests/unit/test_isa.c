@@ -7,6 +7,7 @@
 
 #include "../../src/lib/fsutil.h"
 #include "../../src/lib/isa-internal.h"
+#include "../../src/lib/splitint.h"
 #include "test.h"
 
 /* A loop gcc vectorises as far as the flags allow. */
@@ -439,6 +440,54 @@ static void exempt_functions(struct t_ctx *t)
 	teardown(&fx);
 }
 
+/* split --explain: groups by extensions and kind, names sorted within,
+ * long lists wrapped under their group's header. */
+static void explain_groups(struct t_ctx *t)
+{
+	static const char want[] =
+		"           isa: x86-64 AVX2(exempt)\n"
+		"           exempt: AVX2, 3 instructions, first in k_b\n"
+		"           exempt functions that need AVX2 (12):\n"
+		"             k_a k_b k_c k_d k_e k_f k_g k_h k_i k_j k_k\n"
+		"             "
+		"kernel_with_a_name_long_enough_to_wrap_the_line_at_one_hundred"
+		"_columns\n"
+		"           exempt functions that need nothing above x86-64 (1):\n"
+		"             plain\n"
+		"           exempt ifunc targets that need AVX2 (1):\n"
+		"             0x1a40\n";
+	static const char *const names[] = {
+		"k_k", "k_j", "k_i", "k_h", "k_g", "plain",
+		"kernel_with_a_name_long_enough_to_wrap_the_line_at_one_hundred"
+		"_columns", "k_f", "k_e", "k_d", "k_c", "k_b", "k_a" };
+	struct pp_isa_func funcs[14] = { 0 };
+	struct pp_isa_use use = { PP_ISA_EXT_AVX2, PP_ISA_EXEMPT_GLOB, 3,
+				  { NULL, (char *)"k_b", (char *)".text", 0, 0,
+				    0 } };
+	struct pp_isa_report r = { 0 };
+	struct pp_split_file f;
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t i = 0; i < 13; i++) {
+		funcs[i].name = (char *)names[i];
+		funcs[i].why = PP_ISA_EXEMPT_GLOB;
+		funcs[i].exts.has[PP_ISA_EXT_SSE2] = 1;
+		funcs[i].exts.has[PP_ISA_EXT_AVX2] = strcmp(names[i], "plain");
+	}
+	funcs[13].name = (char *)"0x1a40";
+	funcs[13].why = PP_ISA_EXEMPT_IFUNC;
+	funcs[13].exts.has[PP_ISA_EXT_AVX2] = 1;
+	r.uses = &use;
+	r.nr_uses = 1;
+	r.exempt_funcs = funcs;
+	r.nr_exempt_funcs = 14;
+	memset(&f, 0, sizeof(f));
+	f.isa = &r;
+	pp_split_isa_explain(&f, &out);
+	CHECK_STR(out.buf, want);
+	strbuf_release(&out);
+}
+
 /* The archive at path, scanned from memory, reads as from the file. */
 static void archive_from_memory(struct t_ctx *t, const char *path,
 				struct pp_err *err)
@@ -654,6 +703,8 @@ T_SUITE(isa_tests) = {
 	{ "isa: .a archive members", archive_members },
 	{ "isa: every exempt function listed, with its extensions",
 	  exempt_functions },
+	{ "isa: split --explain groups and wraps the exempt functions",
+	  explain_groups },
 	{ "isa: ifunc targets exempt, exported and tabled code not",
 	  ifunc_dispatch },
 	{ "isa: non-ELF, truncated and missing files", bad_input },
