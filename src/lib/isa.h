@@ -225,8 +225,8 @@ void pp_isa_describe_use(const struct pp_isa_use *use, struct strbuf *out);
 void pp_isa_describe_violation(const struct pp_isa_use *use,
 			       const struct pp_isa_limit *limit,
 			       struct strbuf *out);
-/* The extensions in set above the baseline, lowest level first, as "AVX, AVX2,
- * FMA"; "x86-64" when there are none. */
+/* The extensions in set above the baseline, lowest level first, as
+ * "AVX, AVX2, FMA"; "x86-64" when there are none. */
 void pp_isa_set_format(const struct pp_isa_set *set, struct strbuf *out);
 
 /* "paddle_gemm+0x1a4" or ".text+0x10"; with "member.o:" in front. */

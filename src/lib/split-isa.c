@@ -538,8 +538,9 @@ static void explain_group(const struct exempt_line *v, size_t nr,
 
 		if (i == 0 || out->len - start + 1 + strlen(name) >
 			      EXPLAIN_WIDTH) {
-			strbuf_addstr(out, "\n            ");
-			start = out->len - 13;
+			strbuf_addch(out, '\n');
+			start = out->len;
+			strbuf_addstr(out, "            "); /* 12, then " name" */
 		}
 		strbuf_addf(out, " %s", name);
 	}
