@@ -5,6 +5,7 @@
  * Layering, lowest first: isa-names.c, isa-classify.c, isa-funcs.c,
  * isa-dispatch.c, isa.c. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "isa-internal.h"
 #include "xalloc.h"
@@ -27,8 +28,12 @@ static int func_cmp(const void *a, const void *b)
 		return x->space < y->space ? -1 : 1;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* a named start first, so that it is the one kept */
-	return !x->name - !y->name;
+	/* a named start first, so that it is the one kept; of two aliases
+	 * the first by name, so that the name kept does not depend on
+	 * qsort's order of equal elements */
+	if (!x->name != !y->name)
+		return !x->name - !y->name;
+	return x->name ? strcmp(x->name, y->name) : 0;
 }
 
 void isa_funcs_sort(struct isa_funcs *fs)
