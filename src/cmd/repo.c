@@ -593,11 +593,6 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 {
 	int rc;
 
-	/* A publish stats every pool file: started now, on a thread, the
-	 * stats overlap the loading of the cache and the add. */
-	if ((!strcmp(sub, "publish") || (!strcmp(sub, "add") && o->publish)) &&
-	    pp_repo_stat_ahead(r, err) < 0)
-		return -1;
 	if (!strcmp(sub, "add")) {
 		rc = do_add(r, o, argc, argv, err);
 		return !rc && o->publish ? do_publish(r, o, err) : rc;

@@ -265,6 +265,30 @@ static size_t find_pos(const struct pp_repo_cache *c, const char *filename)
 			      name_eq, &k);
 }
 
+/* The value of a one-line field of stanza text, in the cache's strings,
+ * or NULL; looked for from the last line up: Filename is among a
+ * stanza's last lines (index order), and the cache's 100,000 stanzas are
+ * scanned at each load. */
+static char *field_value_from_end(struct pp_repo_cache *c, const char *text,
+				  size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	const char *end = text + len; /* just past a line's newline */
+
+	while (end > text) {
+		const char *nl = end - 1 > text ?
+			memrchr(text, '\n', (size_t)(end - 1 - text)) : NULL;
+		const char *l = nl ? nl + 1 : text;
+
+		if ((size_t)(end - 1 - l) > n + 1 && !strncmp(l, name, n) &&
+		    l[n] == ':' && l[n + 1] == ' ')
+			return strings_dup(c, l + n + 2,
+					   (size_t)(end - 1 - l) - n - 2);
+		end = l;
+	}
+	return NULL;
+}
+
 /* What a record that drops a file's entry has for its stat. */
 #define DROPPED "-"
 
@@ -290,7 +314,7 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
 		return -1;
 	memset(&e, 0, sizeof(e));
 	e.borrowed = 1;
-	e.filename = field_value(c, s, len, "Filename");
+	e.filename = field_value_from_end(c, s, (size_t)(last - s), "Filename");
 	e.stat_key = strings_dup(c, last + n, (size_t)(s + len - last) - n - 1);
 	drop = !strcmp(e.stat_key, DROPPED);
 	if (!drop)
@@ -337,19 +361,12 @@ static void compact_dropped(struct pp_repo_cache *c)
 	}
 }
 
-static size_t count_stanzas(const char *s, size_t len)
+/* About how many records a cache file of len bytes holds (a stanza of
+ * Debian's main is 700 bytes or so): a guess, not a count, which would be
+ * a pass over the whole file; the arrays grow past it if need be. */
+static size_t records_guess(size_t len)
 {
-	size_t n = 0, pos = 0;
-
-	while (pos < len) {
-		const char *end = pp_stanza_end(s + pos, len - pos);
-
-		n++;
-		if (!end)
-			break;
-		pos = (size_t)(end - s) + 2;
-	}
-	return n;
+	return len / 512;
 }
 
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
@@ -374,7 +391,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 	 * memory, and each new page is a fault. */
 	c->strings = xmalloc(f->len + 1);
 	xprefault(c->strings, f->len / 4); /* about what the strings take */
-	records = count_stanzas(f->data, f->len);
+	records = records_guess(f->len);
 	ARRAY_GROW(c->e, c->alloc, records + 64);
 	xprefault(c->e, c->alloc * sizeof(*c->e));
 	pp_hindex_init(&c->by_name);
@@ -542,6 +559,7 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		e->text = e->owned;
 	}
 	e->pending = 1;
+	e->listed = 0;
 	c->dirty = 1;
 }
 
