@@ -295,9 +295,9 @@ static char *field_value_from_end(struct pp_repo_cache *c, const char *text,
 /* One record of the cache file: a Packages stanza, then its stat line; or
  * a file's Filename and a stat of DROPPED. A later record of a file
  * replaces its earlier one (a dropped entry is kept, without a package,
- * until the load is done). */
+ * until the load is done). *max: the greatest filename loaded so far. */
 static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
-		      const char **prev)
+		      const char **max)
 {
 	static const char stat_line[] = STAT_FIELD ": ";
 	const size_t n = sizeof(stat_line) - 1;
@@ -323,14 +323,15 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
 		return -1; /* its strings stay in the block, unused */
 	e.text = s;
 	e.text_len = (size_t)(last - s);
-	/* A file written whole is sorted: while the names increase, none can
-	 * be there already (the appended records come after). */
-	at = *prev && strcmp(*prev, e.filename) < 0 ? PP_HINDEX_NONE :
-		find_pos(c, e.filename);
-	if (*prev && strcmp(*prev, e.filename) >= 0)
-		*prev = NULL;
-	else if (*prev || !c->nr)
-		*prev = e.filename;
+	/* A name greater than any loaded so far cannot be there already, and
+	 * most are: a file written whole is sorted, and appends add names
+	 * mostly in order too. */
+	if (!*max || strcmp(*max, e.filename) < 0) {
+		at = PP_HINDEX_NONE;
+		*max = e.filename;
+	} else {
+		at = find_pos(c, e.filename);
+	}
 	if (at != PP_HINDEX_NONE) {
 		c->e[at] = e;
 		c->stale += 1 + drop;
@@ -374,7 +375,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 {
 	struct strbuf path = STRBUF_INIT;
 	const struct pp_mapped *f = &c->file;
-	const char *prev = NULL;
+	const char *max = NULL;
 	size_t pos = 0, records;
 
 	memset(c, 0, sizeof(*c));
@@ -404,7 +405,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		/* An entry that does not parse is dropped: it is rebuilt from
 		 * its pool file at the next publish, and the file is written
 		 * whole then (an append cut short leaves such a tail). */
-		if (load_entry(c, f->data + pos, len, &prev) < 0)
+		if (load_entry(c, f->data + pos, len, &max) < 0)
 			c->rewrite = 1;
 		pos += len + 1;
 	}

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "compress.h"
 #include "fsutil.h"
 #include "hash.h"
@@ -89,12 +91,15 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
 }
 
 /* The hashes of a text of stanzas, gathered into chunks of about 64 KiB
- * first: thousands of small updates cost more than the copy. */
-static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
+ * first: thousands of small updates cost more than the copy. crc: its
+ * CRC-32, which the gzip trailer joined from cached pieces must match. */
+static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
+			 uint32_t *crc)
 {
 	struct strbuf chunk = STRBUF_INIT;
 	struct index_hash h;
 	size_t first = 0, size = 0;
+	uLong c = crc32(0, NULL, 0);
 
 	index_hash_init(&h);
 	for (size_t i = 0; i < t->nr; i++) {
@@ -104,10 +109,12 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
 		strbuf_reset(&chunk);
 		pp_stanzas_add(t, first, i + 1, &chunk);
 		index_hash_update(&h, chunk.buf, chunk.len);
+		c = crc32(c, (const Bytef *)chunk.buf, (uInt)chunk.len);
 		first = i + 1;
 		size = 0;
 	}
 	index_hash_final(&h, f);
+	*crc = (uint32_t)c;
 	strbuf_release(&chunk);
 }
 
@@ -116,13 +123,14 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
 struct hash_job {
 	const struct pp_stanzas *text;
 	struct index_file f;
+	uint32_t crc;
 };
 
 static void *hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
-	hash_stanzas(j->text, &j->f);
+	hash_stanzas(j->text, &j->f, &j->crc);
 	return NULL;
 }
 
@@ -307,6 +315,7 @@ struct index_sink {
 	struct pp_filebuf *fb; /* NULL: not open */
 	struct index_hash h;
 	struct index_file *f;  /* its hashes, once done */
+	uint32_t trailer_crc;  /* a gzip file's, once done */
 };
 
 static void sink_part(void *ctx, const struct strbuf *out)
@@ -323,6 +332,11 @@ static void sink_done(void *ctx, const struct strbuf *out)
 
 	sink_part(s, out);
 	index_hash_final(&s->h, s->f);
+	if (out->len >= 8) /* the trailer's CRC-32 and size, little-endian */
+		s->trailer_crc = (uint32_t)(unsigned char)out->buf[out->len - 8] |
+			(uint32_t)(unsigned char)out->buf[out->len - 7] << 8 |
+			(uint32_t)(unsigned char)out->buf[out->len - 6] << 16 |
+			(uint32_t)(unsigned char)out->buf[out->len - 5] << 24;
 }
 
 static void sink_abort(struct index_sink *s)
@@ -368,6 +382,7 @@ struct index_job {
 	struct pp_zcache *zcache;
 	struct index_file hashes[3]; /* the text, .gz, .xz */
 	struct index_sink sink[2];   /* .gz, .xz */
+	uint32_t text_crc;
 	struct pp_err err;
 	int rc;
 };
@@ -384,7 +399,7 @@ static void *index_job_run(void *arg)
 		{ PP_COMP_GZIP, 9, &j->gz, sink_done, &j->sink[0], sink_part },
 		{ PP_COMP_XZ, 6, &j->xz, sink_done, &j->sink[1], sink_part },
 	};
-	struct hash_job hj = { &j->text, { 0 } };
+	struct hash_job hj = { &j->text, { 0 }, 0 };
 	pthread_t hasher;
 	int threaded;
 
@@ -402,6 +417,7 @@ static void *index_job_run(void *arg)
 	else
 		hash_job_run(&hj);
 	j->hashes[0] = hj.f;
+	j->text_crc = hj.crc;
 	return NULL;
 }
 
@@ -535,6 +551,19 @@ static int make_packages(struct publish *p, struct index_job *j,
 	}
 	if (threaded)
 		pthread_join(job, NULL);
+	/* Cached pieces are named by their pool files' names and stat keys,
+	 * not by their text: one whose text is not the text at hand (db/cache
+	 * changed by hand, or by a padpack whose stanzas differ) shows in the
+	 * gzip trailer's CRC, joined from the pieces'. Then every piece is
+	 * checked against its text, and the stale ones made again. */
+	if (!rc && !j->rc && j->sink[0].trailer_crc != j->text_crc &&
+	    !p->zcache->check_text) {
+		p->zcache->check_text = 1;
+		index_job_run(j);
+	}
+	if (!rc && !j->rc && j->sink[0].trailer_crc != j->text_crc)
+		rc = pp_err_set(p->err, PP_EXIT_IO, "%s/binary-%s/Packages.gz: "
+				"its CRC is not its text's", comp, arch);
 	if (!rc && j->rc)
 		rc = pp_err_move(p->err, &j->err);
 	if (!rc)
