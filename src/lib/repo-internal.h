@@ -135,7 +135,8 @@ extern const char *const pp_repo_index_ext[PP_REPO_INDEX_FILES];
 
 struct pp_repo_index_file {
 	long long size;
-	char md5[33], sha256[65];
+	char md5[33]; /* "-": Release lists none (a record's field, kept) */
+	char sha256[65];
 	int written; /* 0: listed in Release only */
 };
 
