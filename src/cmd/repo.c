@@ -65,8 +65,9 @@ static const char usage[] =
 	"        again), Release, InRelease and Release.gpg signed with\n"
 	"        the suite's key, by-hash copies (past generations' kept as\n"
 	"        the suite says); each suite is replaced in one\n"
-	"        atomic step, and only pool files changed since the last publish\n"
-	"        are read again (--full reads them all). Beside dists/ it puts\n"
+	"        atomic step. Only added pool files are read; the others' stanzas\n"
+	"        come from db/cache, their files not even stat'ed (verify finds\n"
+	"        one replaced by hand; --full reads them all). Beside dists/ it puts\n"
 	"        the suite's public key and a <suite>.sources file: the lines a\n"
 	"        client adds (with --uri as the address; default file:DIR).\n"
 	"        --from-snapshot makes the suite hold exactly the snapshot's\n"
@@ -593,11 +594,6 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 {
 	int rc;
 
-	/* A publish stats every pool file: started now, on a thread, the
-	 * stats overlap the loading of the cache and the add. */
-	if ((!strcmp(sub, "publish") || (!strcmp(sub, "add") && o->publish)) &&
-	    pp_repo_stat_ahead(r, err) < 0)
-		return -1;
 	if (!strcmp(sub, "add")) {
 		rc = do_add(r, o, argc, argv, err);
 		return !rc && o->publish ? do_publish(r, o, err) : rc;

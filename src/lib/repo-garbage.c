@@ -142,6 +142,17 @@ static int remove_garbage(struct pp_repo *r, struct referenced *ref,
 	return rc;
 }
 
+/* Whether every pool file the cache knows is listed by an index this
+ * publish made (as after most publishes): then no suite dropped one, and
+ * the suites' names need not be sorted and looked up to know it. */
+static int all_listed(const struct pp_repo_cache *c)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (!c->e[i].listed)
+			return 0;
+	return 1;
+}
+
 /* Drops the pool files no suite or snapshot holds (all of them after a
  * full publish, else those the cache saw dropped), then the cache's
  * records of them, and saves the cache. */
@@ -151,7 +162,8 @@ int pp_repo_drop_garbage(struct pp_repo *r, struct pp_repo_cache *cache,
 	struct referenced ref = { NULL, 0, 0 };
 	int rc;
 
-	rc = collect_referenced(r, cache, full, &ref, err);
+	rc = !full && all_listed(cache) ? 1 :
+		collect_referenced(r, cache, full, &ref, err);
 	if (!rc) /* something to drop (two more passes over the cache) */
 		rc = full ? remove_garbage(r, &ref, err) :
 			remove_dropped(r, cache, &ref, err);

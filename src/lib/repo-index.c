@@ -265,15 +265,39 @@ static size_t find_pos(const struct pp_repo_cache *c, const char *filename)
 			      name_eq, &k);
 }
 
+/* The value of a one-line field of stanza text, in the cache's strings,
+ * or NULL; looked for from the last line up: Filename is among a
+ * stanza's last lines (index order), and the cache's 100,000 stanzas are
+ * scanned at each load. */
+static char *field_value_from_end(struct pp_repo_cache *c, const char *text,
+				  size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	const char *end = text + len; /* just past a line's newline */
+
+	while (end > text) {
+		const char *nl = end - 1 > text ?
+			memrchr(text, '\n', (size_t)(end - 1 - text)) : NULL;
+		const char *l = nl ? nl + 1 : text;
+
+		if ((size_t)(end - 1 - l) > n + 1 && !strncmp(l, name, n) &&
+		    l[n] == ':' && l[n + 1] == ' ')
+			return strings_dup(c, l + n + 2,
+					   (size_t)(end - 1 - l) - n - 2);
+		end = l;
+	}
+	return NULL;
+}
+
 /* What a record that drops a file's entry has for its stat. */
 #define DROPPED "-"
 
 /* One record of the cache file: a Packages stanza, then its stat line; or
  * a file's Filename and a stat of DROPPED. A later record of a file
  * replaces its earlier one (a dropped entry is kept, without a package,
- * until the load is done). */
+ * until the load is done). *max: the greatest filename loaded so far. */
 static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
-		      const char **prev)
+		      const char **max)
 {
 	static const char stat_line[] = STAT_FIELD ": ";
 	const size_t n = sizeof(stat_line) - 1;
@@ -290,7 +314,7 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
 		return -1;
 	memset(&e, 0, sizeof(e));
 	e.borrowed = 1;
-	e.filename = field_value(c, s, len, "Filename");
+	e.filename = field_value_from_end(c, s, (size_t)(last - s), "Filename");
 	e.stat_key = strings_dup(c, last + n, (size_t)(s + len - last) - n - 1);
 	drop = !strcmp(e.stat_key, DROPPED);
 	if (!drop)
@@ -299,14 +323,15 @@ static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
 		return -1; /* its strings stay in the block, unused */
 	e.text = s;
 	e.text_len = (size_t)(last - s);
-	/* A file written whole is sorted: while the names increase, none can
-	 * be there already (the appended records come after). */
-	at = *prev && strcmp(*prev, e.filename) < 0 ? PP_HINDEX_NONE :
-		find_pos(c, e.filename);
-	if (*prev && strcmp(*prev, e.filename) >= 0)
-		*prev = NULL;
-	else if (*prev || !c->nr)
-		*prev = e.filename;
+	/* A name greater than any loaded so far cannot be there already, and
+	 * most are: a file written whole is sorted, and appends add names
+	 * mostly in order too. */
+	if (!*max || strcmp(*max, e.filename) < 0) {
+		at = PP_HINDEX_NONE;
+		*max = e.filename;
+	} else {
+		at = find_pos(c, e.filename);
+	}
 	if (at != PP_HINDEX_NONE) {
 		c->e[at] = e;
 		c->stale += 1 + drop;
@@ -337,19 +362,12 @@ static void compact_dropped(struct pp_repo_cache *c)
 	}
 }
 
-static size_t count_stanzas(const char *s, size_t len)
+/* About how many records a cache file of len bytes holds (a stanza of
+ * Debian's main is 700 bytes or so): a guess, not a count, which would be
+ * a pass over the whole file; the arrays grow past it if need be. */
+static size_t records_guess(size_t len)
 {
-	size_t n = 0, pos = 0;
-
-	while (pos < len) {
-		const char *end = pp_stanza_end(s + pos, len - pos);
-
-		n++;
-		if (!end)
-			break;
-		pos = (size_t)(end - s) + 2;
-	}
-	return n;
+	return len / 512;
 }
 
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
@@ -357,7 +375,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 {
 	struct strbuf path = STRBUF_INIT;
 	const struct pp_mapped *f = &c->file;
-	const char *prev = NULL;
+	const char *max = NULL;
 	size_t pos = 0, records;
 
 	memset(c, 0, sizeof(*c));
@@ -374,7 +392,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 	 * memory, and each new page is a fault. */
 	c->strings = xmalloc(f->len + 1);
 	xprefault(c->strings, f->len / 4); /* about what the strings take */
-	records = count_stanzas(f->data, f->len);
+	records = records_guess(f->len);
 	ARRAY_GROW(c->e, c->alloc, records + 64);
 	xprefault(c->e, c->alloc * sizeof(*c->e));
 	pp_hindex_init(&c->by_name);
@@ -387,7 +405,7 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		/* An entry that does not parse is dropped: it is rebuilt from
 		 * its pool file at the next publish, and the file is written
 		 * whole then (an append cut short leaves such a tail). */
-		if (load_entry(c, f->data + pos, len, &prev) < 0)
+		if (load_entry(c, f->data + pos, len, &max) < 0)
 			c->rewrite = 1;
 		pos += len + 1;
 	}
@@ -542,6 +560,7 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		e->text = e->owned;
 	}
 	e->pending = 1;
+	e->listed = 0;
 	c->dirty = 1;
 }
 

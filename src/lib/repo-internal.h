@@ -22,6 +22,7 @@ struct pp_repo_entry {
 	char *owned;
 	int borrowed;     /* the three strings are in the cache's strings */
 	int pending;      /* new or changed since loaded: not in the file yet */
+	int listed;       /* an index this publish made or linked lists it */
 };
 
 /* db/cache is appended to: a save adds the entries new or changed since
@@ -93,12 +94,9 @@ void pp_repo_cache_prune(struct pp_repo_cache *c,
 			 int (*keep)(void *ctx, const char *filename),
 			 void *ctx);
 /* The stats of the named pool files (fstatat relative to the root, on a
- * few threads): those pp_repo_stat_ahead took (it waits for them), the
- * others (files added since) taken now. */
+ * few threads when they are many: the pool files a publish --full reads). */
 void pp_repo_stats_of(struct pp_repo *r, char *const *names, size_t n,
 		      struct pp_file_id *ids);
-/* Waits for (or stops) the stats started ahead, and frees them. */
-void pp_repo_stats_release(struct pp_repo *r);
 /* Whether an entry was made from the file of that stat. */
 int pp_repo_entry_fresh(const struct pp_repo_entry *e,
 			const struct pp_file_id *id);
@@ -137,7 +135,8 @@ extern const char *const pp_repo_index_ext[PP_REPO_INDEX_FILES];
 
 struct pp_repo_index_file {
 	long long size;
-	char md5[33], sha256[65];
+	char md5[33]; /* "-": Release lists none (a record's field, kept) */
+	char sha256[65];
 	int written; /* 0: listed in Release only */
 };
 

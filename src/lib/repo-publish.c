@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "compress.h"
 #include "fsutil.h"
 #include "hash.h"
@@ -36,7 +38,7 @@
 struct index_file {
 	char *path; /* relative to dists/<suite>/ */
 	long long size;
-	char md5[33], sha256[65];
+	char sha256[65];
 };
 
 struct publish {
@@ -52,14 +54,16 @@ struct publish {
 	struct pp_err *err;
 };
 
+/* Release lists SHA256 only: apt (since 1.1) trusts no MD5 and needs
+ * none, and MD5 of a large index cost twice its SHA-256 (which has the
+ * CPU's instructions). */
 struct index_hash {
-	struct pp_hash md5, sha256;
+	struct pp_hash sha256;
 	long long size;
 };
 
 static void index_hash_init(struct index_hash *h)
 {
-	pp_hash_init(&h->md5, PP_MD5);
 	pp_hash_init(&h->sha256, PP_SHA256);
 	h->size = 0;
 }
@@ -67,14 +71,12 @@ static void index_hash_init(struct index_hash *h)
 static void index_hash_update(struct index_hash *h, const void *data,
 			      size_t len)
 {
-	pp_hash_update(&h->md5, data, len);
 	pp_hash_update(&h->sha256, data, len);
 	h->size += (long long)len;
 }
 
 static void index_hash_final(struct index_hash *h, struct index_file *f)
 {
-	pp_hash_final_hex(&h->md5, f->md5);
 	pp_hash_final_hex(&h->sha256, f->sha256);
 	f->size = h->size;
 }
@@ -89,12 +91,15 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
 }
 
 /* The hashes of a text of stanzas, gathered into chunks of about 64 KiB
- * first: thousands of small updates cost more than the copy. */
-static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
+ * first: thousands of small updates cost more than the copy. crc: its
+ * CRC-32, which the gzip trailer joined from cached pieces must match. */
+static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
+			 uint32_t *crc)
 {
 	struct strbuf chunk = STRBUF_INIT;
 	struct index_hash h;
 	size_t first = 0, size = 0;
+	uLong c = crc32(0, NULL, 0);
 
 	index_hash_init(&h);
 	for (size_t i = 0; i < t->nr; i++) {
@@ -104,10 +109,12 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
 		strbuf_reset(&chunk);
 		pp_stanzas_add(t, first, i + 1, &chunk);
 		index_hash_update(&h, chunk.buf, chunk.len);
+		c = crc32(c, (const Bytef *)chunk.buf, (uInt)chunk.len);
 		first = i + 1;
 		size = 0;
 	}
 	index_hash_final(&h, f);
+	*crc = (uint32_t)c;
 	strbuf_release(&chunk);
 }
 
@@ -116,13 +123,14 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f)
 struct hash_job {
 	const struct pp_stanzas *text;
 	struct index_file f;
+	uint32_t crc;
 };
 
 static void *hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
-	hash_stanzas(j->text, &j->f);
+	hash_stanzas(j->text, &j->f, &j->crc);
 	return NULL;
 }
 
@@ -213,29 +221,35 @@ static int selected(const struct pp_repo_member *m, const char *comp,
 	       (!strcmp(m->arch, arch) || !strcmp(m->arch, "all"));
 }
 
-/* Brings the cache entries of the named pool files up to date: stats
- * them all first (or takes the stats started ahead), then reads again the
- * changed ones. found (may be NULL): their entries as the cache had them,
- * which spares looking each up again (an entry read again stays where it
- * was: the others' stay valid). */
-static int refresh_entries(struct publish *p, char **names, size_t n,
-			   struct pp_repo_entry *const *found)
+/* Reads the pool files the cache has no entry for (found[i] NULL: added
+ * since, or every one after --full), stat'ed first for their keys. An
+ * entry the cache has is taken as it is, its file not even stat'ed: a
+ * publish costs what changed, not the pool's size. A pool file replaced
+ * behind the repository's back is what 'repo verify' reports and
+ * 'publish --full' reads again. */
+static int read_missing(struct publish *p, char **names, size_t n,
+			struct pp_repo_entry *const *found)
 {
-	struct pp_file_id *ids = xmalloc((n + 1) * sizeof(*ids));
+	char **missing = xcalloc(n + 1, sizeof(*missing));
+	struct pp_file_id *ids;
 	struct pp_repo_entry *e;
+	size_t nr = 0;
 	int was_read, rc = 0;
 
-	pp_repo_stats_of(p->r, names, n, ids);
-	pp_progress_task(p->o->progress, "reading pool files", n, "packages");
-	for (size_t i = 0; i < n && !rc; i++) {
-		if (found && found[i] && pp_repo_entry_fresh(found[i], &ids[i]))
-			continue;
-		rc = pp_repo_entry_get(p->r->root, p->cache, names[i], &ids[i],
+	for (size_t i = 0; i < n; i++)
+		if (!found[i])
+			missing[nr++] = names[i];
+	ids = xcalloc(nr + 1, sizeof(*ids));
+	pp_repo_stats_of(p->r, missing, nr, ids);
+	pp_progress_task(p->o->progress, "reading pool files", nr, "packages");
+	for (size_t i = 0; i < nr && !rc; i++) {
+		rc = pp_repo_entry_get(p->r->root, p->cache, missing[i], &ids[i],
 				       &was_read, &e, p->err);
 		p->o->read_debs += was_read;
-		pp_progress_add(p->o->progress, 1, names[i]);
+		pp_progress_add(p->o->progress, 1, missing[i]);
 	}
 	free(ids);
+	free(missing);
 	return rc;
 }
 
@@ -259,7 +273,7 @@ static void index_key(struct pp_repo_entry *const *sel, size_t n, char *hex)
 /* The Packages text of the named pool files, as the cache's stanzas as it
  * stands (refs, owned by the caller, point into the cache), and its key;
  * -1 when one of them has no entry yet. found (may be NULL): each name's
- * entry, in the names' order. */
+ * entry (NULL: none yet), in the names' order. */
 static int cached_text(struct publish *p, char **names, size_t n,
 		       struct pp_stanzas *text, struct pp_stanza_ref **refs,
 		       char *key, struct pp_repo_entry **found)
@@ -269,19 +283,22 @@ static int cached_text(struct publish *p, char **names, size_t n,
 
 	free(*refs);
 	*refs = NULL;
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n; i++) {
 		sel[i] = pp_repo_cache_find(p->cache, names[i]);
 		if (!sel[i])
 			rc = -1;
 	}
-	if (!rc && found)
+	if (found)
 		memcpy(found, sel, n * sizeof(*sel));
 	if (!rc) {
 		pp_sort_nearly_sorted(sel, n, sizeof(*sel), cmp_entry_ptr);
 		*refs = xcalloc(n + 1, sizeof(**refs));
 		for (size_t i = 0; i < n; i++)
-			(*refs)[i] = (struct pp_stanza_ref){ sel[i]->text,
-							     sel[i]->text_len };
+			sel[i]->listed = 1;
+		for (size_t i = 0; i < n; i++)
+			(*refs)[i] = (struct pp_stanza_ref){
+				sel[i]->text, sel[i]->text_len,
+				sel[i]->filename, sel[i]->stat_key };
 		pp_stanzas_set(text, *refs, n);
 		index_key(sel, n, key);
 	}
@@ -298,6 +315,7 @@ struct index_sink {
 	struct pp_filebuf *fb; /* NULL: not open */
 	struct index_hash h;
 	struct index_file *f;  /* its hashes, once done */
+	uint32_t trailer_crc;  /* a gzip file's, once done */
 };
 
 static void sink_part(void *ctx, const struct strbuf *out)
@@ -314,6 +332,11 @@ static void sink_done(void *ctx, const struct strbuf *out)
 
 	sink_part(s, out);
 	index_hash_final(&s->h, s->f);
+	if (out->len >= 8) /* the trailer's CRC-32 and size, little-endian */
+		s->trailer_crc = (uint32_t)(unsigned char)out->buf[out->len - 8] |
+			(uint32_t)(unsigned char)out->buf[out->len - 7] << 8 |
+			(uint32_t)(unsigned char)out->buf[out->len - 6] << 16 |
+			(uint32_t)(unsigned char)out->buf[out->len - 5] << 24;
 }
 
 static void sink_abort(struct index_sink *s)
@@ -359,6 +382,7 @@ struct index_job {
 	struct pp_zcache *zcache;
 	struct index_file hashes[3]; /* the text, .gz, .xz */
 	struct index_sink sink[2];   /* .gz, .xz */
+	uint32_t text_crc;
 	struct pp_err err;
 	int rc;
 };
@@ -375,7 +399,7 @@ static void *index_job_run(void *arg)
 		{ PP_COMP_GZIP, 9, &j->gz, sink_done, &j->sink[0], sink_part },
 		{ PP_COMP_XZ, 6, &j->xz, sink_done, &j->sink[1], sink_part },
 	};
-	struct hash_job hj = { &j->text, { 0 } };
+	struct hash_job hj = { &j->text, { 0 }, 0 };
 	pthread_t hasher;
 	int threaded;
 
@@ -393,6 +417,7 @@ static void *index_job_run(void *arg)
 	else
 		hash_job_run(&hj);
 	j->hashes[0] = hj.f;
+	j->text_crc = hj.crc;
 	return NULL;
 }
 
@@ -430,7 +455,7 @@ static void index_job_release(struct index_job *j)
 
 /* The indices of one component and architecture, written and listed. */
 static int put_packages(struct publish *p, struct index_job *j,
-			const char *comp, const char *arch, int text_written)
+			const char *comp, const char *arch)
 {
 	static const char *const ext[] = { "", ".gz", ".xz" };
 	const int plain = j->text.len <= PLAIN_INDEX_MAX;
@@ -442,8 +467,6 @@ static int put_packages(struct publish *p, struct index_job *j,
 		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch, ext[i]);
 		if (i) /* written as compressed: now named */
 			rc = sink_commit(&j->sink[i - 1], p->err);
-		else if (plain && !text_written)
-			rc = write_index(p, rel.buf, NULL, &j->text);
 		if (!rc)
 			rc = list_index_as(p, rel.buf, &j->hashes[i], i || plain);
 	}
@@ -468,7 +491,7 @@ static int keep_for_reuse(struct publish *p, const struct index_job *j,
 
 	for (size_t i = 0; i < PP_REPO_INDEX_FILES; i++) {
 		f[i].size = j->hashes[i].size;
-		memcpy(f[i].md5, j->hashes[i].md5, sizeof(f[i].md5));
+		strcpy(f[i].md5, "-");
 		memcpy(f[i].sha256, j->hashes[i].sha256, sizeof(f[i].sha256));
 		f[i].written = i || j->text.len <= PLAIN_INDEX_MAX;
 	}
@@ -493,9 +516,8 @@ static int reuse_packages(struct publish *p, const char *key,
 	index_dir(p, comp, arch, &dir);
 	rc = pp_repo_reuse_get(p->r->root, key, dir.buf, f, p->zcache, p->err);
 	for (size_t i = 0; i < PP_REPO_INDEX_FILES && !rc; i++) {
-		struct index_file h = { NULL, f[i].size, "", "" };
+		struct index_file h = { NULL, f[i].size, "" };
 
-		memcpy(h.md5, f[i].md5, sizeof(h.md5));
 		memcpy(h.sha256, f[i].sha256, sizeof(h.sha256));
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch,
@@ -508,47 +530,44 @@ static int reuse_packages(struct publish *p, const char *key,
 	return rc;
 }
 
-/* The indices of one component and architecture, made. Unless refreshed
- * already, the pool files are stat'ed to bring their cache entries up to
- * date; meanwhile the text the cache gave already (given in j) is
- * compressed, on a bet that no pool file changed behind the repository's
- * back (then the stats change nothing and the work is done: the text is
- * written while it is compressed); if one did, it is all made again from
- * the fresh entries, the unchanged pieces coming from the piece cache. */
+/* The indices of one component and architecture, made from the text in
+ * j: compressed (on a thread, with its hashes) while the uncompressed
+ * Packages, when small enough to be written, is written on this one. */
 static int make_packages(struct publish *p, struct index_job *j,
-			 char **names, size_t n, const char *comp,
-			 const char *arch, int refreshed, char *key,
-			 struct pp_repo_entry *const *found)
+			 const char *comp, const char *arch, const char *key)
 {
-	size_t read_before = p->o->read_debs, pieces_from = p->zcache->nr_used;
+	size_t pieces_from = p->zcache->nr_used;
+	const int plain = j->text.len <= PLAIN_INDEX_MAX;
 	struct strbuf rel = STRBUF_INIT;
-	pthread_t bet;
-	int betting = 0, written = 0, rc = 0;
+	pthread_t job;
+	int threaded, rc = 0;
 
-	if (!refreshed && j->refs)
-		betting = pp_thread_start(&bet, index_job_run, j) == 0;
-	if (!refreshed)
-		rc = refresh_entries(p, names, n, found);
-	if (!rc && betting && p->o->read_debs == read_before &&
-	    j->text.len <= PLAIN_INDEX_MAX) {
+	threaded = pp_thread_start(&job, index_job_run, j) == 0;
+	if (!threaded)
+		index_job_run(j);
+	if (plain) {
 		strbuf_addf(&rel, "%s/binary-%s/Packages", comp, arch);
 		rc = write_index(p, rel.buf, NULL, &j->text);
-		written = !rc;
 	}
-	if (betting)
-		pthread_join(bet, NULL);
-	if (!rc && (!betting || j->rc || p->o->read_debs != read_before)) {
-		pp_err_release(&j->err);
-		pp_err_init(&j->err);
-		written = 0;
-		rc = cached_text(p, names, n, &j->text, &j->refs, key, NULL);
-		if (!rc)
-			index_job_run(j);
-		if (!rc && j->rc)
-			rc = pp_err_move(p->err, &j->err);
+	if (threaded)
+		pthread_join(job, NULL);
+	/* Cached pieces are named by their pool files' names and stat keys,
+	 * not by their text: one whose text is not the text at hand (db/cache
+	 * changed by hand, or by a padpack whose stanzas differ) shows in the
+	 * gzip trailer's CRC, joined from the pieces'. Then every piece is
+	 * checked against its text, and the stale ones made again. */
+	if (!rc && !j->rc && j->sink[0].trailer_crc != j->text_crc &&
+	    !p->zcache->check_text) {
+		p->zcache->check_text = 1;
+		index_job_run(j);
 	}
+	if (!rc && !j->rc && j->sink[0].trailer_crc != j->text_crc)
+		rc = pp_err_set(p->err, PP_EXIT_IO, "%s/binary-%s/Packages.gz: "
+				"its CRC is not its text's", comp, arch);
+	if (!rc && j->rc)
+		rc = pp_err_move(p->err, &j->err);
 	if (!rc)
-		rc = put_packages(p, j, comp, arch, written);
+		rc = put_packages(p, j, comp, arch);
 	if (!rc)
 		rc = keep_for_reuse(p, j, key, comp, arch, pieces_from);
 	strbuf_release(&rel);
@@ -564,10 +583,10 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	struct index_job j;
 	char **names = xcalloc(ms->nr + 1, sizeof(*names));
 	struct pp_repo_entry **found = xcalloc(ms->nr + 1, sizeof(*found));
-	size_t n = 0, read_before = p->o->read_debs;
 	struct strbuf dir = STRBUF_INIT;
 	char key[2 * PP_HASH_MAX + 1];
-	int refreshed = 0, rc;
+	size_t n = 0;
+	int rc;
 
 	index_job_init(&j, p, comp, arch);
 	for (size_t i = 0; i < ms->nr; i++)
@@ -577,22 +596,18 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	strbuf_addstr(&dir, "/by-hash/SHA256");
 	rc = pp_mkdir_p(dir.buf, 0755, p->err);
 	if (!rc && cached_text(p, names, n, &j.text, &j.refs, key, found) < 0) {
-		free(found);
-		found = NULL; /* a file new to the cache: made from scratch */
-	} else if (!rc && !p->o->full && pp_repo_reuse_has(p->r->root, key)) {
-		rc = refresh_entries(p, names, n, found);
-		refreshed = 1;
-		if (!rc && p->o->read_debs == read_before)
-			rc = reuse_packages(p, key, comp, arch);
-		else if (!rc)
-			rc = 1;
+		rc = read_missing(p, names, n, found);
+		if (!rc)
+			rc = cached_text(p, names, n, &j.text, &j.refs, key, NULL);
+	}
+	if (!rc && !p->o->full && pp_repo_reuse_has(p->r->root, key)) {
+		rc = reuse_packages(p, key, comp, arch);
 		if (rc <= 0)
 			goto out;
 		rc = 0;
 	}
 	if (!rc)
-		rc = make_packages(p, &j, names, n, comp, arch, refreshed, key,
-				   found);
+		rc = make_packages(p, &j, comp, arch, key);
 out:
 	index_job_release(&j);
 	strbuf_release(&dir);
@@ -615,7 +630,7 @@ static struct pp_stanza_ref *line_refs(const struct strbuf *text, size_t *nr)
 		size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
 
 		ARRAY_GROW(refs, alloc, *nr + 1);
-		refs[(*nr)++] = (struct pp_stanza_ref){ p, len };
+		refs[(*nr)++] = (struct pp_stanza_ref){ p, len, NULL, NULL };
 		p += len + 1;
 	}
 	if (*nr && text->buf[text->len - 1] == '\n')
@@ -696,15 +711,14 @@ static void rfc2822(time_t t, char *buf, size_t len)
 		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-static void hash_list(const struct publish *p, const char *name, int sha,
-		      struct strbuf *out)
+static void hash_list(const struct publish *p, struct strbuf *out)
 {
-	strbuf_addf(out, "%s:\n", name);
+	strbuf_addstr(out, "SHA256:\n");
 	for (size_t i = 0; i < p->nr_files; i++) {
 		const struct index_file *f = &p->files[i];
 
-		strbuf_addf(out, " %s %16lld %s\n", sha ? f->sha256 : f->md5,
-			    f->size, f->path);
+		strbuf_addf(out, " %s %16lld %s\n", f->sha256, f->size,
+			    f->path);
 	}
 }
 
@@ -739,8 +753,7 @@ static void release_text(const struct publish *p, struct strbuf *out)
 	join(out, "Components", s->components, s->nr_components);
 	if (s->description)
 		strbuf_addf(out, "Description: %s\n", s->description);
-	hash_list(p, "MD5Sum", 0, out);
-	hash_list(p, "SHA256", 1, out);
+	hash_list(p, out);
 }
 
 static int write_top(struct publish *p, const char *name,
@@ -992,6 +1005,8 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	pp_zcache_open(&zc, zdir.buf);
 	strbuf_release(&zdir);
 	if (o->full) { /* every pool file read again, once */
+		/* and every cached piece checked against the text */
+		zc.check_text = 1;
 		pp_repo_cache_release(cache);
 		cache->dirty = 1;
 		cache->rewrite = 1;

@@ -3,7 +3,8 @@
  * snapshot of another, a suite nothing changed in) links those files
  * instead of compressing and hashing tens of megabytes again.
  *
- * db/indices/<KEY>       one line per file: EXT WRITTEN SIZE MD5 SHA256,
+ * db/indices/<KEY>       one line per file: EXT WRITTEN SIZE MD5 SHA256
+ *                        (MD5 "-" since Release lists none),
  *                        EXT "." for the uncompressed Packages, then the
  *                        names of the compressed pieces (db/zcache) they
  *                        were joined from, one a line: a publish that links

@@ -320,7 +320,6 @@ int pp_repo_cache_of(struct pp_repo *r, struct pp_repo_cache **out,
 
 void pp_repo_close(struct pp_repo *r)
 {
-	pp_repo_stats_release(r);
 	if (r->cache) {
 		pp_repo_cache_release(r->cache);
 		free(r->cache);

@@ -63,7 +63,6 @@ struct pp_repo_member {
 };
 
 struct pp_repo_cache;
-struct pp_repo_stats;
 
 struct pp_repo {
 	char *root;
@@ -75,8 +74,6 @@ struct pp_repo {
 	struct pp_repo_cache *cache;
 	/* each suite's members (by the suite's position), read once too */
 	struct pp_repo_members **members;
-	/* the pool files' stats, when started ahead of a publish */
-	struct pp_repo_stats *stats_ahead;
 	/* every snapshot's members, when read (to keep their pool files) */
 	struct pp_repo_members *snapshots;
 	size_t nr_snapshots;
@@ -171,11 +168,6 @@ typedef void (*pp_repo_diff_fn)(void *ctx, enum pp_repo_change what,
  * snapshot's). */
 int pp_repo_diff(struct pp_repo *r, const char *a, const char *b,
 		 pp_repo_diff_fn fn, void *ctx, struct pp_err *err);
-
-/* Starts statting every suite's pool files on a thread of their own, for
- * a publish later in the run (which then waits for them): the stats of a
- * large pool overlap the loading of the cache and an add. */
-int pp_repo_stat_ahead(struct pp_repo *r, struct pp_err *err);
 
 struct pp_progress;
 

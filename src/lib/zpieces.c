@@ -26,6 +26,7 @@
 #define MAX_PIECE (512u << 10)
 #define XZ_DICT (1u << 20) /* >= MAX_PIECE: a larger one would buy nothing */
 #define XZ_MIN_DICT 4096u  /* LZMA2's smallest */
+#define SHA256_LEN 32
 
 /* Stanzas [first, end) of the text, len bytes of it with the blank lines
  * that follow them (all but the text's last stanza are followed by one). */
@@ -227,29 +228,67 @@ void pp_zcache_open(struct pp_zcache *zc, const char *dir)
 	zc->dir = dir ? xstrdup(dir) : NULL;
 }
 
+static void text_sha256(const char *text, size_t len,
+			unsigned char sha[SHA256_LEN])
+{
+	unsigned char digest[PP_HASH_MAX];
+	struct pp_hash h;
+
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, text, len);
+	pp_hash_final(&h, digest);
+	memcpy(sha, digest, SHA256_LEN);
+}
+
+/* A piece of stanzas with ids is named by them (and its length, which
+ * says whether the text's last blank line is in it): a tenth of the
+ * bytes of its text to hash. The tag changes with what a stanza's id
+ * stands for (repo-publish.c's index key). */
+static void name_by_ids(const struct pp_stanzas *t, struct piece *p)
+{
+	static const char tag[] = "padpack piece 1: Packages stanzas\n";
+	uint64_t len = p->len;
+	struct pp_hash h;
+
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, tag, sizeof(tag) - 1);
+	for (size_t i = p->first; i < p->end; i++) {
+		pp_hash_update(&h, t->s[i].id, strlen(t->s[i].id) + 1);
+		pp_hash_update(&h, t->s[i].id2, strlen(t->s[i].id2) + 1);
+	}
+	pp_hash_update(&h, &len, sizeof(len));
+	pp_hash_final_hex(&h, p->hex);
+}
+
 static void name_pieces(const struct pp_stanzas *t, struct piece *p,
 			size_t n)
 {
 	struct strbuf buf = STRBUF_INIT;
-	struct pp_hash h;
+	unsigned char sha[SHA256_LEN];
 
 	for (size_t i = 0; i < n; i++) {
+		if (t->nr && t->s[0].id) {
+			name_by_ids(t, &p[i]);
+			continue;
+		}
 		piece_text(t, &p[i], &buf);
-		pp_hash_init(&h, PP_SHA256);
-		pp_hash_update(&h, buf.buf, buf.len);
-		pp_hash_final_hex(&h, p[i].hex);
+		text_sha256(buf.buf, buf.len, sha);
+		pp_hex(sha, SHA256_LEN, p[i].hex);
 	}
 	strbuf_release(&buf);
 }
 
 /* A cached piece is this head, then the compressed bytes (a cache of this
  * machine only: native byte order). The CRC and the sizes catch a file
- * that was cut short or damaged: it is then made again. */
+ * that was cut short or damaged: it is then made again. The text's CRC
+ * is what a gzip trailer needs (combined piece by piece: the text is not
+ * read again); its SHA-256, what check_text compares. */
 struct cached_head {
 	uint64_t payload_len;
 	uint64_t sizes[2]; /* as compress_piece gives them */
 	uint32_t crc;      /* CRC-32 of the compressed bytes */
-	uint32_t zero;
+	uint32_t text_crc; /* CRC-32 of the text */
+	unsigned char text_sha256[SHA256_LEN];
 };
 
 static uint32_t crc_of(const char *buf, size_t len)
@@ -258,8 +297,8 @@ static uint32_t crc_of(const char *buf, size_t len)
 }
 
 /* Appends the cached piece at path to out (read straight into it) and
- * gives its sizes, if the file is whole and is of a piece of len bytes. */
-static int read_cached(const char *path, size_t len, uint64_t sizes[2],
+ * gives its head, if the file is whole and is of a piece of len bytes. */
+static int read_cached(const char *path, size_t len, struct cached_head *head,
 		       struct strbuf *out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -285,25 +324,28 @@ static int read_cached(const char *path, size_t len, uint64_t sizes[2],
 	}
 	close(fd);
 	strbuf_setlen(out, out->len + n);
-	memcpy(sizes, h.sizes, sizeof(h.sizes));
+	*head = h;
 	return 0;
 }
 
-/* Compresses the piece into made, after room for its head, fills the head
- * in and gives the sizes. */
+/* Compresses the piece into made, after room for its head, and fills the
+ * head in (a copy in *head). */
 static int make_piece(const char *in, size_t len, enum pp_compressor type,
 		      int level, int last, struct strbuf *made,
-		      uint64_t sizes[2])
+		      struct cached_head *head)
 {
-	struct cached_head h = { 0, { 0, 0 }, 0, 0 };
+	struct cached_head h;
 
+	memset(&h, 0, sizeof(h));
 	strbuf_add(made, &h, sizeof(h));
 	if (compress_piece(in, len, type, level, last, made, h.sizes) < 0)
 		return -1;
 	h.payload_len = made->len - sizeof(h);
 	h.crc = crc_of(made->buf + sizeof(h), made->len - sizeof(h));
+	h.text_crc = crc_of(in, len);
+	text_sha256(in, len, h.text_sha256);
 	memcpy(made->buf, &h, sizeof(h));
-	memcpy(sizes, h.sizes, sizeof(h.sizes));
+	*head = h;
 	return 0;
 }
 
@@ -331,13 +373,27 @@ static void pass_part(struct join *j)
 	}
 }
 
-/* Appends piece i compressed to out, from the cache or made (and cached);
- * sizes gets its sizes (an xz piece's go to the index). have_text: the
- * piece's text is in ptext already. */
-static int get_piece(struct join *j, size_t i, int have_text,
-		     uint64_t sizes[2])
+/* Whether a cached piece's head says it was made from the piece's text
+ * (check_text: the text hashed again, as a piece named by its stanzas'
+ * ids is trusted otherwise). */
+static int text_matches(struct join *j, const struct piece *p,
+			const struct cached_head *h)
 {
-	const size_t head = sizeof(struct cached_head);
+	unsigned char sha[SHA256_LEN];
+
+	if (!j->zc->check_text)
+		return 1;
+	piece_text(j->t, p, &j->ptext);
+	text_sha256(j->ptext.buf, j->ptext.len, sha);
+	return !memcmp(sha, h->text_sha256, SHA256_LEN);
+}
+
+/* Appends piece i compressed to out, from the cache or made (and cached);
+ * head gets its sizes (an xz piece's go to the index) and its text's
+ * CRC (a gzip trailer's). */
+static int get_piece(struct join *j, size_t i, struct cached_head *head)
+{
+	const size_t hsize = sizeof(struct cached_head);
 	const struct piece *p = &j->p[i];
 	const int last = i + 1 == j->n;
 	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT, made = STRBUF_INIT;
@@ -347,32 +403,33 @@ static int get_piece(struct join *j, size_t i, int have_text,
 	int rc = 0;
 
 	if (zc && zc->dir) {
-		/* ".4": pieces with a head; xz ones made with a dictionary
-		 * sized from the piece, HC4 and nice length 16 */
-		strbuf_addf(&name, "%s.%s%d%s.4", p->hex,
+		/* ".5": pieces with a head holding their text's CRC and
+		 * SHA-256; xz ones made with a dictionary sized from the
+		 * piece, HC4 and nice length 16 */
+		strbuf_addf(&name, "%s.%s%d%s.5", p->hex,
 			    j->type == PP_COMP_GZIP ? "gz" : "xz", j->level,
 			    j->type == PP_COMP_GZIP && last ? "L" : "");
 		strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
 		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
 		zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
-		if (read_cached(path.buf, p->len, sizes, out) == 0) {
+		if (read_cached(path.buf, p->len, head, out) == 0 &&
+		    text_matches(j, p, head)) {
 			zc->hits++;
 			goto out;
 		}
 		strbuf_setlen(out, was);
 		zc->misses++;
 	}
-	if (!have_text)
-		piece_text(j->t, p, &j->ptext);
+	piece_text(j->t, p, &j->ptext);
 	if (make_piece(j->ptext.buf, j->ptext.len, j->type, j->level, last,
-		       &made, sizes) < 0)
+		       &made, head) < 0)
 		rc = pp_err_set(j->err, PP_EXIT_IO, "compression failed");
 	else if (zc && zc->dir &&
 		 (pp_mkdir_p(zc->dir, 0755, j->err) < 0 ||
 		  pp_write_file(path.buf, made.buf, made.len, 0644, j->err) < 0))
 		rc = -1;
 	if (!rc)
-		strbuf_add(out, made.buf + head, made.len - head);
+		strbuf_add(out, made.buf + hsize, made.len - hsize);
 out:
 	strbuf_release(&path);
 	strbuf_release(&made);
@@ -426,7 +483,7 @@ static void put_le32(struct strbuf *out, uint32_t v)
 }
 
 /* The CRC-32 of the whole text, which the gzip trailer holds, is made
- * piece by piece: each piece's text is at hand for it. */
+ * from the pieces' (kept with them), not from the text. */
 static int gzip_join(struct join *j)
 {
 	/* no name, no mtime, XFL as gzip sets it, OS Unix */
@@ -434,7 +491,7 @@ static int gzip_join(struct join *j)
 					 j->level == 9 ? 2 : j->level == 1 ? 4 : 0,
 					 3 };
 	uLong crc = crc32(0, NULL, 0);
-	uint64_t unused[2];
+	struct cached_head h;
 	int rc = 0;
 
 	/* about what Packages compresses to (a part, when passed on) */
@@ -442,9 +499,8 @@ static int gzip_join(struct join *j)
 			    4096);
 	strbuf_add(j->out, head, sizeof(head));
 	for (size_t i = 0; i < j->n && !rc; i++) {
-		piece_text(j->t, &j->p[i], &j->ptext);
-		crc = crc32(crc, (const Bytef *)j->ptext.buf, (uInt)j->ptext.len);
-		rc = get_piece(j, i, 1, unused);
+		rc = get_piece(j, i, &h);
+		crc = crc32_combine(crc, h.text_crc, (z_off_t)j->p[i].len);
 		pass_part(j);
 	}
 	put_le32(j->out, (uint32_t)crc);
@@ -475,7 +531,7 @@ static int xz_join(struct join *j)
 	lzma_stream_flags flags = { .version = 0, .check = LZMA_CHECK_CRC64 };
 	uint8_t head[LZMA_STREAM_HEADER_SIZE];
 	lzma_index *idx = lzma_index_init(NULL);
-	uint64_t sizes[2];
+	struct cached_head h;
 	int rc = 0;
 
 	if (lzma_stream_header_encode(&flags, head) != LZMA_OK) {
@@ -489,8 +545,8 @@ static int xz_join(struct join *j)
 	for (size_t i = 0; i < j->n && !rc; i++) {
 		if (!j->p[i].len)
 			continue; /* an empty stream has no block */
-		rc = get_piece(j, i, 0, sizes);
-		if (!rc && lzma_index_append(idx, NULL, sizes[0], sizes[1]) !=
+		rc = get_piece(j, i, &h);
+		if (!rc && lzma_index_append(idx, NULL, h.sizes[0], h.sizes[1]) !=
 			   LZMA_OK)
 			rc = pp_err_set(j->err, PP_EXIT_IO, "xz index overflow");
 		pass_part(j);
@@ -574,6 +630,7 @@ int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
 		memset(&job[i], 0, sizeof(job[i]));
 		job[i].o = &outs[i];
 		job[i].zc.dir = zc ? zc->dir : NULL;
+		job[i].zc.check_text = zc ? zc->check_text : 0;
 		pp_err_init(&job[i].err);
 		job[i].j = (struct join){ t, p, n, outs[i].type, outs[i].level,
 					  &job[i].zc, outs[i].out, STRBUF_INIT,
@@ -608,7 +665,8 @@ static void split_stanzas(const char *text, size_t len, struct pp_stanzas *t,
 		if (stop + 1 >= len) /* the last, with a blank line after it */
 			stop = len;
 		ARRAY_GROW(*refs, alloc, nr + 1);
-		(*refs)[nr++] = (struct pp_stanza_ref){ text + at, stop - at };
+		(*refs)[nr++] = (struct pp_stanza_ref){ text + at, stop - at,
+							 NULL, NULL };
 		at = stop + 1;
 	}
 	pp_stanzas_set(t, *refs, nr);

@@ -22,6 +22,9 @@
 
 struct pp_zcache {
 	char *dir;       /* where compressed pieces are kept; NULL: none */
+	/* set: a cached piece named by its stanzas' ids (below) is used only
+	 * if the SHA-256 of its text, kept with it, is the text's at hand */
+	int check_text;
 	char **used;     /* file names used since pp_zcache_open */
 	size_t nr_used, alloc_used;
 	size_t hits, misses;
@@ -62,6 +65,11 @@ int pp_zpieces_compress_all(const char *text, size_t len,
 struct pp_stanza_ref {
 	const char *text;
 	size_t len;
+	/* What the text is made from, when the caller knows (an index's
+	 * stanza: its pool file's name and stat key), so that a piece is
+	 * named by its stanzas' ids, not by hashing its text: set in all of
+	 * a text's stanzas or in none. */
+	const char *id, *id2;
 };
 
 struct pp_stanzas {

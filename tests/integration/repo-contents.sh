@@ -47,9 +47,11 @@ sed -i 's|^usr/share/common/data$|usr/share/common/data-from-the-cache|' "$R/db/
 check "a publish takes unchanged packages' files from db/contents" bash -c "zcat '$C/Contents-amd64.gz' | grep -q '^usr/share/common/data-from-the-cache '"
 check "and lists the added package's" bash -c "zcat '$C/Contents-amd64.gz' | grep -qE '^usr/sbin/late +net/late$'"
 check "not in arm64's" bash -c "! zcat '$C/Contents-arm64.gz' | grep -q late"
+# A publish does not stat the pool: a pool file changed on disk is read
+# again (its files listed again) by publish --full.
 touch "$R/pool/main/c/common/common_1.0_all.deb"
-"$PADPACK" repo publish "$R" --unsigned > /dev/null
-check "a pool file changed on disk is listed again" bash -c "zcat '$C/Contents-amd64.gz' | grep -qE '^usr/share/common/data +utils/common$' &&
+"$PADPACK" repo publish "$R" --unsigned --full > /dev/null
+check "a pool file changed on disk is listed again after publish --full" bash -c "zcat '$C/Contents-amd64.gz' | grep -qE '^usr/share/common/data +utils/common$' &&
 	! zcat '$C/Contents-amd64.gz' | grep -q from-the-cache"
 "$PADPACK" repo remove "$R" other > /dev/null
 "$PADPACK" repo publish "$R" --unsigned > /dev/null

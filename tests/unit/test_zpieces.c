@@ -262,7 +262,8 @@ static void stanzas_as_text(struct t_ctx *t)
 		copies[nr] = xmalloc((size_t)(end + 1 - p));
 		memcpy(copies[nr], p, (size_t)(end + 1 - p));
 		refs[nr] = (struct pp_stanza_ref){ copies[nr],
-						   (size_t)(end + 1 - p) };
+						   (size_t)(end + 1 - p),
+						   NULL, NULL };
 		nr++;
 	}
 	pp_stanzas_set(&st, refs, nr);
