@@ -5,7 +5,6 @@
  * that a client holding an earlier Release still finds what it names.
  * Layer: the top of the repository module; the pool's garbage is
  * repo-garbage.c's. */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -22,6 +21,7 @@
 #include "hash.h"
 #include "progress.h"
 #include "repo-internal.h"
+#include "repo-publish.h"
 #include "sort.h"
 #include "tree.h"
 #include "zpieces.h"
@@ -33,26 +33,6 @@
  * as in Debian's archive: at 100,000 packages it is 70 MB, whose writing
  * and syncing cost more than the rest of an incremental publish. */
 #define PLAIN_INDEX_MAX (16u << 20)
-
-/* An index file written into the new suite directory. */
-struct index_file {
-	char *path; /* relative to dists/<suite>/ */
-	long long size;
-	char sha256[65];
-};
-
-struct publish {
-	struct pp_repo *r;
-	const struct pp_repo_suite *s;
-	struct pp_repo_publish_opts *o;
-	struct pp_repo_cache *cache;
-	struct pp_zcache *zcache;
-	struct pp_repo_contents *contents; /* NULL: no suite has Contents */
-	struct strbuf cur, tmp; /* dists/<suite> and its replacement */
-	struct index_file *files;
-	size_t nr_files, alloc_files;
-	struct pp_err *err;
-};
 
 /* Release lists SHA256 only: apt (since 1.1) trusts no MD5 and needs
  * none, and MD5 of a large index cost twice its SHA-256 (which has the
@@ -132,13 +112,6 @@ static void *hash_job_run(void *arg)
 
 	hash_stanzas(j->text, &j->f, &j->crc);
 	return NULL;
-}
-
-/* Each file written is synced before it is renamed into place (and so
- * before Release names it); the directories before the exchange. */
-static int sync_flag(const struct publish *p)
-{
-	return p->r->no_sync ? 0 : PP_SYNC;
 }
 
 /* Writes an index file into the new suite (not served yet): data, or the
@@ -695,104 +668,6 @@ static int write_contents(struct publish *p, const struct pp_repo_members *ms,
 	return rc;
 }
 
-/* "Sat, 01 Jan 2000 00:00:00 UTC", whatever the locale. */
-static void rfc2822(time_t t, char *buf, size_t len)
-{
-	static const char days[][4] = { "Sun", "Mon", "Tue", "Wed", "Thu",
-					 "Fri", "Sat" };
-	static const char months[][4] = { "Jan", "Feb", "Mar", "Apr", "May",
-					   "Jun", "Jul", "Aug", "Sep", "Oct",
-					   "Nov", "Dec" };
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	snprintf(buf, len, "%s, %02d %s %04d %02d:%02d:%02d UTC",
-		 days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
-		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
-static void hash_list(const struct publish *p, struct strbuf *out)
-{
-	strbuf_addstr(out, "SHA256:\n");
-	for (size_t i = 0; i < p->nr_files; i++) {
-		const struct index_file *f = &p->files[i];
-
-		strbuf_addf(out, " %s %16lld %s\n", f->sha256, f->size,
-			    f->path);
-	}
-}
-
-static void join(struct strbuf *out, const char *name, char **w, size_t n)
-{
-	strbuf_addf(out, "%s:", name);
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(out, " %s", w[i]);
-	strbuf_addch(out, '\n');
-}
-
-/* In the order of Debian's archive (and dpkg's field table). */
-static void release_text(const struct publish *p, struct strbuf *out)
-{
-	const struct pp_repo_suite *s = p->s;
-	char date[64];
-
-	if (s->origin)
-		strbuf_addf(out, "Origin: %s\n", s->origin);
-	if (s->label)
-		strbuf_addf(out, "Label: %s\n", s->label);
-	strbuf_addf(out, "Suite: %s\nCodename: %s\n", s->suite, s->codename);
-	rfc2822(p->o->now, date, sizeof(date));
-	strbuf_addf(out, "Date: %s\n", date);
-	if (s->valid_for_days) {
-		rfc2822(p->o->now + (time_t)s->valid_for_days * 86400, date,
-			sizeof(date));
-		strbuf_addf(out, "Valid-Until: %s\n", date);
-	}
-	strbuf_addstr(out, "Acquire-By-Hash: yes\n");
-	join(out, "Architectures", s->archs, s->nr_archs);
-	join(out, "Components", s->components, s->nr_components);
-	if (s->description)
-		strbuf_addf(out, "Description: %s\n", s->description);
-	hash_list(p, out);
-}
-
-static int write_top(struct publish *p, const char *name,
-		     const struct strbuf *data)
-{
-	struct strbuf path = STRBUF_INIT;
-	int rc;
-
-	strbuf_addf(&path, "%s/%s", p->tmp.buf, name);
-	rc = pp_write_file_flags(path.buf, data->buf, data->len, 0644,
-				 sync_flag(p), p->err);
-	strbuf_release(&path);
-	return rc;
-}
-
-static int write_release(struct publish *p)
-{
-	struct strbuf rel = STRBUF_INIT, inrel = STRBUF_INIT, gpg = STRBUF_INIT;
-	int rc;
-
-	release_text(p, &rel);
-	rc = write_top(p, "Release", &rel);
-	if (!rc && p->s->signing_key) {
-		rc = p->o->sign ? p->o->sign(p->o->sign_ctx, p->s->signing_key,
-					     &rel, &inrel, &gpg, p->err) :
-			pp_err_set(p->err, PP_EXIT_USAGE, "suite '%s' has a "
-				   "Signing-Key but no signer was given",
-				   p->s->suite);
-		if (!rc)
-			rc = write_top(p, "Release.gpg", &gpg);
-		if (!rc)
-			rc = write_top(p, "InRelease", &inrel);
-	}
-	strbuf_release(&rel);
-	strbuf_release(&inrel);
-	strbuf_release(&gpg);
-	return rc;
-}
-
 /* The new directory replaces the served one in one step: its
  * directories synced before (its files were as they were written),
  * dists/ after. */
@@ -841,89 +716,6 @@ static int codename_link(struct publish *p)
 	return rc;
 }
 
-/* "Paddle Release" -> "paddle-release", for the keyring's file name. */
-static void keyring_name(const struct pp_repo_suite *s, struct strbuf *out)
-{
-	const char *from = s->origin ? s->origin : s->suite;
-
-	for (const char *c = from; *c; c++)
-		strbuf_addch(out, isalnum((unsigned char)*c) ?
-			     tolower((unsigned char)*c) : '-');
-	strbuf_addstr(out, "-archive-keyring.gpg");
-}
-
-/* Writes a file beside dists/ unless it holds that already: most
- * publishes change neither, and a synced write costs two flushes. */
-static int put_client_file(struct publish *p, const char *path,
-			   const struct strbuf *data, int *written)
-{
-	struct strbuf have = STRBUF_INIT;
-	struct pp_err ignored;
-	int rc = 0;
-
-	pp_err_init(&ignored);
-	if (pp_read_file(path, &have, &ignored) < 0 || have.len != data->len ||
-	    memcmp(have.buf, data->buf, data->len)) {
-		rc = pp_write_file_flags(path, data->buf, data->len, 0644,
-					 sync_flag(p), p->err);
-		*written += !rc;
-	}
-	pp_err_release(&ignored);
-	strbuf_release(&have);
-	return rc;
-}
-
-/* The public key beside the repository and the deb822 source a client
- * adds to /etc/apt/sources.list.d/, pointing at the key once installed
- * in /usr/share/keyrings/. */
-static int client_files(struct publish *p)
-{
-	struct strbuf key = STRBUF_INIT, dst = STRBUF_INIT, text = STRBUF_INIT;
-	struct stat st;
-	int rc = 0, written = 0;
-
-	keyring_name(p->s, &key);
-	if (p->s->signing_key) {
-		char *dir = stat(p->s->signing_key, &st) == 0 && S_ISDIR(st.st_mode) ?
-			xstrdup(p->s->signing_key) : pp_dirname(p->s->signing_key);
-		struct strbuf src = STRBUF_INIT;
-
-		strbuf_addf(&src, "%s/public.gpg", dir);
-		strbuf_addf(&dst, "%s/%s", p->r->root, key.buf);
-		rc = pp_read_file(src.buf, &text, p->err);
-		if (!rc)
-			rc = put_client_file(p, dst.buf, &text, &written);
-		strbuf_reset(&text);
-		free(dir);
-		strbuf_release(&src);
-	}
-	if (p->s->uri) {
-		strbuf_addf(&text, "Types: deb\nURIs: %s\n", p->s->uri);
-	} else {
-		char *abs = realpath(p->r->root, NULL);
-
-		strbuf_addf(&text, "Types: deb\nURIs: file:%s\n",
-			    abs ? abs : p->r->root);
-		free(abs);
-	}
-	strbuf_addf(&text, "Suites: %s\nComponents:", p->s->suite);
-	for (size_t i = 0; i < p->s->nr_components; i++)
-		strbuf_addf(&text, " %s", p->s->components[i]);
-	strbuf_addch(&text, '\n');
-	if (p->s->signing_key)
-		strbuf_addf(&text, "Signed-By: /usr/share/keyrings/%s\n", key.buf);
-	strbuf_reset(&dst);
-	strbuf_addf(&dst, "%s/%s.sources", p->r->root, p->s->suite);
-	if (!rc)
-		rc = put_client_file(p, dst.buf, &text, &written);
-	if (!rc && written && !p->r->no_sync)
-		rc = pp_fsync_dir(p->r->root, p->err);
-	strbuf_release(&key);
-	strbuf_release(&dst);
-	strbuf_release(&text);
-	return rc;
-}
-
 static int publish_suite(struct publish *p)
 {
 	struct pp_repo_members *ms;
@@ -948,13 +740,13 @@ static int publish_suite(struct publish *p)
 		rc = pp_repo_byhash_keep(p->r, p->s, p->cur.buf, p->tmp.buf,
 					 p->o->now, p->err);
 	if (!rc)
-		rc = write_release(p);
+		rc = pp_repo_write_release(p);
 	if (!rc)
 		rc = swap_in(p);
 	if (!rc)
 		rc = codename_link(p);
 	if (!rc)
-		rc = client_files(p);
+		rc = pp_repo_client_files(p);
 	return rc;
 }
 
