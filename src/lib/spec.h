@@ -269,7 +269,10 @@ struct pp_spec {
 				library in one runtime package (libxslt1.1) */
 	int dev_per_library; /* packages.dev = "library": a -dev package per
 				public shared library (libflac-dev,
-				libflac++-dev); else one for the source */
+				libflac++-dev) */
+	int dev_one;         /* packages.dev = "one": one for the source;
+				neither: "auto", one but a C++ library's
+				own beside C libraries */
 	int runtime_soname;  /* packages.runtime = "soname": one per SONAME
 				(policy 8.1); neither: "auto", one when the
 				build only uses them together */

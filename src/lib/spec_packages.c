@@ -240,7 +240,8 @@ static int is_runtime(const char *s)
 
 static int is_dev(const char *s)
 {
-	return !strcmp(s, "one") || !strcmp(s, "library");
+	return !strcmp(s, "auto") || !strcmp(s, "one") ||
+	       !strcmp(s, "library");
 }
 
 static int read_package_about(struct pp_spec_loader *L, const config_setting_t *g)
@@ -259,11 +260,14 @@ static int read_package_about(struct pp_spec_loader *L, const config_setting_t *
 	sp->runtime_soname = runtime && !strcmp(runtime, "soname");
 	free(runtime);
 	if (pp_spec_read_string(L, g, "dev", &dev, is_dev,
-				"\"one\" (one -dev package for the source, the "
-				"default) or \"library\" (one per shared "
+				"\"auto\" (the default: one -dev package for "
+				"the source, but one of its own for a C++ "
+				"library beside C ones), \"one\" (one for the "
+				"source) or \"library\" (one per shared "
 				"library)") < 0)
 		return -1;
 	sp->dev_per_library = dev && !strcmp(dev, "library");
+	sp->dev_one = dev && !strcmp(dev, "one");
 	free(dev);
 	return pp_spec_read_template(L, g, "name", &sp->package) ||
 	       pp_spec_read_string(L, g, "revision", &sp->revision, is_revision,

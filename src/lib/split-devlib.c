@@ -1,8 +1,9 @@
 /* padpack split, packages.dev = "library": which shared library each file
  * for building is for, so that each library gets its own -dev package
  * (as Debian's flac: libflac-dev, libflac++-dev; libjpeg-turbo:
- * libjpeg62-turbo-dev, libturbojpeg0-dev). The default is one -dev per
- * source; this is the other choice, one spec line.
+ * libjpeg62-turbo-dev, libturbojpeg0-dev). The default, "auto", is one
+ * -dev per source but for a C++ library beside C ones, which gets its
+ * own (pp_split_devlibs_cxx_apart); "one" is one -dev, whatever.
  * Layer: below split-assign.c, which asks it; reads staged files. */
 #include <ctype.h>
 #include <stdio.h>
@@ -110,6 +111,26 @@ void pp_split_devlibs_init(struct pp_split_devlibs *d,
 	d->main = main_library(d);
 }
 
+int pp_split_devlibs_cxx_apart(struct pp_split_devlibs *d, const char *one)
+{
+	const struct pp_strlist **needed = xcalloc(d->nr, sizeof(*needed));
+	int apart;
+
+	for (size_t i = 0; i < d->nr; i++)
+		needed[i] = d->elf[i] ? &d->elf[i]->needed : NULL;
+	apart = pp_split_cxx_beside_c(needed, d->nr);
+	for (size_t i = 0; apart && i < d->nr; i++) {
+		if (needed[i] && pp_split_cxx_library(needed[i]))
+			continue;
+		free(d->dev[i]);
+		d->dev[i] = xstrdup(one);
+		if (needed[d->main] && pp_split_cxx_library(needed[d->main]))
+			d->main = i; /* what names no library: the C -dev */
+	}
+	free(needed);
+	return apart;
+}
+
 void pp_split_devlibs_release(struct pp_split_devlibs *d)
 {
 	for (size_t i = 0; i < d->nr; i++) {
@@ -214,7 +235,8 @@ const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
 		for (size_t i = 0; i < d->nr && hit < 0; i++)
 			if (!strcmp(d->soname[i], f->c.soname))
 				hit = (long)i;
-	} else if (f->c.cls == PP_CLASS_STATIC)
+	} else if (f->c.cls != PP_CLASS_HEADER &&
+		   f->c.cls != PP_CLASS_PKGCONFIG) /* libFLAC++.a, .m4 */
 		hit = find_stem(d, base, strcspn(base, "."));
 	if (hit < 0 && (f->c.cls == PP_CLASS_HEADER ||
 			f->c.cls == PP_CLASS_PKGCONFIG) &&

@@ -251,6 +251,28 @@ int pp_split_libraries_together(const struct pp_strlist *sonames,
 	return users > 0 && !apart;
 }
 
+int pp_split_cxx_library(const struct pp_strlist *needed)
+{
+	return pp_strlist_find(needed, "libstdc++.so.6") >= 0 ||
+	       pp_strlist_find(needed, "libc++.so.1") >= 0;
+}
+
+int pp_split_cxx_beside_c(const struct pp_strlist *const *lib_needed,
+			  size_t nr)
+{
+	size_t cxx = 0, c = 0;
+
+	for (size_t j = 0; j < nr; j++) {
+		if (!lib_needed[j])
+			continue;
+		if (pp_split_cxx_library(lib_needed[j]))
+			cxx++;
+		else
+			c++;
+	}
+	return cxx > 0 && c > 0;
+}
+
 int pp_split_is_dev_path(const char *path)
 {
 	static const char *const globs[] = {

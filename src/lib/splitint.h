@@ -65,6 +65,16 @@ int pp_split_libraries_together(const struct pp_strlist *sonames,
 				const struct pp_strlist *const *lib_needed,
 				const struct pp_strlist *const *user_needed,
 				size_t nr_users);
+/* Whether a library is C++: it needs the C++ runtime (libstdc++ or
+ * libc++), as libFLAC++ does and libFLAC does not. */
+int pp_split_cxx_library(const struct pp_strlist *needed);
+/* packages.dev = "auto": whether a C++ library sits beside C ones
+ * (lib_needed[j]: the NEEDED of library j, NULL if not known). Then
+ * each C++ library gets its own -dev package and the C ones share one,
+ * as Debian 12 does for 49 of the 78 sources with both (libflac++-dev,
+ * libconfig++-dev, libgpgmepp-dev, libcdio++-dev; doc/split.md). */
+int pp_split_cxx_beside_c(const struct pp_strlist *const *lib_needed,
+			  size_t nr);
 /* Files for building that no class says are: *-config scripts, autoconf
  * macros, GObject introspection and Vala files, share/pkgconfig. */
 int pp_split_is_dev_path(const char *path);
@@ -278,7 +288,7 @@ void pp_split_sched_init(struct pp_split_sched *sched, struct pp_split *s);
 void pp_split_sched_release(struct pp_split_sched *sched);
 
 
-/* ---- packages.dev = "library" (split-devlib.c) ---- */
+/* ---- packages.dev = "library" and "auto" (split-devlib.c) ---- */
 
 /* A stage's public libraries, for a -dev package each. */
 struct pp_split_devlibs {
@@ -296,8 +306,14 @@ void pp_split_devlibs_init(struct pp_split_devlibs *d,
 			   const struct pp_split_stage *st,
 			   const struct pp_strlist *sonames);
 void pp_split_devlibs_release(struct pp_split_devlibs *d);
+/* packages.dev = "auto": when a C++ library sits beside C ones
+ * (pp_split_cxx_beside_c), the C libraries' -dev becomes one, the
+ * source's (libflac-dev), each C++ library keeping its own
+ * (libflac++-dev), and 1 is returned; else 0, d unchanged. */
+int pp_split_devlibs_cxx_apart(struct pp_split_devlibs *d, const char *one);
 /* The -dev package of a file for building: its .so link's library, the
- * library named as its .a, the first -lNAME of a .pc file's Libs, a
+ * library named as its .a (or other file: libFLAC++.m4), the first
+ * -lNAME of a .pc file's Libs, a
  * header's directory named as a library (FLAC++/) or the library whose
  * functions it declares; else the main library's. */
 const char *pp_split_devlib_of(const struct pp_split_devlibs *d,

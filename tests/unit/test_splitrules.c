@@ -414,6 +414,54 @@ static void runtime_together(struct t_ctx *t)
 	CHECK(!together("libxml2.so.2", "libz.so.1", "libxml2.so.2"));
 }
 
+/* sonames' NEEDED, "|" between libraries ("-" for one not known) */
+static int cxx_beside_c(const char *libs)
+{
+	struct pp_strlist l[4];
+	const struct pp_strlist *lp[4] = { 0 };
+	char *lc = strdup(libs), *save = NULL;
+	size_t nl = 0;
+	int yes;
+
+	for (char *w = strtok_r(lc, "|", &save); w && nl < 4; w = strtok_r(NULL, "|", &save)) {
+		l[nl] = (struct pp_strlist)PP_STRLIST_INIT;
+		push_words(&l[nl], w);
+		lp[nl] = strcmp(w, "-") ? &l[nl] : NULL;
+		nl++;
+	}
+	yes = pp_split_cxx_beside_c(lp, nl);
+	for (size_t i = 0; i < nl; i++)
+		pp_strlist_release(&l[i]);
+	free(lc);
+	return yes;
+}
+
+/* packages.dev = "auto": a C++ library beside C ones gets its own -dev
+ * (Debian 12: 49 of 78 such sources; doc/split.md). */
+static void dev_cxx(struct t_ctx *t)
+{
+	struct pp_strlist n = PP_STRLIST_INIT;
+
+	push_words(&n, "libFLAC.so.12 libstdc++.so.6 libm.so.6 libc.so.6");
+	CHECK(pp_split_cxx_library(&n));
+	pp_strlist_release(&n);
+	push_words(&n, "libogg.so.0 libm.so.6 libc.so.6");
+	CHECK(!pp_split_cxx_library(&n));
+	pp_strlist_release(&n);
+	push_words(&n, "libc++.so.1 libc.so.6");
+	CHECK(pp_split_cxx_library(&n));
+	pp_strlist_release(&n);
+	/* flac: libFLAC (C), libFLAC++ (C++): libflac-dev, libflac++-dev */
+	CHECK(cxx_beside_c("libogg.so.0 libc.so.6|libFLAC.so.12 libstdc++.so.6 libc.so.6"));
+	/* nettle, libevent, pcre2: C only: one -dev */
+	CHECK(!cxx_beside_c("libc.so.6|libnettle.so.8 libgmp.so.10 libc.so.6"));
+	/* snappy-like: C++ only: one -dev */
+	CHECK(!cxx_beside_c("libstdc++.so.6 libc.so.6|libstdc++.so.6 libgcc_s.so.1"));
+	/* a library not known is no evidence */
+	CHECK(!cxx_beside_c("libstdc++.so.6|-"));
+	CHECK(!cxx_beside_c("libc.so.6"));
+}
+
 const struct t_case splitrules_tests[] = {
 	{ "split rules: one runtime package for libraries only used together", runtime_together },
 	{ "split rules: one python3-* package of a source's Python modules", python_package },
@@ -424,6 +472,7 @@ const struct t_case splitrules_tests[] = {
 	{ "split rules: programs of a lib* source, named as Debian does", tools_name },
 	{ "split rules: one -dev per source, the runtime group, files for building", dev_and_group },
 	{ "split rules: a -doc package only for a manual", docs },
+	{ "split rules: a C++ library beside C ones gets its own -dev", dev_cxx },
 	{ "split rules: the default synopsis", synopsis },
 	{ "split rules: the copyright file made from the tree's license", copyright },
 	{ "split rules: a minimal spec loads with defaults", minimal_spec },
