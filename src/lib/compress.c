@@ -13,6 +13,7 @@
 
 #include "fsutil.h"
 #include "xalloc.h"
+#include "xzblocks.h"
 
 #define CHUNK (256u << 10) /* bytes handed to the compressor thread at once */
 #define QUEUE 4           /* chunks in flight */
@@ -90,7 +91,8 @@ struct pp_zwriter {
 	int fd;
 	union {
 		z_stream gz;
-		lzma_stream xz;
+		lzma_stream xz;          /* more than one thread */
+		struct pp_xzblocks *xzb; /* one thread */
 		ZSTD_CCtx *zstd;
 	} s;
 	unsigned char *out;
@@ -102,6 +104,7 @@ struct pp_zwriter {
 	struct chunk queue[QUEUE];
 	unsigned head, count;  /* ring of filled chunks */
 	int started;           /* the compressor has seen input */
+	int xz_blocks;         /* xz on this thread: s.xzb */
 	int stopped;           /* the thread has ended */
 	int failed;            /* the thread hit an error: msg holds it */
 	char msg[512];
@@ -141,10 +144,34 @@ static int code_gzip(struct pp_zwriter *z, const void *in, size_t len, int end)
 	return 0;
 }
 
+static int emit_xzb(void *ctx, const void *buf, size_t len)
+{
+	struct pp_zwriter *z = ctx;
+
+	if (pp_write_all(z->fd, buf, len) < 0) {
+		snprintf(z->msg, sizeof(z->msg),
+			 "cannot write compressed data: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int code_xzb(struct pp_zwriter *z, const void *in, size_t len, int end)
+{
+	int r = pp_xzblocks_code(z->s.xzb, in, len, end);
+
+	if (r > 0)
+		snprintf(z->msg, sizeof(z->msg), "liblzma failed (error %d)", r);
+	return r ? -1 : 0;
+}
+
 static int code_xz(struct pp_zwriter *z, const void *in, size_t len, int end)
 {
 	lzma_stream *s = &z->s.xz;
 	lzma_ret r;
+
+	if (z->xz_blocks)
+		return code_xzb(z, in, len, end);
 
 	s->next_in = in;
 	s->avail_in = len;
@@ -257,6 +284,17 @@ static int init_xz(struct pp_zwriter *z, struct pp_err *err)
 	for (mt.threads = (uint32_t)z->opts.threads; mt.threads > 1; mt.threads--)
 		if (lzma_stream_encoder_mt_memusage(&mt) < limit)
 			break;
+	/* One thread: the same stream from a block encoder on this thread,
+	 * without liblzma's copies of each block (xzblocks.h). */
+	if (mt.threads <= 1) {
+		z->s.xzb = pp_xzblocks_new(mt.preset, emit_xzb, z);
+		z->xz_blocks = 1;
+		if (!z->s.xzb)
+			return pp_err_set(err, PP_EXIT_IO, "cannot start the "
+					  "xz encoder (preset %d)",
+					  z->opts.level);
+		return 0;
+	}
 	if (lzma_stream_encoder_mt(&z->s.xz, &mt) != LZMA_OK)
 		return pp_err_set(err, PP_EXIT_IO, "cannot start the xz "
 				  "encoder (preset %d)", z->opts.level);
@@ -309,7 +347,12 @@ static void free_codec(struct pp_zwriter *z)
 {
 	switch (z->opts.type) {
 	case PP_COMP_GZIP: deflateEnd(&z->s.gz); break;
-	case PP_COMP_XZ: lzma_end(&z->s.xz); break;
+	case PP_COMP_XZ:
+		if (z->xz_blocks)
+			pp_xzblocks_free(z->s.xzb);
+		else
+			lzma_end(&z->s.xz);
+		break;
 	case PP_COMP_ZSTD: ZSTD_freeCCtx(z->s.zstd); break;
 	case PP_COMP_NONE: break;
 	}

@@ -1,9 +1,10 @@
 /* Streaming compressors for .deb members, over zlib, liblzma and libzstd.
  *
  * The bytes written depend only on the input, the compressor and its level,
- * never on the thread count: xz always uses liblzma's multi-threaded block
- * encoder and zstd always runs in worker mode (nbWorkers >= 1), whose output
- * is the same for 1 or N threads. With the defaults the streams are the
+ * never on the thread count: xz streams are always those of liblzma's
+ * multi-threaded block encoder (written, for one thread, by xzblocks.h
+ * with less memory) and zstd always runs in worker mode (nbWorkers >= 1),
+ * whose output is the same for 1 or N threads. With the defaults the streams are the
  * ones dpkg-deb writes on a multi-core machine. Compression runs in its own
  * thread, so reading and archiving the input overlap with it. */
 #ifndef PP_COMPRESS_H

@@ -1,0 +1,128 @@
+#include "../../src/lib/strbuf.h"
+#include "../../src/lib/xzblocks.h"
+#include "test.h"
+
+#include <lzma.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* The block encoder must write what liblzma's multi-threaded encoder
+ * writes, whatever its thread count: packages are byte-identical
+ * whichever of the two compressed them. */
+
+static int to_strbuf(void *ctx, const void *buf, size_t len)
+{
+	strbuf_add(ctx, buf, len);
+	return 0;
+}
+
+static int liblzma_mt(const uint8_t *in, size_t len, unsigned preset,
+		      unsigned threads, struct strbuf *out)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	lzma_mt mt = { 0 };
+	lzma_ret r;
+
+	mt.preset = preset;
+	mt.check = LZMA_CHECK_CRC64;
+	mt.threads = threads;
+	if (lzma_stream_encoder_mt(&s, &mt) != LZMA_OK)
+		return -1;
+	s.next_in = in;
+	s.avail_in = len;
+	do {
+		strbuf_grow(out, 65536);
+		s.next_out = (uint8_t *)out->buf + out->len;
+		s.avail_out = 65536;
+		r = lzma_code(&s, LZMA_FINISH);
+		strbuf_setlen(out, out->len + 65536 - s.avail_out);
+	} while (r == LZMA_OK);
+	lzma_end(&s);
+	return r == LZMA_STREAM_END ? 0 : -1;
+}
+
+/* In pieces of odd sizes, as a tar stream arrives. */
+static int blocks(const uint8_t *in, size_t len, unsigned preset,
+		  struct strbuf *out)
+{
+	struct pp_xzblocks *x = pp_xzblocks_new(preset, to_strbuf, out);
+	size_t off = 0, piece = 1;
+	int r = x ? 0 : -1;
+
+	while (r == 0 && off < len) {
+		size_t n = piece < len - off ? piece : len - off;
+
+		r = pp_xzblocks_code(x, in + off, n, 0);
+		off += n;
+		piece = piece * 7 % 300007 + 1;
+	}
+	if (r == 0)
+		r = pp_xzblocks_code(x, NULL, 0, 1);
+	pp_xzblocks_free(x);
+	return r;
+}
+
+static uint32_t next(uint32_t *state)
+{
+	*state = *state * 1664525u + 1013904223u;
+	return *state >> 24; /* the low bits of an LCG repeat early */
+}
+
+/* kind 0: text; 1: random bytes; 2: random runs of text and noise */
+static uint8_t *make_input(size_t len, int kind)
+{
+	uint8_t *p = malloc(len ? len : 1);
+	uint32_t st = 12345;
+
+	for (size_t i = 0; i < len; i++) {
+		int noise = kind == 1 || (kind == 2 && (i >> 15) % 3 == 1);
+
+		p[i] = noise ? (uint8_t)next(&st) :
+			(uint8_t)("package data "[i % 13] + (i / 4096) % 3);
+	}
+	return p;
+}
+
+static void same_as_liblzma(struct t_ctx *t, size_t len, int kind,
+			    unsigned preset)
+{
+	uint8_t *in = make_input(len, kind);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+
+	CHECK(blocks(in, len, preset, &a) == 0);
+	CHECK(liblzma_mt(in, len, preset, 1, &b) == 0);
+	CHECK(liblzma_mt(in, len, preset, 2, &c) == 0);
+	CHECK(a.len == b.len && !memcmp(a.buf, b.buf, a.len));
+	CHECK(b.len == c.len && !memcmp(b.buf, c.buf, b.len));
+	if (a.len != b.len || memcmp(a.buf, b.buf, a.len))
+		t_fail(t, __FILE__, __LINE__, "length %zu kind %d preset %u: "
+		       "%zu bytes, liblzma %zu", len, kind, preset, a.len, b.len);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	free(in);
+}
+
+static void sizes_around_blocks(struct t_ctx *t)
+{
+	/* preset 0: 256 KiB dictionary, blocks of 1 MiB */
+	static const size_t lens[] = { 0, 1, 4095, (1u << 20) - 1, 1u << 20,
+				       (1u << 20) + 1, 2u << 20,
+				       (5u << 20) / 2 };
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		same_as_liblzma(t, lens[i], 0, 0);
+}
+
+static void incompressible(struct t_ctx *t)
+{
+	same_as_liblzma(t, (5u << 20) / 2, 1, 0);
+	same_as_liblzma(t, (5u << 20) / 2, 2, 0);
+	same_as_liblzma(t, (5u << 20) / 2, 2, 1);
+}
+
+T_SUITE(xzblocks_tests) = {
+	{ "xzblocks: liblzma's stream at block boundaries", sizes_around_blocks },
+	{ "xzblocks: liblzma's stream for incompressible data", incompressible },
+	T_END,
+};
