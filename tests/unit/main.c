@@ -23,6 +23,7 @@ extern const struct t_case repokey_tests[];
 extern const struct t_case json_tests[];
 extern const struct t_case splitrules_tests[];
 extern const struct t_case fuzzfound_tests[];
+extern const struct t_case repocache_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -43,6 +44,7 @@ static const struct t_case *const suites[] = {
 	repokey_tests,
 	json_tests,
 	splitrules_tests,
+	repocache_tests,
 	fuzzfound_tests,
 };
 
