@@ -292,26 +292,6 @@ static char *strings_dup(struct pp_repo_cache *c, const char *s, size_t n)
 	return p;
 }
 
-/* The value of a one-line field of stanza text, in the cache's strings,
- * or NULL. */
-static char *field_value(struct pp_repo_cache *c, const char *text,
-			 size_t len, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *l = text; l && l < text + len; ) {
-		const char *eol = memchr(l, '\n', (size_t)(text + len - l));
-
-		if (!eol)
-			break;
-		if ((size_t)(eol - l) > n + 1 && !strncmp(l, name, n) &&
-		    l[n] == ':' && l[n + 1] == ' ')
-			return strings_dup(c, l + n + 2, (size_t)(eol - l) - n - 2);
-		l = eol + 1;
-	}
-	return NULL;
-}
-
 static void index_entries(struct pp_repo_cache *c)
 {
 	pp_hindex_clear(&c->by_name);
@@ -403,28 +383,46 @@ found:
 	return at;
 }
 
-/* The value of a one-line field of stanza text, in the cache's strings,
- * or NULL; looked for from the last line up: Filename is among a
- * stanza's last lines (index order), and the cache's 100,000 stanzas are
- * scanned at each load. */
-static char *field_value_from_end(struct pp_repo_cache *c, const char *text,
-				  size_t len, const char *name)
+/* Where a record of the file is, found in one pass over its lines (each
+ * looked at by its first bytes: a load reads 100,000 of them): its last
+ * line (the stat line), its first Package value and its last Filename
+ * value (NULL: none). */
+struct record_lines {
+	const char *last;
+	const char *package, *filename;
+	size_t package_len, filename_len;
+};
+
+/* The length of the record at s (avail bytes left in the file): up to
+ * and with the newline before the blank line that ends it, or to the end
+ * of the file (as pp_stanza_end cuts stanzas). */
+static size_t scan_record(const char *s, size_t avail, struct record_lines *r)
 {
-	size_t n = strlen(name);
-	const char *end = text + len; /* just past a line's newline */
+	const char *p = s, *end = s + avail;
 
-	while (end > text) {
-		const char *nl = end - 1 > text ?
-			memrchr(text, '\n', (size_t)(end - 1 - text)) : NULL;
-		const char *l = nl ? nl + 1 : text;
+	memset(r, 0, sizeof(*r));
+	r->last = s;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
 
-		if ((size_t)(end - 1 - l) > n + 1 && !strncmp(l, name, n) &&
-		    l[n] == ':' && l[n + 1] == ' ')
-			return strings_dup(c, l + n + 2,
-					   (size_t)(end - 1 - l) - n - 2);
-		end = l;
+		if (p[0] == 'P' && !r->package && n >= 9 &&
+		    !memcmp(p, "Package: ", 9)) {
+			r->package = p + 9;
+			r->package_len = n - 9;
+		} else if (p[0] == 'F' && n >= 10 &&
+			   !memcmp(p, "Filename: ", 10)) {
+			r->filename = p + 10;
+			r->filename_len = n - 10;
+		}
+		r->last = p;
+		if (!nl || nl + 1 == end)
+			break;
+		if (nl[1] == '\n')
+			return (size_t)(nl - s) + 1;
+		p = nl + 1;
 	}
-	return NULL;
+	return avail;
 }
 
 /* What a record that drops a file's entry has for its stat. */
@@ -455,29 +453,30 @@ struct cache_load {
  * earlier one. Most records are in order, as the file was written whole
  * (a record in order cannot replace an earlier one); the others are
  * resolved at the end (resolve_late). */
-static int load_entry(struct cache_load *ld, const char *s, size_t len)
+static int load_entry(struct cache_load *ld, const char *s, size_t len,
+		      const struct record_lines *rl)
 {
 	static const char stat_line[] = STAT_FIELD ": ";
 	const size_t n = sizeof(stat_line) - 1;
-	const char *last = len > 1 ? memrchr(s, '\n', len - 1) : NULL;
+	const char *last = rl->last;
 	struct pp_repo_cache *c = ld->c;
 	const struct pp_repo_entry *max = c->nr ? &c->e[c->nr - 1] : NULL;
 	struct pp_repo_entry e;
 	int drop, in_order;
 
-	last = last ? last + 1 : s;
 	/* the whole stat line, its newline included: the file's last one
 	 * may be cut short (and the file is mapped: nothing follows it) */
 	if ((size_t)(s + len - last) < n + 1 || s[len - 1] != '\n' ||
-	    memcmp(last, stat_line, n))
+	    memcmp(last, stat_line, n) || !rl->filename)
 		return -1;
 	memset(&e, 0, sizeof(e));
 	e.borrowed = 1;
-	e.filename = field_value_from_end(c, s, (size_t)(last - s), "Filename");
+	e.filename = strings_dup(c, rl->filename, rl->filename_len);
 	e.stat_key = strings_dup(c, last + n, (size_t)(s + len - last) - n - 1);
 	drop = !strcmp(e.stat_key, DROPPED);
-	e.package = field_value(c, s, len, "Package");
-	if (!e.filename || (!drop && !e.package))
+	e.package = rl->package ? strings_dup(c, rl->package, rl->package_len) :
+		NULL;
+	if (!drop && !e.package)
 		return -1; /* its strings stay in the block, unused */
 	e.text = s;
 	e.text_len = (size_t)(last - s);
@@ -608,14 +607,13 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 	xprefault(c->e, c->alloc * sizeof(*c->e));
 	pp_hindex_init(&c->by_name);
 	while (pos < f->len) {
-		const char *end = pp_stanza_end(f->data + pos, f->len - pos);
-		size_t len = end ? (size_t)(end - f->data) + 1 - pos :
-			f->len - pos;
+		struct record_lines rl;
+		size_t len = scan_record(f->data + pos, f->len - pos, &rl);
 
 		/* An entry that does not parse is dropped: it is rebuilt from
 		 * its pool file at the next publish, and the file is written
 		 * whole then (an append cut short leaves such a tail). */
-		if (load_entry(&ld, f->data + pos, len) < 0)
+		if (load_entry(&ld, f->data + pos, len, &rl) < 0)
 			c->rewrite = 1;
 		pos += len + 1;
 	}
