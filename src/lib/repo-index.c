@@ -430,6 +430,10 @@ static size_t scan_record(const char *s, size_t avail, struct record_lines *r)
 
 /* A record of the file out of Packages' order (appended since it was
  * written whole), kept aside until the load is done. */
+/* Past this many records out of order (and a quarter of them all), the
+ * file is written whole again at the next save. */
+#define LATE_REWRITE_MIN 1024
+
 struct late_record {
 	struct pp_repo_entry e; /* text NULL: a later record replaced it */
 	size_t before;          /* the records in order that precede it */
@@ -568,6 +572,10 @@ static void resolve_late(struct cache_load *ld)
 		}
 	entries_moved(c, kept);
 	pp_hindex_release(&ld->late_by_name);
+	/* mostly out of order (sorted by file name, as an earlier padpack
+	 * wrote it, or many appends): written whole at the next save */
+	if (ld->nr_late > LATE_REWRITE_MIN && ld->nr_late > c->nr / 4)
+		c->rewrite = 1;
 }
 
 /* About how many records a cache file of len bytes holds (a stanza of
