@@ -187,10 +187,87 @@ static void cache_path(const char *root, struct strbuf *out)
 	strbuf_addf(out, "%s/db/cache", root);
 }
 
+/* db/cache's size and mtime, in key (STAT_KEY_MAX bytes): "" if none.
+ * Not its inode: a copy of db/ made with its times (cp -a, rsync -a) is
+ * as padpack left it, pieces included. */
+static void cache_stat_key(const char *path, char *key)
+{
+	struct pp_file_id id;
+	struct stat st;
+
+	key[0] = '\0';
+	if (stat(path, &st) == 0) {
+		pp_file_id_of(&st, &id);
+		id.ino = 0;
+		stat_key_fmt(&id, key);
+	}
+}
+
+/* db/zcache/.stamp: db/cache's size and mtime when the pieces beside it
+ * were last known to be of its text. In the piece cache, which a publish
+ * checks as it reads it (and a name with a dot, which its pruning keeps). */
+static void stamp_path(const char *root, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/db/zcache/.stamp", root);
+}
+
+/* Whether the stamp holds db/cache's (path) size and mtime. */
+static int stamp_matches(const char *root, const char *path)
+{
+	struct strbuf stamp = STRBUF_INIT, text = STRBUF_INIT;
+	char key[STAT_KEY_MAX];
+	struct pp_err err;
+	int same = 0;
+
+	pp_err_init(&err);
+	stamp_path(root, &stamp);
+	cache_stat_key(path, key);
+	if (key[0] && access(stamp.buf, F_OK) == 0 &&
+	    pp_read_file(stamp.buf, &text, &err) == 0)
+		same = text.len == strlen(key) + 1 &&
+		       !memcmp(text.buf, key, text.len - 1);
+	pp_err_release(&err);
+	strbuf_release(&stamp);
+	strbuf_release(&text);
+	return same;
+}
+
+/* Records db/cache's (path) stat as padpack leaves it. Not synced: a
+ * stamp lost or older than the cache (which is synced before) only costs
+ * a publish that checks every piece. */
+static int stamp_write(const char *root, const char *path, struct pp_err *err)
+{
+	struct strbuf stamp = STRBUF_INIT;
+	char key[STAT_KEY_MAX + 1];
+	char *dir;
+	int rc;
+
+	stamp_path(root, &stamp);
+	cache_stat_key(path, key);
+	strcat(key, "\n");
+	dir = pp_dirname(stamp.buf);
+	rc = pp_mkdir_p(dir, 0755, err);
+	if (!rc)
+		rc = pp_write_file(stamp.buf, key, strlen(key), 0644, err);
+	free(dir);
+	strbuf_release(&stamp);
+	return rc;
+}
+
+/* Packages' order: by package, then by pool file. */
+static int cmp_key(const char *package_a, const char *file_a,
+		   const char *package_b, const char *file_b)
+{
+	int c = strcmp(package_a, package_b);
+
+	return c ? c : strcmp(file_a, file_b);
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct pp_repo_entry *)a)->filename,
-		      ((const struct pp_repo_entry *)b)->filename);
+	const struct pp_repo_entry *x = a, *y = b;
+
+	return cmp_key(x->package, x->filename, y->package, y->filename);
 }
 
 static void entry_release(struct pp_repo_entry *e)
@@ -215,26 +292,6 @@ static char *strings_dup(struct pp_repo_cache *c, const char *s, size_t n)
 	return p;
 }
 
-/* The value of a one-line field of stanza text, in the cache's strings,
- * or NULL. */
-static char *field_value(struct pp_repo_cache *c, const char *text,
-			 size_t len, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *l = text; l && l < text + len; ) {
-		const char *eol = memchr(l, '\n', (size_t)(text + len - l));
-
-		if (!eol)
-			break;
-		if ((size_t)(eol - l) > n + 1 && !strncmp(l, name, n) &&
-		    l[n] == ':' && l[n + 1] == ' ')
-			return strings_dup(c, l + n + 2, (size_t)(eol - l) - n - 2);
-		l = eol + 1;
-	}
-	return NULL;
-}
-
 static void index_entries(struct pp_repo_cache *c)
 {
 	pp_hindex_clear(&c->by_name);
@@ -242,6 +299,17 @@ static void index_entries(struct pp_repo_cache *c)
 	for (size_t i = 0; i < c->nr; i++)
 		pp_hindex_add(&c->by_name,
 			      pp_hindex_hash(c->e[i].filename, PP_HINDEX_SEED), i);
+	c->indexed = 1;
+}
+
+/* The entries moved or taken out: positions are found again (the table
+ * made again when next needed). */
+static void entries_moved(struct pp_repo_cache *c, size_t sorted_nr)
+{
+	pp_hindex_clear(&c->by_name);
+	c->indexed = 0;
+	c->sorted_nr = sorted_nr;
+	c->next = 0;
 }
 
 struct name_key {
@@ -256,110 +324,258 @@ static int name_eq(const void *ctx, size_t pos)
 	return !strcmp(k->c->e[pos].filename, k->filename);
 }
 
-static size_t find_pos(const struct pp_repo_cache *c, const char *filename)
-{
-	struct name_key k = { c, filename };
+/* Past this many entries out of order, a lookup that next missed uses
+ * the table of names rather than looking at each of them. */
+#define UNSORTED_SCAN_MAX 64
 
-	return pp_hindex_find(&c->by_name,
-			      pp_hindex_hash(filename, PP_HINDEX_SEED),
-			      name_eq, &k);
+/* The position of package's filename in e[0, n), which is in order, or
+ * PP_HINDEX_NONE. */
+static size_t search_sorted(const struct pp_repo_entry *e, size_t n,
+			    const char *package, const char *filename)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(e[mid].package, e[mid].filename, package,
+				filename);
+
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return PP_HINDEX_NONE;
 }
 
-/* The value of a one-line field of stanza text, in the cache's strings,
- * or NULL; looked for from the last line up: Filename is among a
- * stanza's last lines (index order), and the cache's 100,000 stanzas are
- * scanned at each load. */
-static char *field_value_from_end(struct pp_repo_cache *c, const char *text,
-				  size_t len, const char *name)
+/* Where filename's entry is: first where the last lookup ended (a
+ * publish looks names up in the cache's order), then, given the package,
+ * by a binary search of the entries in order and a look at the few
+ * others; else in the table of names (made now if need be). */
+static size_t find_pos(struct pp_repo_cache *c, const char *package,
+		       const char *filename)
 {
-	size_t n = strlen(name);
-	const char *end = text + len; /* just past a line's newline */
+	struct name_key k = { c, filename };
+	size_t at = c->next;
 
-	while (end > text) {
-		const char *nl = end - 1 > text ?
-			memrchr(text, '\n', (size_t)(end - 1 - text)) : NULL;
-		const char *l = nl ? nl + 1 : text;
-
-		if ((size_t)(end - 1 - l) > n + 1 && !strncmp(l, name, n) &&
-		    l[n] == ':' && l[n + 1] == ' ')
-			return strings_dup(c, l + n + 2,
-					   (size_t)(end - 1 - l) - n - 2);
-		end = l;
+	if (at < c->nr && !strcmp(c->e[at].filename, filename))
+		goto found;
+	if (!c->indexed && package &&
+	    c->nr - c->sorted_nr <= UNSORTED_SCAN_MAX) {
+		at = search_sorted(c->e, c->sorted_nr, package, filename);
+		for (size_t i = c->sorted_nr; at == PP_HINDEX_NONE && i < c->nr;
+		     i++)
+			if (!strcmp(c->e[i].filename, filename))
+				at = i;
+	} else {
+		if (!c->indexed)
+			index_entries(c);
+		at = pp_hindex_find(&c->by_name,
+				    pp_hindex_hash(filename, PP_HINDEX_SEED),
+				    name_eq, &k);
 	}
-	return NULL;
+	if (at == PP_HINDEX_NONE)
+		return at;
+found:
+	c->next = at + 1;
+	return at;
+}
+
+/* Where a record of the file is, found in one pass over its lines (each
+ * looked at by its first bytes: a load reads 100,000 of them): its last
+ * line (the stat line), its first Package value and its last Filename
+ * value (NULL: none). */
+struct record_lines {
+	const char *last;
+	const char *package, *filename;
+	size_t package_len, filename_len;
+};
+
+/* The length of the record at s (avail bytes left in the file): up to
+ * and with the newline before the blank line that ends it, or to the end
+ * of the file (as pp_stanza_end cuts stanzas). */
+static size_t scan_record(const char *s, size_t avail, struct record_lines *r)
+{
+	const char *p = s, *end = s + avail;
+
+	memset(r, 0, sizeof(*r));
+	r->last = s;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (p[0] == 'P' && !r->package && n >= 9 &&
+		    !memcmp(p, "Package: ", 9)) {
+			r->package = p + 9;
+			r->package_len = n - 9;
+		} else if (p[0] == 'F' && n >= 10 &&
+			   !memcmp(p, "Filename: ", 10)) {
+			r->filename = p + 10;
+			r->filename_len = n - 10;
+		}
+		r->last = p;
+		if (!nl || nl + 1 == end)
+			break;
+		if (nl[1] == '\n')
+			return (size_t)(nl - s) + 1;
+		p = nl + 1;
+	}
+	return avail;
 }
 
 /* What a record that drops a file's entry has for its stat. */
 #define DROPPED "-"
 
+/* A record of the file out of Packages' order (appended since it was
+ * written whole), kept aside until the load is done. */
+/* Past this many records out of order (and a quarter of them all), the
+ * file is written whole again at the next save. */
+#define LATE_REWRITE_MIN 1024
+
+struct late_record {
+	struct pp_repo_entry e; /* text NULL: a later record replaced it */
+	size_t before;          /* the records in order that precede it */
+	int drop;
+};
+
+/* A load in progress: the records in order go to e (in order, so
+ * that a later record of one of them is found by a binary search), the
+ * others to late. In both, an entry a later record replaced or dropped
+ * has its text set to NULL until the load is done. */
+struct cache_load {
+	struct pp_repo_cache *c;
+	struct late_record *late;
+	size_t nr_late, alloc_late;
+	struct pp_hindex late_by_name; /* the late records not replaced */
+};
+
 /* One record of the cache file: a Packages stanza, then its stat line; or
- * a file's Filename and a stat of DROPPED. A later record of a file
- * replaces its earlier one (a dropped entry is kept, without a package,
- * until the load is done). *max: the greatest filename loaded so far. */
-static int load_entry(struct pp_repo_cache *c, const char *s, size_t len,
-		      const char **max)
+ * a file's Package and Filename and a stat of DROPPED (or its Filename
+ * alone, as padpack 0.x wrote it). A later record of a file replaces its
+ * earlier one. Most records are in order, as the file was written whole
+ * (a record in order cannot replace an earlier one); the others are
+ * resolved at the end (resolve_late). */
+static int load_entry(struct cache_load *ld, const char *s, size_t len,
+		      const struct record_lines *rl)
 {
 	static const char stat_line[] = STAT_FIELD ": ";
 	const size_t n = sizeof(stat_line) - 1;
-	const char *last = len > 1 ? memrchr(s, '\n', len - 1) : NULL;
+	const char *last = rl->last;
+	struct pp_repo_cache *c = ld->c;
+	const struct pp_repo_entry *max = c->nr ? &c->e[c->nr - 1] : NULL;
 	struct pp_repo_entry e;
-	size_t at;
-	int drop;
+	int drop, in_order;
 
-	last = last ? last + 1 : s;
 	/* the whole stat line, its newline included: the file's last one
 	 * may be cut short (and the file is mapped: nothing follows it) */
 	if ((size_t)(s + len - last) < n + 1 || s[len - 1] != '\n' ||
-	    memcmp(last, stat_line, n))
+	    memcmp(last, stat_line, n) || !rl->filename)
 		return -1;
 	memset(&e, 0, sizeof(e));
 	e.borrowed = 1;
-	e.filename = field_value_from_end(c, s, (size_t)(last - s), "Filename");
+	e.filename = strings_dup(c, rl->filename, rl->filename_len);
 	e.stat_key = strings_dup(c, last + n, (size_t)(s + len - last) - n - 1);
 	drop = !strcmp(e.stat_key, DROPPED);
-	if (!drop)
-		e.package = field_value(c, s, len, "Package");
-	if (!e.filename || (!drop && !e.package))
+	e.package = rl->package ? strings_dup(c, rl->package, rl->package_len) :
+		NULL;
+	if (!drop && !e.package)
 		return -1; /* its strings stay in the block, unused */
 	e.text = s;
 	e.text_len = (size_t)(last - s);
-	/* A name greater than any loaded so far cannot be there already, and
-	 * most are: a file written whole is sorted, and appends add names
-	 * mostly in order too. */
-	if (!*max || strcmp(*max, e.filename) < 0) {
-		at = PP_HINDEX_NONE;
-		*max = e.filename;
-	} else {
-		at = find_pos(c, e.filename);
-	}
-	if (at != PP_HINDEX_NONE) {
-		c->e[at] = e;
-		c->stale += 1 + drop;
-		return 0;
-	}
-	if (drop) {
+	in_order = e.package && (!max || cmp_entry(max, &e) < 0);
+	if (in_order && drop) { /* of nothing before it */
 		c->stale++;
-		return 0;
+	} else if (in_order) {
+		ARRAY_GROW(c->e, c->alloc, c->nr + 1);
+		c->e[c->nr++] = e;
+	} else {
+		ARRAY_GROW(ld->late, ld->alloc_late, ld->nr_late + 1);
+		ld->late[ld->nr_late++] = (struct late_record){ e, c->nr, drop };
 	}
-	ARRAY_GROW(c->e, c->alloc, c->nr + 1);
-	pp_hindex_add(&c->by_name, pp_hindex_hash(e.filename, PP_HINDEX_SEED),
-		      c->nr);
-	c->e[c->nr++] = e;
 	return 0;
 }
 
-/* Takes out the entries a later record dropped. */
-static void compact_dropped(struct pp_repo_cache *c)
+struct late_key {
+	const struct cache_load *ld;
+	const char *filename;
+};
+
+static int late_eq(const void *ctx, size_t pos)
 {
+	const struct late_key *k = ctx;
+	const struct pp_repo_entry *e = &k->ld->late[pos].e;
+
+	return e->text && !strcmp(e->filename, k->filename);
+}
+
+/* The entry a late record replaces, if any: an earlier late one, else
+ * one of the records in order before it (found by a binary search, or
+ * for a drop record without a Package by a look at each, once: the file
+ * is then written whole at the next save). */
+static struct pp_repo_entry *replaced_by(struct cache_load *ld,
+					 const struct late_record *r)
+{
+	struct pp_repo_cache *c = ld->c;
+	struct late_key k = { ld, r->e.filename };
+	size_t at = pp_hindex_find(&ld->late_by_name,
+				   pp_hindex_hash(r->e.filename, PP_HINDEX_SEED),
+				   late_eq, &k);
+
+	if (at != PP_HINDEX_NONE)
+		return &ld->late[at].e;
+	if (r->e.package) {
+		at = search_sorted(c->e, r->before, r->e.package, r->e.filename);
+	} else {
+		c->rewrite = 1;
+		for (size_t i = 0; i < r->before && at == PP_HINDEX_NONE; i++)
+			if (!strcmp(c->e[i].filename, r->e.filename))
+				at = i;
+	}
+	return at != PP_HINDEX_NONE && c->e[at].text ? &c->e[at] : NULL;
+}
+
+/* The late records applied in the file's order, then the entries left
+ * put together: those in order first, then the late ones. */
+static void resolve_late(struct cache_load *ld)
+{
+	struct pp_repo_cache *c = ld->c;
 	size_t kept = 0;
 
-	for (size_t i = 0; i < c->nr; i++)
-		if (c->e[i].package)
-			c->e[kept++] = c->e[i];
-	if (kept != c->nr) {
-		c->nr = kept;
-		index_entries(c);
+	pp_hindex_init(&ld->late_by_name);
+	for (size_t i = 0; i < ld->nr_late; i++) {
+		struct late_record *r = &ld->late[i];
+		struct pp_repo_entry *old = replaced_by(ld, r);
+
+		if (old) {
+			old->text = NULL;
+			c->stale++;
+		}
+		if (r->drop) {
+			r->e.text = NULL;
+			c->stale++;
+		} else {
+			pp_hindex_add(&ld->late_by_name,
+				      pp_hindex_hash(r->e.filename, PP_HINDEX_SEED),
+				      i);
+		}
 	}
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->e[i].text)
+			c->e[kept++] = c->e[i];
+	c->nr = kept;
+	for (size_t i = 0; i < ld->nr_late; i++)
+		if (ld->late[i].e.text) {
+			ARRAY_GROW(c->e, c->alloc, c->nr + 1);
+			c->e[c->nr++] = ld->late[i].e;
+		}
+	entries_moved(c, kept);
+	pp_hindex_release(&ld->late_by_name);
+	/* mostly out of order (sorted by file name, as an earlier padpack
+	 * wrote it, or many appends): written whole at the next save */
+	if (ld->nr_late > LATE_REWRITE_MIN && ld->nr_late > c->nr / 4)
+		c->rewrite = 1;
 }
 
 /* About how many records a cache file of len bytes holds (a stanza of
@@ -375,41 +591,42 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 {
 	struct strbuf path = STRBUF_INIT;
 	const struct pp_mapped *f = &c->file;
-	const char *max = NULL;
-	size_t pos = 0, records;
+	struct cache_load ld = { c, NULL, 0, 0, PP_HINDEX_INIT };
+	size_t pos = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->file.data = "";
 	cache_path(root, &path);
-	if (access(path.buf, F_OK) < 0)
+	if (access(path.buf, F_OK) < 0) {
 		c->rewrite = 1; /* made whole, under a temporary name */
-	else if (pp_map_file(path.buf, &c->file, err) < 0) {
+		c->trusted = 1; /* its entries all read from pool files */
+	} else if (pp_map_file(path.buf, &c->file, err) < 0) {
 		strbuf_release(&path);
 		return -1;
+	} else {
+		c->trusted = stamp_matches(root, path.buf);
 	}
 	strbuf_release(&path);
-	/* Sized once: arrays and tables grown step by step touch twice the
-	 * memory, and each new page is a fault. */
+	/* Sized once: arrays grown step by step touch twice the memory, and
+	 * each new page is a fault. */
 	c->strings = xmalloc(f->len + 1);
 	xprefault(c->strings, f->len / 4); /* about what the strings take */
-	records = records_guess(f->len);
-	ARRAY_GROW(c->e, c->alloc, records + 64);
+	ARRAY_GROW(c->e, c->alloc, records_guess(f->len) + 64);
 	xprefault(c->e, c->alloc * sizeof(*c->e));
 	pp_hindex_init(&c->by_name);
-	pp_hindex_reserve(&c->by_name, records + 64);
 	while (pos < f->len) {
-		const char *end = pp_stanza_end(f->data + pos, f->len - pos);
-		size_t len = end ? (size_t)(end - f->data) + 1 - pos :
-			f->len - pos;
+		struct record_lines rl;
+		size_t len = scan_record(f->data + pos, f->len - pos, &rl);
 
 		/* An entry that does not parse is dropped: it is rebuilt from
 		 * its pool file at the next publish, and the file is written
 		 * whole then (an append cut short leaves such a tail). */
-		if (load_entry(c, f->data + pos, len, &max) < 0)
+		if (load_entry(&ld, f->data + pos, len, &rl) < 0)
 			c->rewrite = 1;
 		pos += len + 1;
 	}
-	compact_dropped(c);
+	resolve_late(&ld);
+	free(ld.late);
 	return 0;
 }
 
@@ -429,14 +646,12 @@ static void add_record(struct strbuf *out, int *sep, const char *text,
 static int cache_append(const char *path, struct pp_repo_cache *c,
 			struct pp_err *err)
 {
-	struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	int sep = c->file.len > 0, fd, rc = 0;
 
-	for (size_t i = 0; i < c->nr_dropped; i++) {
-		strbuf_reset(&line);
-		strbuf_addf(&line, "Filename: %s\n", c->dropped[i]);
-		add_record(&text, &sep, line.buf, line.len, DROPPED);
-	}
+	for (size_t i = 0; i < c->nr_dropped; i++)
+		add_record(&text, &sep, c->dropped[i], strlen(c->dropped[i]),
+			   DROPPED);
 	for (size_t i = 0; i < c->nr; i++)
 		if (c->e[i].pending)
 			add_record(&text, &sep, c->e[i].text, c->e[i].text_len,
@@ -449,7 +664,6 @@ static int cache_append(const char *path, struct pp_repo_cache *c,
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", path);
 	c->stale += c->nr_dropped;
 	strbuf_release(&text);
-	strbuf_release(&line);
 	return rc;
 }
 
@@ -459,9 +673,11 @@ static int cache_rewrite(const char *path, struct pp_repo_cache *c,
 	struct pp_filebuf *fb;
 	int rc;
 
-	if (c->nr) { /* sorted, so that the file does not depend on history */
+	/* In Packages' order: the file does not depend on history, and a
+	 * publish finds its index's entries one after the other. */
+	if (c->nr) {
 		pp_sort_nearly_sorted(c->e, c->nr, sizeof(*c->e), cmp_entry);
-		index_entries(c);
+		entries_moved(c, c->nr);
 	}
 	/* Megabytes of small parts: streamed, not built in memory first
 	 * (the entries may point into the file being replaced: its mapping
@@ -493,15 +709,21 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT;
-	int rc;
+	int rc = 0;
 
-	if (!c->dirty)
+	if (!c->dirty && (c->trusted || !c->checked))
 		return 0;
 	cache_path(root, &path);
 	/* A few changes into a large cache: appended, not the megabytes of
 	 * every entry written again. */
-	rc = c->rewrite || c->stale > c->nr ? cache_rewrite(path.buf, c, err) :
-		cache_append(path.buf, c, err);
+	if (c->dirty)
+		rc = c->rewrite || c->stale > c->nr ?
+			cache_rewrite(path.buf, c, err) :
+			cache_append(path.buf, c, err);
+	if (!rc && (c->trusted || c->checked)) {
+		rc = stamp_write(root, path.buf, err);
+		c->trusted = !rc;
+	}
 	if (!rc) {
 		c->dirty = 0;
 		for (size_t i = 0; i < c->nr; i++)
@@ -530,7 +752,16 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 					 const char *filename)
 {
-	size_t at = find_pos(c, filename);
+	size_t at = find_pos(c, NULL, filename);
+
+	return at == PP_HINDEX_NONE ? NULL : &c->e[at];
+}
+
+struct pp_repo_entry *pp_repo_cache_find_pkg(struct pp_repo_cache *c,
+					     const char *package,
+					     const char *filename)
+{
+	size_t at = find_pos(c, package, filename);
 
 	return at == PP_HINDEX_NONE ? NULL : &c->e[at];
 }
@@ -538,20 +769,29 @@ struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		       const char *stat_key, const struct pp_stanza *st)
 {
-	struct pp_repo_entry *e = pp_repo_cache_find(c, filename);
+	const char *package = pp_stanza_get(st, "Package");
+	size_t at = find_pos(c, package, filename);
+	struct pp_repo_entry *e;
 
-	if (e) {
+	if (at != PP_HINDEX_NONE) {
+		e = &c->e[at];
+		/* the same file of another package (a cache edited by hand):
+		 * the entries after it are no longer known to be in order */
+		if (at < c->sorted_nr && strcmp(e->package, package))
+			entries_moved(c, at);
 		entry_release(e);
 	} else {
 		ARRAY_GROW(c->e, c->alloc, c->nr + 1);
-		pp_hindex_add(&c->by_name,
-			      pp_hindex_hash(filename, PP_HINDEX_SEED), c->nr);
+		if (c->indexed)
+			pp_hindex_add(&c->by_name,
+				      pp_hindex_hash(filename, PP_HINDEX_SEED),
+				      c->nr);
 		e = &c->e[c->nr++];
 	}
 	e->borrowed = 0;
 	e->filename = xstrdup(filename);
 	e->stat_key = xstrdup(stat_key);
-	e->package = xstrdup(pp_stanza_get(st, "Package"));
+	e->package = xstrdup(package);
 	{
 		struct strbuf text = STRBUF_INIT;
 
@@ -568,23 +808,29 @@ void pp_repo_cache_prune(struct pp_repo_cache *c,
 			 int (*keep)(void *ctx, const char *filename),
 			 void *ctx)
 {
-	size_t kept = 0;
+	struct strbuf record = STRBUF_INIT;
+	size_t kept = 0, sorted_kept = 0;
 
 	for (size_t i = 0; i < c->nr; i++) {
 		if (keep(ctx, c->e[i].filename)) {
+			sorted_kept += i < c->sorted_nr;
 			c->e[kept++] = c->e[i];
-		} else {
-			ARRAY_GROW(c->dropped, c->alloc_dropped,
-				   c->nr_dropped + 1);
-			c->dropped[c->nr_dropped++] = xstrdup(c->e[i].filename);
-			entry_release(&c->e[i]);
-			c->dirty = 1;
+			continue;
 		}
+		/* its package too: a load finds what it drops in order */
+		strbuf_reset(&record);
+		strbuf_addf(&record, "Package: %s\nFilename: %s\n",
+			    c->e[i].package, c->e[i].filename);
+		ARRAY_GROW(c->dropped, c->alloc_dropped, c->nr_dropped + 1);
+		c->dropped[c->nr_dropped++] = strbuf_detach(&record, NULL);
+		entry_release(&c->e[i]);
+		c->dirty = 1;
 	}
 	if (kept != c->nr) {
 		c->nr = kept;
-		index_entries(c);
+		entries_moved(c, sorted_kept);
 	}
+	strbuf_release(&record);
 }
 
 int pp_repo_entry_fresh(const struct pp_repo_entry *e,

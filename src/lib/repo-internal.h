@@ -31,15 +31,35 @@ struct pp_repo_entry {
  * rewrite is set: its tail was damaged, a --full publish, or more of its
  * records are superseded than live. */
 struct pp_repo_cache {
-	struct pp_repo_entry *e; /* in no order */
+	/* e[0, sorted_nr) in Packages' order (package, then filename), as
+	 * a cache written whole is: a publish looks its index's names up in
+	 * that order, each where the last one found ends (next), with no
+	 * table of 100,000 names made. The others (appended since, out of
+	 * that order) after them, in no order. */
+	struct pp_repo_entry *e;
 	size_t nr, alloc;
-	struct pp_hindex by_name; /* positions in e by filename */
+	size_t sorted_nr;
+	size_t next; /* where a lookup looks first */
+	/* positions in e by filename, made at the first lookup that needs
+	 * it (one by filename alone that next missed, or many entries out
+	 * of order) and kept from then on (indexed set) */
+	struct pp_hindex by_name;
+	int indexed;
 	int dirty;
 	int rewrite;
 	size_t stale;   /* records in the file that later ones replaced */
-	char **dropped; /* pruned since the load: a drop record each */
+	char **dropped; /* pruned since the load: a drop record's Package
+			 * and Filename lines each */
 	size_t nr_dropped, alloc_dropped;
 	int sync; /* saved durably (pp_repo's no_sync unset) */
+	/* db/cache is as padpack last wrote it: its stat is the one
+	 * db/cache.stamp records. Else (edited by hand, restored, or made
+	 * before stamps) a cached index piece, named by its stanzas' pool
+	 * files and stat keys, may not be of the text at hand: a publish
+	 * checks every piece against its text (checked), and the stamp is
+	 * written again only then. */
+	int trusted;
+	int checked;
 	struct pp_mapped file; /* db/cache as read; entries point into it */
 	char *strings;   /* the loaded entries' strings, in one block */
 	size_t strings_len;
@@ -86,6 +106,11 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 void pp_repo_cache_release(struct pp_repo_cache *c);
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
 					 const char *filename);
+/* The same, given the package too: found without the table of names
+ * (a binary search) when next misses. */
+struct pp_repo_entry *pp_repo_cache_find_pkg(struct pp_repo_cache *c,
+					     const char *package,
+					     const char *filename);
 /* Adds or replaces the entry of a pool file. */
 void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		       const char *stat_key, const struct pp_stanza *st);

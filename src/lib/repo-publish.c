@@ -71,8 +71,9 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
 }
 
 /* The hashes of a text of stanzas, gathered into chunks of about 64 KiB
- * first: thousands of small updates cost more than the copy. crc: its
- * CRC-32, which the gzip trailer joined from cached pieces must match. */
+ * first: thousands of small updates cost more than the copy. crc (NULL:
+ * not made): its CRC-32, which the gzip trailer joined from cached pieces
+ * must match. */
 static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
 			 uint32_t *crc)
 {
@@ -89,12 +90,14 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
 		strbuf_reset(&chunk);
 		pp_stanzas_add(t, first, i + 1, &chunk);
 		index_hash_update(&h, chunk.buf, chunk.len);
-		c = crc32(c, (const Bytef *)chunk.buf, (uInt)chunk.len);
+		if (crc)
+			c = crc32(c, (const Bytef *)chunk.buf, (uInt)chunk.len);
 		first = i + 1;
 		size = 0;
 	}
 	index_hash_final(&h, f);
-	*crc = (uint32_t)c;
+	if (crc)
+		*crc = (uint32_t)c;
 	strbuf_release(&chunk);
 }
 
@@ -103,6 +106,7 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
 struct hash_job {
 	const struct pp_stanzas *text;
 	struct index_file f;
+	int with_crc;
 	uint32_t crc;
 };
 
@@ -110,7 +114,7 @@ static void *hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
-	hash_stanzas(j->text, &j->f, &j->crc);
+	hash_stanzas(j->text, &j->f, j->with_crc ? &j->crc : NULL);
 	return NULL;
 }
 
@@ -231,23 +235,35 @@ static int read_missing(struct publish *p, char **names, size_t n,
 static void index_key(struct pp_repo_entry *const *sel, size_t n, char *hex)
 {
 	static const char tag[] = "padpack Packages 1: gzip -9, xz -6\n";
+	struct strbuf chunk = STRBUF_INIT;
 	struct pp_hash h;
 
+	/* gathered into chunks: 300,000 small updates cost more than the
+	 * hashing */
 	pp_hash_init(&h, PP_SHA256);
-	pp_hash_update(&h, tag, sizeof(tag) - 1);
+	strbuf_add(&chunk, tag, sizeof(tag) - 1);
 	for (size_t i = 0; i < n; i++) {
-		pp_hash_update(&h, sel[i]->filename, strlen(sel[i]->filename) + 1);
-		pp_hash_update(&h, sel[i]->stat_key, strlen(sel[i]->stat_key));
-		pp_hash_update(&h, "\n", 1);
+		strbuf_add(&chunk, sel[i]->filename, strlen(sel[i]->filename) + 1);
+		strbuf_addstr(&chunk, sel[i]->stat_key);
+		strbuf_addch(&chunk, '\n');
+		if (chunk.len >= (64 << 10) || i + 1 == n) {
+			pp_hash_update(&h, chunk.buf, chunk.len);
+			strbuf_reset(&chunk);
+		}
 	}
+	if (chunk.len) /* the tag of an empty index */
+		pp_hash_update(&h, chunk.buf, chunk.len);
 	pp_hash_final_hex(&h, hex);
+	strbuf_release(&chunk);
 }
 
-/* The Packages text of the named pool files, as the cache's stanzas as it
- * stands (refs, owned by the caller, point into the cache), and its key;
- * -1 when one of them has no entry yet. found (may be NULL): each name's
- * entry (NULL: none yet), in the names' order. */
-static int cached_text(struct publish *p, char **names, size_t n,
+/* The Packages text of the named pool files (of the packages pkgs, in
+ * Packages' order: the cache's, so that each entry is found where the
+ * one before ends), as the cache's stanzas as it stands (refs, owned by
+ * the caller, point into the cache), and its key; -1 when one of them has
+ * no entry yet. found (may be NULL): each name's entry (NULL: none yet),
+ * in the names' order. */
+static int cached_text(struct publish *p, char **names, char **pkgs, size_t n,
 		       struct pp_stanzas *text, struct pp_stanza_ref **refs,
 		       char *key, struct pp_repo_entry **found)
 {
@@ -257,7 +273,7 @@ static int cached_text(struct publish *p, char **names, size_t n,
 	free(*refs);
 	*refs = NULL;
 	for (size_t i = 0; i < n; i++) {
-		sel[i] = pp_repo_cache_find(p->cache, names[i]);
+		sel[i] = pp_repo_cache_find_pkg(p->cache, pkgs[i], names[i]);
 		if (!sel[i])
 			rc = -1;
 	}
@@ -355,6 +371,7 @@ struct index_job {
 	struct pp_zcache *zcache;
 	struct index_file hashes[3]; /* the text, .gz, .xz */
 	struct index_sink sink[2];   /* .gz, .xz */
+	int with_crc; /* the text's CRC made (and compared with the .gz's) */
 	uint32_t text_crc;
 	struct pp_err err;
 	int rc;
@@ -372,7 +389,7 @@ static void *index_job_run(void *arg)
 		{ PP_COMP_GZIP, 9, &j->gz, sink_done, &j->sink[0], sink_part },
 		{ PP_COMP_XZ, 6, &j->xz, sink_done, &j->sink[1], sink_part },
 	};
-	struct hash_job hj = { &j->text, { 0 }, 0 };
+	struct hash_job hj = { &j->text, { 0 }, j->with_crc, 0 };
 	pthread_t hasher;
 	int threaded;
 
@@ -402,6 +419,9 @@ static void index_job_init(struct index_job *j, const struct publish *p,
 	strbuf_init(&j->gz);
 	strbuf_init(&j->xz);
 	j->zcache = p->zcache;
+	/* A cache as padpack wrote it has the text its pieces were made
+	 * from; another has every piece checked against its text (below). */
+	j->with_crc = !p->cache->trusted;
 	pp_err_init(&j->err);
 	for (size_t i = 0; i < 2; i++) {
 		struct strbuf path = STRBUF_INIT;
@@ -529,12 +549,13 @@ static int make_packages(struct publish *p, struct index_job *j,
 	 * changed by hand, or by a padpack whose stanzas differ) shows in the
 	 * gzip trailer's CRC, joined from the pieces'. Then every piece is
 	 * checked against its text, and the stale ones made again. */
-	if (!rc && !j->rc && j->sink[0].trailer_crc != j->text_crc &&
-	    !p->zcache->check_text) {
+	if (!rc && !j->rc && j->with_crc &&
+	    j->sink[0].trailer_crc != j->text_crc && !p->zcache->check_text) {
 		p->zcache->check_text = 1;
 		index_job_run(j);
 	}
-	if (!rc && !j->rc && j->sink[0].trailer_crc != j->text_crc)
+	if (!rc && !j->rc && j->with_crc &&
+	    j->sink[0].trailer_crc != j->text_crc)
 		rc = pp_err_set(p->err, PP_EXIT_IO, "%s/binary-%s/Packages.gz: "
 				"its CRC is not its text's", comp, arch);
 	if (!rc && j->rc)
@@ -555,6 +576,7 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 {
 	struct index_job j;
 	char **names = xcalloc(ms->nr + 1, sizeof(*names));
+	char **pkgs = xcalloc(ms->nr + 1, sizeof(*pkgs));
 	struct pp_repo_entry **found = xcalloc(ms->nr + 1, sizeof(*found));
 	struct strbuf dir = STRBUF_INIT;
 	char key[2 * PP_HASH_MAX + 1];
@@ -563,17 +585,24 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 
 	index_job_init(&j, p, comp, arch);
 	for (size_t i = 0; i < ms->nr; i++)
-		if (selected(&ms->m[i], comp, arch))
+		if (selected(&ms->m[i], comp, arch)) {
+			pkgs[n] = ms->m[i].package;
 			names[n++] = ms->m[i].filename;
+		}
 	index_dir(p, comp, arch, &dir);
 	strbuf_addstr(&dir, "/by-hash/SHA256");
 	rc = pp_mkdir_p(dir.buf, 0755, p->err);
-	if (!rc && cached_text(p, names, n, &j.text, &j.refs, key, found) < 0) {
+	if (!rc &&
+	    cached_text(p, names, pkgs, n, &j.text, &j.refs, key, found) < 0) {
 		rc = read_missing(p, names, n, found);
 		if (!rc)
-			rc = cached_text(p, names, n, &j.text, &j.refs, key, NULL);
+			rc = cached_text(p, names, pkgs, n, &j.text, &j.refs, key,
+					 NULL);
 	}
-	if (!rc && !p->o->full && pp_repo_reuse_has(p->r->root, key)) {
+	/* (not from a cache that is not as padpack wrote it: its indices are
+	 * made, every piece checked against its text) */
+	if (!rc && !p->o->full && p->cache->trusted &&
+	    pp_repo_reuse_has(p->r->root, key)) {
 		rc = reuse_packages(p, key, comp, arch);
 		if (rc <= 0)
 			goto out;
@@ -585,6 +614,7 @@ out:
 	index_job_release(&j);
 	strbuf_release(&dir);
 	free(found);
+	free(pkgs);
 	free(names);
 	return rc;
 }
@@ -804,11 +834,15 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		cache->rewrite = 1;
 		cache->sync = !r->no_sync;
 	}
+	if (!cache->trusted)
+		zc.check_text = 1;
 	for (size_t i = 0; i < r->nr_suites && !contents; i++)
 		if (r->suites[i].contents)
 			contents = pp_repo_contents_open(r->root);
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
 		rc = publish_one(r, &r->suites[i], o, cache, &zc, contents, err);
+	/* every index made, every piece checked: the cache can be trusted */
+	cache->checked = !rc && zc.check_text;
 	if (!rc)
 		rc = pp_repo_drop_garbage(r, cache, o->full, err);
 	if (!rc)

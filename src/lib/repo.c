@@ -483,16 +483,25 @@ static int place_in_pool(const struct pp_repo *r, struct pp_outbatch *pool,
 	return rc;
 }
 
-/* The suite's members indexed by package and architecture: adding
- * thousands of packages in one run stays linear. A member dropped during
- * the run (an older version past the suite's retention) has no package
- * until the members are compacted. */
+/* The suite's members by package and architecture. The list is saved
+ * sorted: a key is found by a binary search among the members loaded and
+ * a look at the few added since, with no table of a large suite's
+ * 100,000 names made for an add of one. Past a few added (or a list not
+ * in order), a table indexes them all (indexed): adding thousands of
+ * packages in one run stays linear. A member dropped during the run (an
+ * older version past the suite's retention) has no package until the
+ * members are compacted. */
 struct member_index {
 	struct pp_repo_members *ms;
+	size_t sorted_nr; /* ms->m[0, sorted_nr) is in order */
+	int indexed;
 	struct pp_hindex x;
 	const char *package, *arch; /* the key being looked up */
 	size_t *same, nr_same, alloc_same; /* what a lookup found */
 };
+
+/* Past this many members added, a table indexes them all. */
+#define MEMBERS_SCAN_MAX 64
 
 static uint32_t member_hash(const char *package, const char *arch)
 {
@@ -514,16 +523,73 @@ static int member_gather(const void *ctx, size_t pos)
 	return 0;
 }
 
+static int cmp_key(const struct pp_repo_member *m, const char *package,
+		   const char *arch)
+{
+	int c = strcmp(m->package, package);
+
+	return c ? c : strcmp(m->arch, arch);
+}
+
+static void member_index_build(struct member_index *mi)
+{
+	const struct pp_repo_members *ms = mi->ms;
+
+	pp_hindex_reserve(&mi->x, ms->nr + 64);
+	for (size_t i = 0; i < ms->nr; i++)
+		if (ms->m[i].package)
+			pp_hindex_add(&mi->x, member_hash(ms->m[i].package,
+							  ms->m[i].arch), i);
+	mi->indexed = 1;
+}
+
 static void member_index_init(struct member_index *mi,
 			      struct pp_repo_members *ms)
 {
 	memset(mi, 0, sizeof(*mi));
 	mi->ms = ms;
 	pp_hindex_init(&mi->x);
-	pp_hindex_reserve(&mi->x, ms->nr + 64);
-	for (size_t i = 0; i < ms->nr; i++)
-		pp_hindex_add(&mi->x, member_hash(ms->m[i].package,
-						  ms->m[i].arch), i);
+	mi->sorted_nr = ms->nr;
+	for (size_t i = 1; i < ms->nr; i++)
+		if (cmp_key(&ms->m[i - 1], ms->m[i].package, ms->m[i].arch) > 0) {
+			member_index_build(mi); /* a list not in order */
+			break;
+		}
+}
+
+/* The first member in order at or past i that is not dropped, or end. */
+static size_t next_kept(const struct pp_repo_members *ms, size_t i,
+			size_t end)
+{
+	while (i < end && !ms->m[i].package)
+		i++;
+	return i;
+}
+
+/* Gathers the members of mi's key into mi->same, without the table:
+ * the first in order by a binary search (stepping over dropped ones),
+ * the ones after it, then the members added since. */
+static void member_search(struct member_index *mi)
+{
+	const struct pp_repo_members *ms = mi->ms;
+	size_t lo = 0, hi = mi->sorted_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, at = next_kept(ms, mid, hi);
+
+		if (at == hi)
+			hi = mid;
+		else if (cmp_key(&ms->m[at], mi->package, mi->arch) < 0)
+			lo = at + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = next_kept(ms, lo, mi->sorted_nr); i < mi->sorted_nr &&
+	     !cmp_key(&ms->m[i], mi->package, mi->arch);
+	     i = next_kept(ms, i + 1, mi->sorted_nr))
+		member_gather(mi, i);
+	for (size_t i = mi->sorted_nr; i < ms->nr; i++)
+		member_gather(mi, i);
 }
 
 static void member_index_release(struct member_index *mi)
@@ -606,7 +672,12 @@ static void set_member(struct member_index *mi, const struct pp_stanza *st,
 	mi->package = pkg;
 	mi->arch = arch;
 	mi->nr_same = 0;
-	pp_hindex_find(&mi->x, h, member_gather, mi);
+	if (!mi->indexed && ms->nr - mi->sorted_nr > MEMBERS_SCAN_MAX)
+		member_index_build(mi);
+	if (mi->indexed)
+		pp_hindex_find(&mi->x, h, member_gather, mi);
+	else
+		member_search(mi);
 	for (size_t i = 0; i < mi->nr_same && at == PP_HINDEX_NONE; i++)
 		if (!strcmp(ms->m[mi->same[i]].version, version))
 			at = mi->same[i];
@@ -614,7 +685,8 @@ static void set_member(struct member_index *mi, const struct pp_stanza *st,
 		pp_repo_member_release(&ms->m[at]);
 	} else {
 		ARRAY_GROW(ms->m, ms->alloc, ms->nr + 1);
-		pp_hindex_add(&mi->x, h, ms->nr);
+		if (mi->indexed)
+			pp_hindex_add(&mi->x, h, ms->nr);
 		at = ms->nr++;
 		ARRAY_GROW(mi->same, mi->alloc_same, mi->nr_same + 1);
 		mi->same[mi->nr_same++] = at;

@@ -244,19 +244,24 @@ static void text_sha256(const char *text, size_t len,
  * says whether the text's last blank line is in it): a tenth of the
  * bytes of its text to hash. The tag changes with what a stanza's id
  * stands for (repo-publish.c's index key). */
-static void name_by_ids(const struct pp_stanzas *t, struct piece *p)
+static void name_by_ids(const struct pp_stanzas *t, struct piece *p,
+			struct strbuf *buf)
 {
 	static const char tag[] = "padpack piece 1: Packages stanzas\n";
 	uint64_t len = p->len;
 	struct pp_hash h;
 
-	pp_hash_init(&h, PP_SHA256);
-	pp_hash_update(&h, tag, sizeof(tag) - 1);
+	/* the ids gathered first (in buf, reused): hundreds of small
+	 * updates a piece cost more than the hashing */
+	strbuf_reset(buf);
+	strbuf_add(buf, tag, sizeof(tag) - 1);
 	for (size_t i = p->first; i < p->end; i++) {
-		pp_hash_update(&h, t->s[i].id, strlen(t->s[i].id) + 1);
-		pp_hash_update(&h, t->s[i].id2, strlen(t->s[i].id2) + 1);
+		strbuf_add(buf, t->s[i].id, strlen(t->s[i].id) + 1);
+		strbuf_add(buf, t->s[i].id2, strlen(t->s[i].id2) + 1);
 	}
-	pp_hash_update(&h, &len, sizeof(len));
+	strbuf_add(buf, &len, sizeof(len));
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, buf->buf, buf->len);
 	pp_hash_final_hex(&h, p->hex);
 }
 
@@ -268,7 +273,7 @@ static void name_pieces(const struct pp_stanzas *t, struct piece *p,
 
 	for (size_t i = 0; i < n; i++) {
 		if (t->nr && t->s[0].id) {
-			name_by_ids(t, &p[i]);
+			name_by_ids(t, &p[i], &buf);
 			continue;
 		}
 		piece_text(t, &p[i], &buf);

@@ -118,7 +118,15 @@ PY
 piece=$(ls "$R/db/zcache" | grep xz | head -n 1)
 truncate -s 100 "$R/db/zcache/$piece"
 "$PADPACK" repo remove "$R" --suite testing bench01400 > /dev/null
+# db/zcache/.stamp holds db/cache's size and mtime as padpack wrote it:
+# the edit above leaves it behind, so the publish checks every piece
+# against its text; the stamp is written again once it has.
+stamp_now() { echo "$(stat -c '%s %.9Y' "$R/db/cache") 0"; }
+check "the stamp no longer matches the edited db/cache" bash -c "
+	[ \"\$(cat '$R/db/zcache/.stamp')\" != '$(stamp_now)' ]"
 check "a publish over a stale and a cut piece succeeds" "$PADPACK" repo publish "$R" --unsigned
+check "... and stamps db/cache again, once every piece was checked" bash -c "
+	[ \"\$(cat '$R/db/zcache/.stamp')\" = '$(stamp_now)' ]"
 sha=$(awk 'length($1) == 64 && $3 == "main/binary-amd64/Packages" { print $1 }' "$R/dists/testing/Release")
 check "... Packages.xz and .gz expand to the text Release lists" bash -c "
 	[ \$(xzcat '$P/Packages.xz' | sha256sum | cut -c1-64) = '$sha' ] &&

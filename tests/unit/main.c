@@ -24,6 +24,7 @@ extern const struct t_case json_tests[];
 extern const struct t_case splitrules_tests[];
 extern const struct t_case fuzzfound_tests[];
 extern const struct t_case xzblocks_tests[];
+extern const struct t_case repocache_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -45,6 +46,7 @@ static const struct t_case *const suites[] = {
 	json_tests,
 	splitrules_tests,
 	xzblocks_tests,
+	repocache_tests,
 	fuzzfound_tests,
 };
 
