@@ -746,6 +746,18 @@ static int codename_link(struct publish *p)
 	return rc;
 }
 
+/* A suite directory that failed before it was swapped in was never
+ * served: it goes now, not at the next publish (its error is the one the
+ * user sees; one in removing it would only hide that). */
+static void drop_unserved(struct publish *p)
+{
+	struct pp_err scratch;
+
+	pp_err_init(&scratch);
+	pp_remove_tree(p->tmp.buf, &scratch);
+	pp_err_release(&scratch);
+}
+
 static int publish_suite(struct publish *p)
 {
 	struct pp_repo_members *ms;
@@ -773,6 +785,8 @@ static int publish_suite(struct publish *p)
 		rc = pp_repo_write_release(p);
 	if (!rc)
 		rc = swap_in(p);
+	else
+		drop_unserved(p);
 	if (!rc)
 		rc = codename_link(p);
 	if (!rc)

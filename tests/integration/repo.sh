@@ -124,6 +124,7 @@ check_fails "publish --full names a missing pool file and what to do" 4 \
 	"cannot stat pool file '.*pool/main/p/pkg004/pkg004_1.0_all.deb' \(No such file or directory\), which a suite lists: put it back, or drop its package with 'padpack repo remove'" \
 	"$PADPACK" repo publish "$R" --unsigned --full
 same "and the served Release is the one before" "$R/dists/stable/Release" "$WORK/Release.before"
+check "and leaves no half-made suite directory behind (dists/.stable.new)" test ! -e "$R/dists/.stable.new"
 mv "$WORK/pkg004.away" "$R/pool/main/p/pkg004/pkg004_1.0_all.deb"
 check "remove" "$PADPACK" repo remove "$R" pkg002
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
