@@ -816,10 +816,11 @@ static void find_shared(struct pp_split *s, struct choice **choices,
 		nr += !pp_spec_hwcaps_higher(s->spec, &s->spec->variants[i]);
 	if (s->nr_stages < nr) {
 		if (nr > 1)
-			pp_warn(err, "padpack split: %zu of the %zu variants are "
+			pp_warn(err, "padpack split: %zu of the %zu variants %s "
 				"here: files the same in every variant cannot be "
 				"told apart, so each variant's packages hold all "
-				"of its files", s->nr_stages, nr);
+				"of its files", s->nr_stages, nr,
+				s->nr_stages == 1 ? "is" : "are");
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++)
