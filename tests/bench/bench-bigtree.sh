@@ -21,6 +21,7 @@
 set -eu
 shopt -s nullglob
 cd "$(dirname "$0")/../.."
+. tests/bench/lib-debhelper.sh
 TOP=$PWD
 RUNS=${RUNS:-3}
 JOBS=${JOBS:-"1 $(nproc)"}
@@ -136,16 +137,6 @@ write_debian() { # DEBS_DIR SRC_DIR
 # LOG CMD...: runs CMD, appends "WALL CPU PEAK_MIB" to LOG.t (CPU: user
 # plus system seconds of CMD and everything it waited for; peak: the
 # largest process's resident set, which is what GNU time reports).
-timed() {
-	local log=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$log.one" bash -c '"$@"' - "$@" >"$log.out" 2>&1 ||
-		{ tail -n 30 "$log.out" >&2; return 1; }
-	awk '{ printf "%s %.2f %.1f\n", $1, $2 + $3, $4 / 1024 }' "$log.one" >>"$log.t"
-}
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-col() { awk -v c="$2" '{ print $c }' "$1" | median; }
 
 split_run() { # NAME THREADS [OPTION...]: into $work/pNAME
 	local j=$1 n=$2
@@ -161,7 +152,6 @@ dh_run() {
 	(cd "$work/dh/src" && DEB_BUILD_OPTIONS= dpkg-buildpackage -b -nc -us -uc --no-check-builddeps)
 }
 
-bytes() { cat "$@" | wc -c; }
 
 export -f split_run dh_run
 stage_tree
@@ -214,19 +204,7 @@ for j in $JOBS; do
 done
 echo
 first=${JOBS%% *}
-same=yes
-for j in $JOBS; do
-	for f in "$work/p$first"/*.deb; do
-		cmp -s "$f" "$work/p$j/$(basename "$f")" || same="no ($(basename "$f"), --threads $j)"
-	done
-done
-echo "Packages byte-identical whatever --threads: $same."
+threads_identical "$work" "$JOBS"
 echo "Targets: wall ratio <= 0.85, bytes and RSS ratios <= 1."
 echo
-echo "| package | debhelper bytes | padpack bytes |"
-echo "| --- | ---: | ---: |"
-for f in "$work/p$first"/*.deb; do
-	p=$(dpkg-deb -f "$f" Package)
-	d=$(ls "$work"/dh/"${p}"_*.deb 2>/dev/null || ls "$work"/dh/"${p}"_*.ddeb 2>/dev/null || true)
-	printf '| %s | %s | %d |\n' "$p" "$( [ -n "$d" ] && stat -c %s $d || echo -)" "$(stat -c %s "$f")"
-done
+bytes_table "$work/p$first" "$work/dh"
