@@ -39,9 +39,6 @@ void pp_repo_members_release(struct pp_repo_members *ms)
 	memset(ms, 0, sizeof(*ms));
 }
 
-/* One line of db/<suite>.list: "PACKAGE VERSION ARCH COMPONENT FILENAME"
- * (none of them can hold a blank), cut into its five words in place (line
- * is len bytes of the members' text): no allocation for thousands. */
 /* The usual line, five words and a blank between each, cut by memchr
  * (a large suite's list is 100,000 lines): 0 when it is one. */
 static int split_plain(char *line, size_t len, char *w[5])
@@ -68,6 +65,9 @@ static int split_plain(char *line, size_t len, char *w[5])
 	return 0;
 }
 
+/* One line of db/<suite>.list: "PACKAGE VERSION ARCH COMPONENT FILENAME"
+ * (none of them can hold a blank), cut into its five words in place (line
+ * is len bytes of the members' text): no allocation for thousands. */
 static int member_from_line(char *line, size_t len, const char *file,
 			    unsigned no, struct pp_repo_member *m,
 			    struct pp_err *err)
