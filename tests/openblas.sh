@@ -27,6 +27,7 @@
 # where padpack build's own rebuild redoes only what changed.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tools/debian-root.sh"
+source "$(dirname "$0")/tools/lighttpd.sh"
 
 export SOURCE_DATE_EPOCH=1700000000
 CACHE=/var/tmp/padpack-openblas
@@ -252,10 +253,15 @@ fi
 # Debian has packages of some of these names (libopenblas0-pthread,
 # libopenblas0-openmp 0.3.21+ds-4) whose version sorts after ours
 # (0.3.21-1): apt is pinned to the padpack repository for them, as a user
-# of such a repository would.
+# of such a repository would (the pin doc/openblas.md gives users).
+cat >"$D/openblas.pref" <<'EOF'
+Package: libopenblas*
+Pin: release o=OpenBLAS
+Pin-Priority: 990
+EOF
 REPO='install -m 0644 /debs/repo/*-archive-keyring.gpg /usr/share/keyrings/
 cp /debs/repo/stable.sources /etc/apt/sources.list.d/openblas.sources
-printf "Package: libopenblas*\nPin: release o=OpenBLAS\nPin-Priority: 990\n" >/etc/apt/preferences.d/openblas
+install -m 0644 /debs/openblas.pref /etc/apt/preferences.d/openblas
 apt-get update -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=0 >/dev/null 2>&1
 inst() { apt-get install -y -q --no-install-recommends "$@" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }; }
 maps() { python3 -c "import numpy
@@ -356,14 +362,15 @@ done
 # The next revision, split again from the same trees (nothing compiled),
 # in a second padpack repository: apt-get upgrade takes every package to
 # it; the alternatives and the administrator's choice are what they were.
+# (piuparts' upgrade test below starts from revision 1 too.)
+sed 's/^\trevision = "1";/\trevision = "2";/' "$WORK/openblas.cfg" >"$WORK/openblas-2.cfg"
+if "$PADPACK" split -q -c "$WORK/openblas-2.cfg" -B "$B" -o "$WORK/debs2" "${SPLIT_ARGS[@]}" >"$WORK/split2.log" 2>&1 &&
+   publish repo2 "$D"/*.deb "$WORK/debs2"/*.deb >>"$WORK/split2.log" 2>&1; then
+	ok "revision 2 split from the same trees and published beside revision 1"
+else
+	not_ok "revision 2 split from the same trees and published beside revision 1" "$(tail -n 15 "$WORK/split2.log")"
+fi
 if [ "${#BUILT[@]}" -ge 2 ]; then
-	sed 's/^\trevision = "1";/\trevision = "2";/' "$WORK/openblas.cfg" >"$WORK/openblas-2.cfg"
-	if "$PADPACK" split -q -c "$WORK/openblas-2.cfg" -B "$B" -o "$WORK/debs2" "${SPLIT_ARGS[@]}" >"$WORK/split2.log" 2>&1 &&
-	   publish repo2 "$D"/*.deb "$WORK/debs2"/*.deb >>"$WORK/split2.log" 2>&1; then
-		ok "revision 2 split from the same trees and published beside revision 1"
-	else
-		not_ok "revision 2 split from the same trees and published beside revision 1" "$(tail -n 15 "$WORK/split2.log")"
-	fi
 	check_fails "apt-get upgrade from revision 1 to 2 in a padpack repository: all four packages upgraded, the alternatives and the choice of $LO intact" 0 \
 		'^before: .*openblas-'"$LS"'/libblas.so.3.* \| after: .*openblas-'"$LS"'/libblas.so.3.* \| versions: (0\.3\.21-2 ){4}\| alternatives: same \| .*manual mode' \
 		in_root <<-EOF
@@ -435,23 +442,65 @@ for v in "${BUILT[@]}"; do
 	break
 done
 
-# piuparts: install, purge and what is left, of each variant's runtime
-# and -dev packages, in a copy of the cached clean root (Debian's mirror
-# supplies the dependencies, as in the roots above).
-for v in "${BUILT[@]}"; do
-	sx=$(suffix_of "$v")
-	if ! command -v piuparts >/dev/null; then
-		not_ok "piuparts: install and purge" "piuparts is not installed (scripts/install-deps.sh)"
-		break
-	fi
-	if nice piuparts --existing-chroot="$DEBIAN_ROOT" -d bookworm -m http://deb.debian.org/debian \
-		--no-upgrade-test "$D"/libopenblas0-"$sx"_*.deb "$D"/libopenblas-dev-"$sx"_*.deb >"$WORK/piuparts-$v.log" 2>&1; then
-		ok "piuparts: libopenblas0-$sx and libopenblas-dev-$sx: $(sed -n 's/.*INFO: PASS: //p' "$WORK/piuparts-$v.log" | head -n 1)"
-	else
-		not_ok "piuparts: libopenblas0-$sx and libopenblas-dev-$sx install and purge cleanly" \
-			"$(grep -E 'ERROR|FAIL' "$WORK/piuparts-$v.log" | tail -n 15)"
-	fi
-done
+# piuparts: install, purge and what is left of each variant's runtime and
+# -dev packages of revision 2, then its own upgrade test: revision 1
+# installed by apt from the signed padpack repository (served by lighttpd
+# on 127.0.0.1), upgraded to revision 2 from the files, purged. It starts
+# from a user's root: the cached clean root with the repository's key and
+# pin (the layer under $WORK/user-layer, a read-only overlay piuparts
+# copies); without the pin apt takes Debian's libopenblas0-T 0.3.21+ds-4,
+# whose version sorts after ours, and the upgrade test fails. Debian's
+# mirror supplies the dependencies, as in the roots above.
+mkdir -p "$WORK/user-layer/usr/share/keyrings" "$WORK/user-layer/etc/apt/preferences.d" "$WORK/user-root"
+install -m 0644 "$D"/repo/*-archive-keyring.gpg "$WORK/user-layer/usr/share/keyrings/"
+install -m 0644 "$D/openblas.pref" "$WORK/user-layer/etc/apt/preferences.d/openblas"
+KEYRING=/usr/share/keyrings/$(basename "$D"/repo/*-archive-keyring.gpg)
+piuparts_user_root() { # ARGS...: piuparts from the user's root
+	unshare --mount sh -ec '
+		mount --make-rprivate /
+		mount -t overlay overlay -o "ro,lowerdir=$1:$2" "$3"
+		root=$3; shift 3
+		exec nice piuparts --existing-chroot="$root" "$@"
+	' sh "$WORK/user-layer" "$DEBIAN_ROOT" "$WORK/user-root" "$@"
+}
+# Its log: both PASS lines, and each package fetched at OLD from the
+# repository on 127.0.0.1, then unpacked at NEW over OLD.
+piuparts_upgraded() { # LOG OLD NEW PACKAGE...
+	local log=$1 old=$2 new=$3 p
+	shift 3
+	grep -q 'INFO: PASS: Installation and purging test\.$' "$log" &&
+	grep -q 'INFO: PASS: Installation, upgrade and purging tests\.$' "$log" || return 1
+	for p in "$@"; do
+		grep -Fq " http://127.0.0.1:$LIGHTTPD_PORT stable/main amd64 $p amd64 $old [" "$log" &&
+		grep -Fq "Unpacking $p:amd64 ($new) over ($old) ..." "$log" || return 1
+	done
+}
+if ! command -v piuparts >/dev/null; then
+	not_ok "piuparts: install, purge and upgrade" "piuparts is not installed (scripts/install-deps.sh)"
+elif ! lighttpd_start "$D/repo" "$WORK"; then
+	not_ok "lighttpd serves the padpack repository on 127.0.0.1 for piuparts" \
+		"$(cat "$WORK/lighttpd.out" "$WORK/lighttpd.err" 2>/dev/null)"
+else
+	trap 'lighttpd_stop; rm -rf "$WORK"' EXIT
+	for v in "${BUILT[@]}"; do
+		sx=$(suffix_of "$v")
+		old=$(dpkg-deb -f "$D"/libopenblas0-"$sx"_*.deb Version)
+		new=$(dpkg-deb -f "$WORK"/debs2/libopenblas0-"$sx"_*.deb Version)
+		log=$WORK/piuparts-$v.log
+		start=$SECONDS
+		rc=0
+		piuparts_user_root -d bookworm -m http://deb.debian.org/debian \
+			--extra-repo "deb [signed-by=$KEYRING] http://127.0.0.1:$LIGHTTPD_PORT stable main" \
+			"$WORK"/debs2/libopenblas0-"$sx"_*.deb "$WORK"/debs2/libopenblas-dev-"$sx"_*.deb >"$log" 2>&1 || rc=$?
+		if [ "$rc" = 0 ] && piuparts_upgraded "$log" "$old" "$new" "libopenblas0-$sx" "libopenblas-dev-$sx"; then
+			ok "piuparts: libopenblas0-$sx and libopenblas-dev-$sx $new install and purge; upgrade from $old, installed by apt from the padpack repository on 127.0.0.1 (pinned), to $new: PASS ($((SECONDS - start)) s)"
+		else
+			not_ok "piuparts: libopenblas0-$sx and libopenblas-dev-$sx $new install and purge; upgrade from $old in the padpack repository to $new" \
+				"$(grep -E 'ERROR|FAIL|127\.0\.0\.1 .*libopenblas|Unpacking libopenblas|Depends: libopenblas' "$log" | tail -n 20)"
+		fi
+	done
+	lighttpd_stop
+fi
 
 wait "$LINTIAN"
 lint=$(grep -v '^running with root' "$WORK/lintian.out")

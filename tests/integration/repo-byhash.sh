@@ -4,6 +4,7 @@
 # real web server never fails while the repository is published again and
 # again, back to back.
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../tools/lighttpd.sh"
 APT=$TOP/tests/tools/apt-private.sh
 N=${BYHASH_PACKAGES:-2000}
 PUBLISHES=${BYHASH_PUBLISHES:-100}
@@ -91,35 +92,11 @@ S=$WORK/served
 "$PADPACK" repo init "$S" --key "$WORK/key/secret.pem" > /dev/null
 "$PADPACK" repo add "$S" --publish "$CACHE"/base/*.deb > /dev/null
 
-start_lighttpd() { # sets port and http
-	local i
-	for _ in 1 2 3 4 5; do
-		port=$((20000 + RANDOM % 20000))
-		cat > "$WORK/lighttpd.conf" <<EOF
-server.document-root = "$S"
-server.bind = "127.0.0.1"
-server.port = $port
-server.errorlog = "$WORK/lighttpd.err"
-mimetype.assign = ("" => "application/octet-stream")
-# lighttpd keeps stat() results for a second: a file replaced within it is
-# served with its old size (the client sees the previous generation)
-server.stat-cache-engine = "disable"
-EOF
-		lighttpd -D -f "$WORK/lighttpd.conf" > "$WORK/lighttpd.out" 2>&1 &
-		http=$!
-		for i in $(seq 50); do
-			kill -0 $http 2>/dev/null || break
-			(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && return 0
-			sleep 0.1
-		done
-		kill $http 2>/dev/null; wait $http 2>/dev/null
-	done
-	return 1
-}
-if ! start_lighttpd; then
+if ! lighttpd_start "$S" "$WORK"; then
 	not_ok "lighttpd serves the repository on 127.0.0.1" "$(cat "$WORK/lighttpd.out" "$WORK/lighttpd.err" 2>/dev/null)"
 	exit 1
 fi
+port=$LIGHTTPD_PORT
 src="deb [signed-by=$WORK/key/public.gpg] http://127.0.0.1:$port stable main"
 check "apt-get update from lighttpd on 127.0.0.1" "$APT" "$WORK/apt" "$src" update
 
@@ -153,5 +130,5 @@ fi
 rm -rf "$WORK/apt/lists"
 check "the last publish is what apt sees" "$APT" "$WORK/apt" "$src" update
 check "and it lists every package" bash -c "APT_CONFIG='$WORK/apt/apt.conf' apt-cache show bench$((90000 + PUBLISHES)) | grep -q '^Version: 1.0-1'"
-kill $http; wait $http 2>/dev/null
+lighttpd_stop
 check "repo verify passes" "$PADPACK" repo verify "$S" --keyring "$WORK/key/public.gpg"
