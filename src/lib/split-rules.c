@@ -290,6 +290,21 @@ int pp_split_is_dev_path(const char *path)
 	return 0;
 }
 
+int pp_split_compressed_doc(const char *path)
+{
+	static const char *const kept[] = { ".gz", ".gif", ".png", ".jpg",
+					     ".jpeg", NULL };
+	size_t n = strlen(path);
+
+	if (strncmp(path, "usr/share/man/", 14) &&
+	    strncmp(path, "usr/share/info/", 15))
+		return 0;
+	for (const char *const *k = kept; *k; k++)
+		if (n > strlen(*k) && !strcasecmp(path + n - strlen(*k), *k))
+			return 0;
+	return 1;
+}
+
 char *pp_split_doc_package(const char *source, const char *dev)
 {
 	size_t n = dev ? strlen(dev) : 0;

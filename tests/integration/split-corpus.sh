@@ -22,7 +22,7 @@ OUT=$WORK/out
 mkdir -p "$OUT"
 SPLIT=()
 
-for name in $(corpus_names); do
+for name in $(corpus_suite_names); do
 	line=$(corpus_one "$name" "$OUT")
 	case $? in
 	0) ok "$line"; SPLIT+=("$name") ;;
@@ -212,7 +212,7 @@ fi
 # flac's libflac++-dev depends on libflac-dev exactly, as 610 of the
 # 1,130 such relations of Debian 12 are; Debian's flac has no version.
 FLOOR="role=96.5 grouping=97.4 relations=79.3 fields=94.3 names=75.5"
-if [ "${#SPLIT[@]}" = "$(corpus_names | wc -l)" ]; then
+if [ "${#SPLIT[@]}" = "$(corpus_suite_names | wc -l)" ]; then
 	means=$(grep '^| \*\*mean of' "$WORK/table.md" | tr -d '*%' |
 		awk -F' *[|] *' '{ print "role=" $6, "grouping=" $7, "relations=" $8, "fields=" $9, "names=" $10 }')
 	low=$(for m in $FLOOR; do
@@ -226,5 +226,5 @@ if [ "${#SPLIT[@]}" = "$(corpus_names | wc -l)" ]; then
 		not_ok "fidelity means at or above the floor ($FLOOR)" "${low:-no mean row}"
 	fi
 else
-	not_ok "fidelity means: every project of the corpus split" "${#SPLIT[@]} of $(corpus_names | wc -l)"
+	not_ok "fidelity means: every project of the corpus split" "${#SPLIT[@]} of $(corpus_suite_names | wc -l)"
 fi
