@@ -73,6 +73,7 @@ struct names {
 			   with it */
 	int has_programs;
 	unsigned long long doc_bytes; /* documentation but manual pages */
+	int gtk_doc;    /* a gtk-doc book is staged */
 	const struct choice *doc_home; /* where a few documents go, or NULL */
 	unsigned long long data_bytes; /* usr/share, but documentation */
 	const struct choice *data_home; /* where a little data goes */
@@ -129,7 +130,7 @@ static void stage_facts(const struct pp_split *s,
 			const struct pp_split_stage *st,
 			struct pp_strlist *programs, struct pp_strlist *sonames,
 			struct pp_strlist *modules,
-			unsigned long long *doc_bytes,
+			unsigned long long *doc_bytes, int *gtk_doc,
 			unsigned long long *data_bytes)
 {
 	for (size_t i = 0; i < st->nr; i++) {
@@ -147,8 +148,10 @@ static void stage_facts(const struct pp_split *s,
 		if (in_bindir(f->path) && !S_ISDIR(f->st.st_mode) &&
 		    !pp_split_is_dev_path(f->path))
 			pp_strlist_push(programs, strrchr(f->path, '/') + 1);
-		if (f->c.cls == PP_CLASS_DOC && S_ISREG(f->st.st_mode))
+		if (f->c.cls == PP_CLASS_DOC && S_ISREG(f->st.st_mode)) {
 			*doc_bytes += (unsigned long long)f->st.st_size;
+			*gtk_doc |= pp_split_is_gtk_doc_path(f->path);
+		}
 		if (is_shared_data(f) && S_ISREG(f->st.st_mode))
 			*data_bytes += (unsigned long long)f->st.st_size;
 		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
@@ -205,7 +208,7 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 
 	memset(n, 0, sizeof(*n));
 	stage_facts(s, st, &programs, &sonames, &modules, &n->doc_bytes,
-		    &n->data_bytes);
+		    &n->gtk_doc, &n->data_bytes);
 	if (s->spec->package) {
 		rc = expand(s, st->variant, s->spec->package, &sb, err);
 		n->tools = strbuf_detach(&sb, NULL);
@@ -583,10 +586,12 @@ static int doc_rule(const struct names *n, struct choice *c)
 	const struct choice *home = n->doc_home;
 	unsigned long long kib = (n->doc_bytes + 1023) / 1024;
 
-	if (pp_split_wants_doc_package(n->doc_bytes) || !home) {
+	if (pp_split_wants_doc_package(n->doc_bytes, n->gtk_doc) || !home) {
 		choose(c, xstrdup(n->doc), PP_ROLE_DOC, "default: "
 		       "documentation, %llu KiB in all (a manual: %llu KiB or "
-		       "more, or nothing else to hold it) -> the -doc package, "
+		       "more or a gtk-doc book, which Debian 12 ships in a -doc "
+		       "package for 137 of 186 library sources, or nothing "
+		       "else to hold it) -> the -doc package, "
 		       "named as the -dev package (libjansson-doc, "
 		       "libjson-c-doc) or else the source (sqlite3-doc); "
 		       "Debian 12 ships a manual of 10 HTML pages or more in "

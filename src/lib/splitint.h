@@ -109,7 +109,11 @@ int pp_split_has_copyright_notice(const char *text);
 /* A license file upstream installs: usr/share/doc/X/COPYING, LICENSE... */
 int pp_split_is_license_path(const char *path);
 #define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
-int pp_split_wants_doc_package(unsigned long long doc_bytes);
+/* A -doc package for a manual: PP_SPLIT_DOC_PACKAGE_BYTES of documents,
+ * or a gtk-doc book of any size (pp_split_is_gtk_doc_path). */
+int pp_split_wants_doc_package(unsigned long long doc_bytes, int gtk_doc);
+/* A file of a gtk-doc book: usr/share/gtk-doc/html/BOOK/... */
+int pp_split_is_gtk_doc_path(const char *path);
 /* Whether a staged file is shipped gzipped (gzip -9n, as dh_compress):
  * manual pages and info documents (policy 12.1, 12.2; lintian:
  * info-document-not-compressed), but what is compressed already and
