@@ -73,7 +73,7 @@ struct names {
 			   with it */
 	int has_programs;
 	unsigned long long doc_bytes; /* documentation but manual pages */
-	int gtk_doc;    /* a gtk-doc book is staged */
+	int generated_manual; /* Doxygen, gtk-doc or Sphinx made one */
 	const struct choice *doc_home; /* where a few documents go, or NULL */
 	unsigned long long data_bytes; /* usr/share, but documentation */
 	const struct choice *data_home; /* where a little data goes */
@@ -130,7 +130,7 @@ static void stage_facts(const struct pp_split *s,
 			const struct pp_split_stage *st,
 			struct pp_strlist *programs, struct pp_strlist *sonames,
 			struct pp_strlist *modules,
-			unsigned long long *doc_bytes, int *gtk_doc,
+			unsigned long long *doc_bytes, int *generated,
 			unsigned long long *data_bytes)
 {
 	for (size_t i = 0; i < st->nr; i++) {
@@ -150,7 +150,7 @@ static void stage_facts(const struct pp_split *s,
 			pp_strlist_push(programs, strrchr(f->path, '/') + 1);
 		if (f->c.cls == PP_CLASS_DOC && S_ISREG(f->st.st_mode)) {
 			*doc_bytes += (unsigned long long)f->st.st_size;
-			*gtk_doc |= pp_split_is_gtk_doc_path(f->path);
+			*generated |= pp_split_is_generated_manual(f->path);
 		}
 		if (is_shared_data(f) && S_ISREG(f->st.st_mode))
 			*data_bytes += (unsigned long long)f->st.st_size;
@@ -208,7 +208,7 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 
 	memset(n, 0, sizeof(*n));
 	stage_facts(s, st, &programs, &sonames, &modules, &n->doc_bytes,
-		    &n->gtk_doc, &n->data_bytes);
+		    &n->generated_manual, &n->data_bytes);
 	if (s->spec->package) {
 		rc = expand(s, st->variant, s->spec->package, &sb, err);
 		n->tools = strbuf_detach(&sb, NULL);
@@ -586,12 +586,14 @@ static int doc_rule(const struct names *n, struct choice *c)
 	const struct choice *home = n->doc_home;
 	unsigned long long kib = (n->doc_bytes + 1023) / 1024;
 
-	if (pp_split_wants_doc_package(n->doc_bytes, n->gtk_doc) || !home) {
+	if (pp_split_wants_doc_package(n->doc_bytes, n->generated_manual) ||
+	    !home) {
 		choose(c, xstrdup(n->doc), PP_ROLE_DOC, "default: "
 		       "documentation, %llu KiB in all (a manual: %llu KiB or "
-		       "more or a gtk-doc book, which Debian 12 ships in a -doc "
-		       "package for 137 of 186 library sources, or nothing "
-		       "else to hold it) -> the -doc package, "
+		       "more, or one Doxygen, gtk-doc or Sphinx made, which "
+		       "Debian 12 ships in a -doc package for 65 of 81 library "
+		       "sources even under 512 KiB; or nothing else to hold "
+		       "it) -> the -doc package, "
 		       "named as the -dev package (libjansson-doc, "
 		       "libjson-c-doc) or else the source (sqlite3-doc); "
 		       "Debian 12 ships a manual of 10 HTML pages or more in "

@@ -110,10 +110,13 @@ int pp_split_has_copyright_notice(const char *text);
 int pp_split_is_license_path(const char *path);
 #define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
 /* A -doc package for a manual: PP_SPLIT_DOC_PACKAGE_BYTES of documents,
- * or a gtk-doc book of any size (pp_split_is_gtk_doc_path). */
-int pp_split_wants_doc_package(unsigned long long doc_bytes, int gtk_doc);
-/* A file of a gtk-doc book: usr/share/gtk-doc/html/BOOK/... */
-int pp_split_is_gtk_doc_path(const char *path);
+ * or a manual a generator made, of any size
+ * (pp_split_is_generated_manual). */
+int pp_split_wants_doc_package(unsigned long long doc_bytes, int generated);
+/* Whether a documentation file shows a generated manual: a gtk-doc book
+ * (usr/share/gtk-doc/html/BOOK/...), Doxygen's stylesheet or logo,
+ * Sphinx's search index or _static/ directory. */
+int pp_split_is_generated_manual(const char *path);
 /* Whether a staged file is shipped gzipped (gzip -9n, as dh_compress):
  * manual pages and info documents (policy 12.1, 12.2; lintian:
  * info-document-not-compressed), but what is compressed already and

@@ -101,11 +101,16 @@ static void docs(struct t_ctx *t)
 	CHECK(!pp_split_wants_doc_package(0, 0));
 	CHECK(!pp_split_wants_doc_package(PP_SPLIT_DOC_PACKAGE_BYTES - 1, 0));
 	CHECK(pp_split_wants_doc_package(PP_SPLIT_DOC_PACKAGE_BYTES, 0));
-	/* a gtk-doc book, of any size: libidn2's 17 pages, libidn2-doc */
+	/* a generated manual, of any size: libidn2's gtk-doc book of 17
+	 * pages, libidn2-doc */
 	CHECK(pp_split_wants_doc_package(60 * 1024, 1));
-	CHECK(pp_split_is_gtk_doc_path("usr/share/gtk-doc/html/libidn2/index.html"));
-	CHECK(!pp_split_is_gtk_doc_path("usr/share/gtk-doc/html/index.html"));
-	CHECK(!pp_split_is_gtk_doc_path("usr/share/doc/libidn2/index.html"));
+	CHECK(pp_split_is_generated_manual("usr/share/gtk-doc/html/libidn2/index.html"));
+	CHECK(pp_split_is_generated_manual("usr/share/doc/libfoo/html/doxygen.css"));
+	CHECK(pp_split_is_generated_manual("usr/share/doc/foo/html/_static/basic.css"));
+	CHECK(pp_split_is_generated_manual("usr/share/doc/foo/searchindex.js"));
+	CHECK(!pp_split_is_generated_manual("usr/share/gtk-doc/html/index.html"));
+	CHECK(!pp_split_is_generated_manual("usr/share/doc/libidn2/index.html"));
+	CHECK(!pp_split_is_generated_manual("usr/share/doc/libvorbis/html/style.css"));
 	CHECK_OWNED(pp_split_doc_package("jansson", "libjansson-dev"),
 		    "libjansson-doc");
 	CHECK_OWNED(pp_split_doc_package("sqlite3", NULL), "sqlite3-doc");
@@ -534,7 +539,7 @@ const struct t_case splitrules_tests[] = {
 	{ "split rules: the programs' Section from the summary", tools_section },
 	{ "split rules: programs of a lib* source, named as Debian does", tools_name },
 	{ "split rules: one -dev per source, the runtime group, files for building", dev_and_group },
-	{ "split rules: a -doc package only for a manual (512 KiB, or a gtk-doc book)", docs },
+	{ "split rules: a -doc package only for a manual (512 KiB, or a generated one)", docs },
 	{ "split rules: a C++ library beside C ones gets its own -dev", dev_cxx },
 	{ "split rules: the default synopsis", synopsis },
 	{ "split rules: the copyright file made from the tree's license", copyright },
