@@ -707,14 +707,15 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		what = "link -> the package of what it points to";
 		if ((!to && !on_system(f)) || (to && !all[to - st->files].base))
 			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
-					  "link to '%s', which %s; ship its "
+					  "link to '%s', which %s%s%s; ship its "
 					  "target, or give the link a rule in "
 					  "%s: packages.files = ( { path = "
 					  "\"%s\"; drop = \"why\"; } ) (or "
 					  "package = \"NAME\")", st->dir,
-					  f->path, f->link, to ? "a files rule "
-					  "drops" : "is in no package of this "
-					  "run and not on this system",
+					  f->path, f->link, to ? "is dropped ("
+					  : "", to ? all[to - st->files].why :
+					  "is in no package of this run and "
+					  "not on this system", to ? ")" : "",
 					  s->spec->path, f->path);
 	}
 	if (to && all[to - st->files].base) {
