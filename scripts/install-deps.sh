@@ -38,6 +38,8 @@ test_pkgs="$test_pkgs mandoc"
 test_pkgs="$test_pkgs nasm libgmp-dev libxml2-dev libogg-dev"
 # libarchive: the compressors and ACLs Debian builds it with.
 test_pkgs="$test_pkgs liblz4-dev libacl1-dev"
+# libidn2: GNU libunistring, which it is built on.
+test_pkgs="$test_pkgs libunistring-dev"
 # protobuf-c: protoc and its C++ library (its protoc-gen-c plugin);
 # libxml2 (pending): its Python C extension module.
 test_pkgs="$test_pkgs libprotobuf-dev libprotoc-dev protobuf-compiler python3-dev python3-setuptools"

@@ -89,6 +89,15 @@ static int is_python_path(const char *path)
 	return top != NULL;
 }
 
+/* A libtool archive: a .la file whose first line is libtool's comment. */
+static int is_libtool(const char *path, const unsigned char *head, size_t n)
+{
+	size_t len = strlen(path);
+
+	return len > 3 && !strcmp(path + len - 3, ".la") && n >= 9 &&
+	       !memcmp(head, "# ", 2) && memmem(head, n, "libtool", 7);
+}
+
 /* The class of a plain file that is not ELF, by path and first bytes. */
 static enum pp_file_class by_path(const char *path, const struct stat *st,
 				  const unsigned char *head, size_t n)
@@ -105,12 +114,10 @@ static enum pp_file_class by_path(const char *path, const struct stat *st,
 		"usr/share/doc/*", "usr/share/info/*", "usr/share/gtk-doc/*",
 		NULL,
 	};
-	size_t len = strlen(path);
 
 	if (n >= 8 && !memcmp(head, "!<arch>\n", 8))
 		return PP_CLASS_STATIC;
-	if (len > 3 && !strcmp(path + len - 3, ".la") &&
-	    n >= 9 && !memcmp(head, "# ", 2) && memmem(head, n, "libtool", 7))
+	if (is_libtool(path, head, n))
 		return PP_CLASS_LIBTOOL;
 	if (!strncmp(path, "usr/include/", 12))
 		return PP_CLASS_HEADER;
@@ -258,24 +265,31 @@ static char *resolve_in_stage(const char *stage, const char *path,
 	return NULL;
 }
 
-static void classify_link(const char *stage, const char *path,
-			  const char *link_target, struct pp_classified *out)
+/* Whether a link named NAME reaches (at FULL) a libtool archive. */
+static int libtool_link(const char *name, const char *full)
 {
-	const char *base = strrchr(path, '/');
-	struct strbuf full = STRBUF_INIT;
+	unsigned char head[512];
+	size_t n = 0;
+	struct pp_err ignored;
+	int yes;
+
+	pp_err_init(&ignored);
+	yes = read_head(full, head, sizeof(head), &n, &ignored) == 0 &&
+	      is_libtool(name, head, n) && is_libtool(full, head, n);
+	pp_err_release(&ignored);
+	return yes;
+}
+
+/* A link named BASE reaching a regular file (FULL) of the stage: a
+ * link to a shared library, by the SONAME of what it reaches. */
+static void classify_elf_link(const char *base, const char *full,
+			      struct pp_classified *out)
+{
 	struct pp_elf_info elf;
 	struct pp_err damaged; /* a damaged target is judged on its own */
-	struct stat st;
 
-	base = base ? base + 1 : path;
-	out->cls = PP_CLASS_SYMLINK;
-	out->target = resolve_in_stage(stage, path, link_target);
-	if (!out->target)
-		return;
 	pp_err_init(&damaged);
-	strbuf_addf(&full, "%s/%s", stage, out->target);
-	if (lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode) &&
-	    pp_elf_read(full.buf, &elf, &damaged) == 0) {
+	if (pp_elf_read(full, &elf, &damaged) == 0) {
 		if (elf.soname) {
 			size_t n = strlen(elf.soname);
 
@@ -289,8 +303,31 @@ static void classify_link(const char *stage, const char *path,
 		}
 		pp_elf_release(&elf);
 	}
-	strbuf_release(&full);
 	pp_err_release(&damaged);
+}
+
+static void classify_link(const char *stage, const char *path,
+			  const char *link_target, struct pp_classified *out)
+{
+	const char *base = strrchr(path, '/');
+	struct strbuf full = STRBUF_INIT;
+	struct stat st;
+
+	base = base ? base + 1 : path;
+	out->cls = PP_CLASS_SYMLINK;
+	out->target = resolve_in_stage(stage, path, link_target);
+	if (!out->target)
+		return;
+	strbuf_addf(&full, "%s/%s", stage, out->target);
+	if (lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* libpng.la -> libpng16.la: a libtool archive too, dropped
+		 * with it (Debian's rules delete every *.la, links too) */
+		if (libtool_link(base, full.buf))
+			out->cls = PP_CLASS_LIBTOOL;
+		else
+			classify_elf_link(base, full.buf, out);
+	}
+	strbuf_release(&full);
 }
 
 int pp_classify(const char *stage, const char *path, const struct stat *st,

@@ -145,12 +145,9 @@ static int strip_static(const char *dst, struct pp_err *err)
 
 /* ---- copying the files ------------------------------------------------ */
 
-static int is_man_page(const struct pp_split_file *f)
+static int is_compressed_doc(const struct pp_split_file *f)
 {
-	size_t n = strlen(f->path);
-
-	return !strncmp(f->path, "usr/share/man/", 14) &&
-	       (n < 3 || strcmp(f->path + n - 3, ".gz"));
+	return pp_split_compressed_doc(f->path);
 }
 
 /* dh_python3: a script's unversioned python "#!" line becomes
@@ -198,7 +195,7 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 {
 	int rc;
 
-	if (is_man_page(f)) { /* dh_compress */
+	if (is_compressed_doc(f)) { /* dh_compress */
 		struct strbuf gz = STRBUF_INIT;
 
 		strbuf_addf(&gz, "%s.gz", dst);
@@ -234,7 +231,7 @@ static int copy_link(const struct pp_split_file *f, const char *dst,
 
 	strbuf_addstr(&name, dst);
 	strbuf_addstr(&target, f->link);
-	if (is_man_page(f)) { /* the page it names is compressed too */
+	if (is_compressed_doc(f)) { /* the page it names is compressed too */
 		strbuf_addstr(&name, ".gz");
 		strbuf_addstr(&target, ".gz");
 	}
@@ -709,7 +706,7 @@ static void collect_build_ids(struct pp_split *s)
 			const struct pp_split_file *f = pp_split_at(s, p->files[j]);
 			struct pp_strlist *ids = &s->pkgs[dbg].build_ids;
 
-			if (S_ISREG(f->st.st_mode) && !is_man_page(f) &&
+			if (S_ISREG(f->st.st_mode) && !is_compressed_doc(f) &&
 			    f->c.cls != PP_CLASS_STATIC && has_debug_info(f) &&
 			    f->c.elf->build_id[0] &&
 			    pp_strlist_find(ids, f->c.elf->build_id) < 0)

@@ -109,7 +109,19 @@ int pp_split_has_copyright_notice(const char *text);
 /* A license file upstream installs: usr/share/doc/X/COPYING, LICENSE... */
 int pp_split_is_license_path(const char *path);
 #define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
-int pp_split_wants_doc_package(unsigned long long doc_bytes);
+/* A -doc package for a manual: PP_SPLIT_DOC_PACKAGE_BYTES of documents,
+ * or a manual a generator made, of any size
+ * (pp_split_is_generated_manual). */
+int pp_split_wants_doc_package(unsigned long long doc_bytes, int generated);
+/* Whether a documentation file shows a generated manual: a gtk-doc book
+ * (usr/share/gtk-doc/html/BOOK/...), Doxygen's stylesheet or logo,
+ * Sphinx's search index or _static/ directory. */
+int pp_split_is_generated_manual(const char *path);
+/* Whether a staged file is shipped gzipped (gzip -9n, as dh_compress):
+ * manual pages and info documents (policy 12.1, 12.2; lintian:
+ * info-document-not-compressed), but what is compressed already and
+ * images. A link to one names the compressed file. */
+int pp_split_compressed_doc(const char *path);
 /* A -data package holds usr/share's other files only from this size on;
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)

@@ -26,6 +26,9 @@
 #   SPEC_VERSION  a version, where padpack refuses upstream's, for the
 #             spec tried when the minimal one fails (its packages are
 #             scored; the minimal spec's failure is reported)
+#   SUITE     "fidelity" for a project only `make fidelity` builds and
+#             scores: tests/run.sh split-corpus (make check) leaves it out,
+#             to keep within its time (corpus_suite_names)
 #   and defines corpus_build, run in a copy of the unpacked source with
 #   Debian's build flags exported and $STAGE the DESTDIR, using the
 #   helpers autotools_build and cmake_build below or its own commands.
@@ -52,11 +55,18 @@ deb-src $CORPUS_MIRROR" "$@"
 }
 
 corpus_names() { (cd "$CORPUS_DIR" && ls ./*.conf | sed 's|^\./||; s/\.conf$//'); }
+# The projects of tests/run.sh split-corpus: those without SUITE=fidelity.
+corpus_suite_names() {
+	local n
+	for n in $(corpus_names); do
+		grep -q '^SUITE=fidelity$' "$CORPUS_DIR/$n.conf" || echo "$n"
+	done
+}
 
 # corpus_load NAME: reads the recipe (SOURCE, DEBS, SUMMARY, corpus_build).
 corpus_load() {
 	unset -f corpus_build
-	SOURCE='' DEBS='' SUMMARY='' TITLE='' SPEC_VERSION=''
+	SOURCE='' DEBS='' SUMMARY='' TITLE='' SPEC_VERSION='' SUITE=''
 	# shellcheck source=/dev/null
 	source "$CORPUS_DIR/$1.conf" || return 1
 	[ -n "$SOURCE" ] && [ -n "$DEBS" ] && [ -n "$SUMMARY" ] &&

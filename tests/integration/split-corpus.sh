@@ -22,7 +22,7 @@ OUT=$WORK/out
 mkdir -p "$OUT"
 SPLIT=()
 
-for name in $(corpus_names); do
+for name in $(corpus_suite_names); do
 	line=$(corpus_one "$name" "$OUT")
 	case $? in
 	0) ok "$line"; SPLIT+=("$name") ;;
@@ -206,13 +206,18 @@ else
 fi
 
 # The means do not fall below what the rules reached (doc/split-corpus.md,
-# 2026-11-26: 22 projects): a rule that makes the corpus worse fails here.
+# 2026-11-27: the 23 projects of this suite): a rule that makes the
+# corpus worse fails here.
 # Issue 13's own bar (make fidelity's exit status) is higher still.
 # Relations went from 79.7 to 79.3 with the C++ library's own -dev:
 # flac's libflac++-dev depends on libflac-dev exactly, as 610 of the
 # 1,130 such relations of Debian 12 are; Debian's flac has no version.
-FLOOR="role=96.5 grouping=97.4 relations=79.3 fields=94.3 names=75.5"
-if [ "${#SPLIT[@]}" = "$(corpus_names | wc -l)" ]; then
+# 2026-11-27: libpng joined the suite (23 projects; the other five
+# projects added then are only in make fidelity, SUITE=fidelity): its
+# programs depend on libpng16-16 (>=), Debian's exactly, so relations
+# 79.3 -> 76.9 with no rule changed for the 22.
+FLOOR="role=96.7 grouping=97.5 relations=76.9 fields=94.1 names=76.5"
+if [ "${#SPLIT[@]}" = "$(corpus_suite_names | wc -l)" ]; then
 	means=$(grep '^| \*\*mean of' "$WORK/table.md" | tr -d '*%' |
 		awk -F' *[|] *' '{ print "role=" $6, "grouping=" $7, "relations=" $8, "fields=" $9, "names=" $10 }')
 	low=$(for m in $FLOOR; do
@@ -226,5 +231,5 @@ if [ "${#SPLIT[@]}" = "$(corpus_names | wc -l)" ]; then
 		not_ok "fidelity means at or above the floor ($FLOOR)" "${low:-no mean row}"
 	fi
 else
-	not_ok "fidelity means: every project of the corpus split" "${#SPLIT[@]} of $(corpus_names | wc -l)"
+	not_ok "fidelity means: every project of the corpus split" "${#SPLIT[@]} of $(corpus_suite_names | wc -l)"
 fi
