@@ -17,10 +17,17 @@
 
 enum pp_compressor { PP_COMP_NONE, PP_COMP_GZIP, PP_COMP_XZ, PP_COMP_ZSTD };
 
+/* xz's x86 BCJ filter (before LZMA2): it turns the relative addresses of
+ * x86 calls and jumps into absolute ones, which repeat, so x86 machine
+ * code compresses some 10% smaller (and faster). AUTO: the writer of a
+ * .deb decides per data member (deb.h); a compressor reads it as OFF. */
+enum pp_x86_filter { PP_X86_AUTO, PP_X86_OFF, PP_X86_ON };
+
 struct pp_compress_opts {
 	enum pp_compressor type;
 	int level;   /* -1: the compressor's default (gzip 9, xz 6, zstd 3) */
 	int threads; /* 0: one per online CPU */
+	enum pp_x86_filter x86; /* xz only */
 };
 
 /* "gzip"/"gz", "xz", "zstd"/"zst", "none"; -1 if unknown. */
