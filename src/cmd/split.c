@@ -20,7 +20,7 @@
 static const char usage[] =
 	"usage: padpack split [-c SPEC] [-B BUILD_DIR] [-o DIR] [--variant NAME]...\n"
 	"                     [--explain] [-Z gzip|xz|zstd|none] [-z LEVEL]\n"
-	"                     [--no-x86-filter]\n"
+	"                     [--x86-filter auto|off]\n"
 	"                     [--admindir DIR] [-q | --json]\n"
 	"   or: padpack split --stage DIR --name NAME --version VERSION\n"
 	"                     [--maintainer 'NAME <EMAIL>'] [--summary TEXT]\n"
@@ -44,10 +44,11 @@ static const char usage[] =
 	"                        and the rule that chose it; write nothing\n"
 	"  -Z, --compression=T   gzip, xz (default), zstd or none\n"
 	"  -z, --level=N         compression level\n"
-	"      --no-x86-filter   xz: never put the x86 BCJ filter before LZMA2\n"
-	"                        (default: in packages of which a tenth or\n"
-	"                        more is x86 machine code, some 10% smaller;\n"
-	"                        for xz decoders without it)\n"
+	"      --x86-filter=W    xz: put the x86 BCJ filter before LZMA2 in\n"
+	"                        the data member: auto (default), when a\n"
+	"                        tenth or more of the files is x86 machine\n"
+	"                        code (some 10% smaller); off: never (for\n"
+	"                        an xz decoder without it)\n"
 	"      --threads=N       CPUs to use: packages built and packed side by\n"
 	"                        side (default: one per CPU; 1: one after the\n"
 	"                        other); the packages' bytes are the same\n"
@@ -94,7 +95,7 @@ struct split_cli {
 
 enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR, OPT_STAGE, OPT_NAME,
        OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD,
-       OPT_JSON, OPT_THREADS, OPT_NO_X86 };
+       OPT_JSON, OPT_THREADS, OPT_X86 };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -105,7 +106,7 @@ static const struct option long_opts[] = {
 	{ "compression", required_argument, NULL, 'Z' },
 	{ "level", required_argument, NULL, 'z' },
 	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "no-x86-filter", no_argument, NULL, OPT_NO_X86 },
+	{ "x86-filter", required_argument, NULL, OPT_X86 },
 	{ "admindir", required_argument, NULL, OPT_ADMINDIR },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "stage", required_argument, NULL, OPT_STAGE },
@@ -139,7 +140,11 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 	case OPT_COPYRIGHT: cli->copyright = optarg; break;
 	case OPT_SCAFFOLD: cli->scaffold = optarg; break;
 	case OPT_JSON: cli->json = 1; break;
-	case OPT_NO_X86: cli->comp.x86 = PP_X86_OFF; break;
+	case OPT_X86:
+		if (pp_x86_filter_parse(optarg, &cli->comp.x86) < 0)
+			return pp_usage_error(err, "--x86-filter '%s': use "
+					      "auto or off", optarg);
+		break;
 	case 'Z':
 		if (pp_compressor_parse(optarg, &cli->comp.type) < 0)
 			return pp_usage_error(err, "unknown compression '%s'; "

@@ -37,6 +37,17 @@ int pp_compressor_parse(const char *name, enum pp_compressor *type)
 	return -1;
 }
 
+int pp_x86_filter_parse(const char *name, enum pp_x86_filter *out)
+{
+	if (!strcmp(name, "auto"))
+		*out = PP_X86_AUTO;
+	else if (!strcmp(name, "off"))
+		*out = PP_X86_OFF;
+	else
+		return -1;
+	return 0;
+}
+
 const char *pp_compressor_ext(enum pp_compressor type)
 {
 	static const char *const ext[] = { "", ".gz", ".xz", ".zst" };

@@ -32,6 +32,8 @@ struct pp_compress_opts {
 
 /* "gzip"/"gz", "xz", "zstd"/"zst", "none"; -1 if unknown. */
 int pp_compressor_parse(const char *name, enum pp_compressor *type);
+/* "auto", "off" (what a user may choose); -1 if neither. */
+int pp_x86_filter_parse(const char *name, enum pp_x86_filter *out);
 /* Member name suffix: "", ".gz", ".xz", ".zst". */
 const char *pp_compressor_ext(enum pp_compressor type);
 const char *pp_compressor_name(enum pp_compressor type);
