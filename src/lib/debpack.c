@@ -785,20 +785,14 @@ static uint64_t data_bytes(const struct pack *p)
 }
 
 /* Whether the data member gets xz's x86 BCJ filter (PP_X86_AUTO): when
- * the instruction bytes of the package's x86 programs and shared objects,
- * less the bytes of its static archives and relocatable objects (which
- * the filter makes larger), are X86_SHARE percent or more of its file
- * bytes (x86code.h), decided from the files alone. The filter makes
- * such code about 10% smaller and leaves text and DWARF within 0.05% of
- * their size (doc/bigtree.md), so a package of some code and more
- * other data still gains. The control member, text, never gets it. */
-#define X86_SHARE 10
-
+ * x86code.h expects it to make the package smaller, from its files alone
+ * (never the threads or the machine). The control member, text, never
+ * gets it. */
 static enum pp_x86_filter data_x86(const struct pack *p)
 {
 	struct strbuf path = STRBUF_INIT;
-	struct pp_x86_tally t = { 0, 0 };
-	uint64_t all = data_bytes(p);
+	struct pp_x86_tally t = { 0 };
+	int gains;
 
 	if (p->opts->comp.type != PP_COMP_XZ)
 		return PP_X86_OFF;
@@ -814,8 +808,9 @@ static enum pp_x86_filter data_x86(const struct pack *p)
 		pp_x86_tally_file(&t, path.buf, (uint64_t)e->st.st_size);
 	}
 	strbuf_release(&path);
-	return t.code > t.reloc && (t.code - t.reloc) * 100 >= all * X86_SHARE ?
-		PP_X86_ON : PP_X86_OFF;
+	gains = pp_x86_tally_gains(&t, data_bytes(p));
+	pp_x86_tally_release(&t);
+	return gains ? PP_X86_ON : PP_X86_OFF;
 }
 
 static int write_members(struct pack *p, int out_fd, const char *dir)

@@ -188,6 +188,35 @@ check_fails "x86 filter: padpack verify checks every file against md5sums" 0 \
 "$PADPACK" repo add "$WORK/xrepo" --publish --unsigned "$WORK/x86-1.deb" >/dev/null
 check_fails "x86 filter: the repository's Contents index lists its files" 0 \
 	'^usr/bin/xz +([a-z]+/)?fx-x86$' bash -c "zcat '$WORK/xrepo/dists/stable/main/Contents-amd64.gz'"
+# the same programs in a static archive beside them: the filter would
+# make the archive larger than it makes the programs smaller
+A=$WORK/x86a
+cp -a "$X" "$A"
+rm -f "$A/DEBIAN/md5sums"
+mkdir -p "$A/usr/lib"
+ar rcS "$A/usr/lib/libfx.a" "$X"/usr/bin/*
+"$PADPACK" pack -q --x86-filter=auto "$A" "$WORK/x86a.deb"
+check_fails "programs beside a static archive as large: LZMA2 alone" 0 \
+	'^--lzma2=dict=8MiB$' chain "$WORK/x86a.deb" data.tar.xz
+# a library of one kernel compiled 300 times side by side (as OpenBLAS's
+# DYNAMIC_ARCH builds do): each copy calls its own helper at the same
+# relative distance, which the filter turns into 300 different numbers
+K=$WORK/x86k
+mkdir -p "$K/DEBIAN" "$K/usr/lib"
+printf 'Package: fx-kernels\nVersion: 1.0\nArchitecture: amd64\nMaintainer: T <t@example.org>\nDescription: kernels\n One kernel, many times.\n' \
+	> "$K/DEBIAN/control"
+for i in $(seq 300); do
+	echo "__attribute__((noinline)) static int h$i(int x) { return x * 3 + (x >> 2) - 7; }"
+	echo "int f$i(int x) { int t = 0; for (int j = 0; j < x; j++) t += h$i(j) ^ h$i(t); return t + h$i(x); }"
+done > "$WORK/kernels.c"
+cc -O2 -fno-ipa-icf -fno-toplevel-reorder -shared -fPIC -o "$K/usr/lib/libfxk.so" "$WORK/kernels.c"
+a=$(xz -6 -c "$K/usr/lib/libfxk.so" | wc -c) b=$(xz --x86 --lzma2=preset=6 -c "$K/usr/lib/libfxk.so" | wc -c)
+"$PADPACK" pack -q --x86-filter=auto "$K" "$WORK/x86k.deb"
+if [ "$b" -gt "$a" ] && [ "$(chain "$WORK/x86k.deb" data.tar.xz)" = "--lzma2=dict=8MiB" ]; then
+	ok "a kernel compiled side by side: LZMA2 alone (xz --x86: $b bytes, xz -6: $a)"
+else
+	not_ok "a kernel compiled side by side: LZMA2 alone" "xz --x86: $b bytes, xz -6: $a; chain: $(chain "$WORK/x86k.deb" data.tar.xz)"
+fi
 # text: the filter is not used even when asked for
 T=$WORK/text
 mkdir -p "$T/DEBIAN" "$T/usr/share/doc/fx-text"

@@ -261,21 +261,23 @@ xz_chain() { # DEB [MEMBER]: the member's filter chains, as xz --robot -lvv says
 		xz --robot -lvv "$WORK/chain.xz" | awk -F'\t' '$1 == "block" {print $NF}' | sort -u
 }
 check_x86_filter() {
-	local p got bad= nox86=$WORK/nox86
-	for p in libpaddle1 paddle libpaddle-dev libpaddle1-dbgsym paddle-doc; do
-		[ -f "$(deb "$p")" ] || [ -f "$(deb "$p" all)" ] || { bad="$bad $p:missing"; continue; }
-		got=$(xz_chain "$(ls "$(deb "$p")" "$(deb "$p" all)" 2>/dev/null | head -n 1)")
-		case $p in
-		libpaddle1|paddle) [ "$got" = "--x86 --lzma2=dict=8MiB" ] || bad="$bad $p:$got" ;;
-		*) [ "$got" = "--lzma2=dict=8MiB" ] || bad="$bad $p:$got" ;;
+	local f p got bad= nox86=$WORK/nox86
+	for f in "$D"/*.deb; do
+		p=$(basename "$f"); p=${p%%_*}
+		got=$(xz_chain "$f")
+		case $p:$(dpkg-deb -f "$f" Architecture) in
+		libpaddle1:*|paddle:*)
+			[ "$got" = "--x86 --lzma2=dict=8MiB" ] || bad="$bad $p:$got" ;;
+		*-dev:*|*-dbgsym:*|*:all)
+			[ "$got" = "--lzma2=dict=8MiB" ] || bad="$bad $p:$got" ;;
 		esac
-		got=$(xz_chain "$(ls "$(deb "$p")" "$(deb "$p" all)" 2>/dev/null | head -n 1)" control.tar.xz)
+		got=$(xz_chain "$f" control.tar.xz)
 		[ "$got" = "--lzma2=dict=8MiB" ] || bad="$bad $p(control):$got"
 	done
 	if [ -z "$bad" ]; then
-		ok "x86 filter: in the library's and the program's data, not in -dev, docs, -dbgsym nor control"
+		ok "x86 filter: in the library's and the program's data, not in -dev (headers, docs), -dbgsym, Architecture: all nor control"
 	else
-		not_ok "x86 filter: in the library's and the program's data, not in -dev, docs, -dbgsym nor control" "$bad"
+		not_ok "x86 filter: in the library's and the program's data, not in -dev (headers, docs), -dbgsym, Architecture: all nor control" "$bad"
 	fi
 	split_core -q --x86-filter off -o "$nox86" >"$WORK/nox86.log" 2>&1 ||
 		{ not_ok "--x86-filter off" "$(cat "$WORK/nox86.log")"; return; }
