@@ -20,9 +20,9 @@ struct pp_progress;
 
 struct pp_pack_opts {
 	/* used for both members, as dpkg-deb; but comp.x86: PP_X86_AUTO
-	 * gives the data member xz's x86 BCJ filter when the package is
-	 * mostly x86 machine code (debpack.c says the rule), OFF never, ON
-	 * always; the control member never has it */
+	 * gives the data member xz's x86 BCJ filter when x86code.h expects
+	 * it to make the package smaller, OFF never, ON always; the control
+	 * member never has it */
 	struct pp_compress_opts comp;
 	time_t timestamp; /* ar mtimes; tar mtimes are clamped to it */
 	struct pp_progress *progress; /* told the bytes archived; or NULL */
