@@ -1,10 +1,13 @@
 #include "../../src/lib/strbuf.h"
+#include "../../src/lib/x86code.h"
 #include "../../src/lib/xzblocks.h"
 #include "test.h"
 
 #include <lzma.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The block encoder must write what liblzma's multi-threaded encoder
  * writes, whatever its thread count: packages are byte-identical
@@ -207,10 +210,77 @@ static void x86_smaller(struct t_ctx *t)
 	strbuf_release(&b);
 }
 
+/* A tally of code bytes and n call sites whose relative targets take
+ * nrel distinct values and absolute ones nabs. */
+static int gains(uint64_t code, uint64_t reloc, uint64_t all, size_t n,
+		 uint32_t nrel, uint32_t nabs)
+{
+	struct pp_x86_tally t = { 0 };
+	int r;
+
+	t.code = code;
+	t.reloc = reloc;
+	t.rel = malloc(n * sizeof(*t.rel));
+	t.abs = malloc(n * sizeof(*t.abs));
+	t.nr = t.alloc = n;
+	for (size_t i = 0; i < n; i++) {
+		t.rel[i] = (uint32_t)(i % nrel) * 7919;
+		t.abs[i] = (uint32_t)(i % nabs) * 104729;
+	}
+	r = pp_x86_tally_gains(&t, all);
+	pp_x86_tally_release(&t);
+	return r;
+}
+
+/* The rule of x86code.h: a tenth of code, net of relocatable bytes, and
+ * at most 4/5 as many distinct absolute targets as relative ones. */
+static void x86_rule(struct t_ctx *t)
+{
+	(void)t;
+	CHECK(gains(20, 0, 100, 1000, 500, 100));   /* calls to shared targets */
+	CHECK(gains(10, 0, 100, 1000, 500, 400));   /* the edges: 10%, 4/5 */
+	CHECK(!gains(10, 0, 100, 1000, 500, 401));
+	CHECK(!gains(9, 0, 100, 1000, 500, 100));   /* too little code */
+	CHECK(!gains(60, 55, 100, 1000, 500, 100)); /* archives beside it */
+	CHECK(!gains(50, 0, 100, 1000, 7, 300));    /* copies side by side */
+	CHECK(!gains(0, 0, 0, 0, 1, 1));            /* an empty package */
+}
+
+/* This program is an x86-64 ELF file with code; a text file tallies
+ * nothing. */
+static void x86_tally_files(struct t_ctx *t)
+{
+	struct pp_x86_tally a = { 0 };
+	char text[] = "/tmp/padpack-unit-x86.XXXXXX";
+	int fd = mkstemp(text);
+
+	CHECK(fd >= 0 && write(fd, "\xe8\0\0\0\0 text\n", 11) == 11);
+	if (fd >= 0)
+		close(fd);
+	pp_x86_tally_file(&a, text, 11);
+	CHECK(a.code == 0 && a.reloc == 0 && a.nr == 0 && a.base == 11);
+	unlink(text);
+#if defined(__x86_64__)
+	{
+		char *self = realpath("/proc/self/exe", NULL);
+		struct stat st;
+
+		CHECK(self && stat(self, &st) == 0);
+		if (self)
+			pp_x86_tally_file(&a, self, (uint64_t)st.st_size);
+		CHECK(a.code > 0 && a.nr > 0 && a.reloc == 0);
+		free(self);
+	}
+#endif
+	pp_x86_tally_release(&a);
+}
+
 T_SUITE(xzblocks_tests) = {
 	{ "xzblocks: liblzma's stream at block boundaries", sizes_around_blocks },
 	{ "xzblocks: liblzma's stream for incompressible data", incompressible },
 	{ "xzblocks: liblzma's stream with the x86 BCJ filter", x86_chain },
 	{ "xzblocks: the x86 filter shrinks x86 code", x86_smaller },
+	{ "x86code: when the filter is used", x86_rule },
+	{ "x86code: an ELF program's code is tallied, text is not", x86_tally_files },
 	T_END,
 };
