@@ -11,7 +11,7 @@
 
 static const char usage[] =
 	"usage: padpack pack [-Z gzip|xz|zstd|none] [-z LEVEL] [--threads N]\n"
-	"                    DIR [OUT]\n\n"
+	"                    [--x86-filter auto|off] DIR [OUT]\n\n"
 	"Builds a Debian package from DIR, as dpkg-deb --build --root-owner-group\n"
 	"does: DIR/DEBIAN holds control, maintainer scripts, conffiles and\n"
 	"triggers; everything else is the payload, owned by root.\n\n"
@@ -25,6 +25,10 @@ static const char usage[] =
 	"                          xz 0-9, default 6; zstd 1-19+, default 3)\n"
 	"      --threads=N         compressor threads (default: one per CPU);\n"
 	"                          the output is the same for any N\n"
+	"      --x86-filter=WHEN   xz: put the x86 BCJ filter before LZMA2 in\n"
+	"                          the data member: auto, when the files are\n"
+	"                          x86 code it makes smaller (3 to 12%); off\n"
+	"                          (default: dpkg-deb's bytes)\n"
 	"  -q, --quiet             do not print what was built, nor, on a\n"
 	"                          terminal, the progress\n\n"
 	"Environment:\n"
@@ -40,6 +44,7 @@ static int parse(int argc, char **argv, struct pp_compress_opts *comp,
 		{ "compression", required_argument, NULL, 'Z' },
 		{ "level", required_argument, NULL, 'z' },
 		{ "threads", required_argument, NULL, 'T' },
+		{ "x86-filter", required_argument, NULL, 'X' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -68,6 +73,11 @@ static int parse(int argc, char **argv, struct pp_compress_opts *comp,
 						      optarg);
 			comp->threads = (int)v;
 			break;
+		case 'X':
+			if (pp_x86_filter_parse(optarg, &comp->x86) < 0)
+				return pp_usage_error(err, "--x86-filter '%s': "
+						      "use auto or off", optarg);
+			break;
 		case 'q':
 			*quiet = 1;
 			break;
@@ -80,7 +90,7 @@ static int parse(int argc, char **argv, struct pp_compress_opts *comp,
 
 static int run(int argc, char **argv, struct pp_err *err)
 {
-	struct pp_pack_opts o = { { PP_COMP_XZ, -1, 0 }, 0, NULL };
+	struct pp_pack_opts o = { { PP_COMP_XZ, -1, 0, PP_X86_OFF }, 0, NULL };
 	struct progress_view view;
 	struct pp_progress progress;
 	struct strbuf def = STRBUF_INIT;

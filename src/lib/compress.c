@@ -37,6 +37,17 @@ int pp_compressor_parse(const char *name, enum pp_compressor *type)
 	return -1;
 }
 
+int pp_x86_filter_parse(const char *name, enum pp_x86_filter *out)
+{
+	if (!strcmp(name, "auto"))
+		*out = PP_X86_AUTO;
+	else if (!strcmp(name, "off"))
+		*out = PP_X86_OFF;
+	else
+		return -1;
+	return 0;
+}
+
 const char *pp_compressor_ext(enum pp_compressor type)
 {
 	static const char *const ext[] = { "", ".gz", ".xz", ".zst" };
@@ -274,10 +285,18 @@ static void *compress_thread(void *arg)
 static int init_xz(struct pp_zwriter *z, struct pp_err *err)
 {
 	uint64_t limit = lzma_physmem() / 2;
+	int x86 = z->opts.x86 == PP_X86_ON;
+	lzma_options_lzma opt;
+	lzma_filter filters[3];
 	lzma_mt mt = { 0 };
 
 	z->s.xz = (lzma_stream)LZMA_STREAM_INIT;
 	mt.preset = (uint32_t)z->opts.level;
+	/* the chain xzblocks uses, also when it is LZMA2 alone */
+	if (pp_xz_filters(mt.preset, x86, &opt, filters) < 0)
+		return pp_err_set(err, PP_EXIT_IO, "cannot start the xz "
+				  "encoder (preset %d)", z->opts.level);
+	mt.filters = filters;
 	mt.check = LZMA_CHECK_CRC64;
 	mt.block_size = 0; /* liblzma's default: 3 x the dictionary size */
 	/* Fewer threads when memory is short; the output stays the same. */
@@ -287,7 +306,7 @@ static int init_xz(struct pp_zwriter *z, struct pp_err *err)
 	/* One thread: the same stream from a block encoder on this thread,
 	 * without liblzma's copies of each block (xzblocks.h). */
 	if (mt.threads <= 1) {
-		z->s.xzb = pp_xzblocks_new(mt.preset, emit_xzb, z);
+		z->s.xzb = pp_xzblocks_new(mt.preset, x86, emit_xzb, z);
 		z->xz_blocks = 1;
 		if (!z->s.xzb)
 			return pp_err_set(err, PP_EXIT_IO, "cannot start the "

@@ -19,7 +19,11 @@ struct pp_progress;
 /* ---- building --------------------------------------------------------- */
 
 struct pp_pack_opts {
-	struct pp_compress_opts comp; /* used for both members, as dpkg-deb */
+	/* used for both members, as dpkg-deb; but comp.x86: PP_X86_AUTO
+	 * gives the data member xz's x86 BCJ filter when x86code.h expects
+	 * it to make the package smaller, OFF never, ON always; the control
+	 * member never has it */
+	struct pp_compress_opts comp;
 	time_t timestamp; /* ar mtimes; tar mtimes are clamped to it */
 	struct pp_progress *progress; /* told the bytes archived; or NULL */
 };

@@ -18,6 +18,7 @@
 #include "hash.h"
 #include "progress.h"
 #include "tree.h"
+#include "x86code.h"
 #include "xalloc.h"
 
 #define READ_CHUNK (256u * 1024)
@@ -488,13 +489,14 @@ static int data_entry(struct pack *p, struct archive *a,
 }
 
 static int write_tar_stream(struct pack *p, int fd,
+			    const struct pp_compress_opts *comp,
 			    int (*fill)(struct pack *, struct archive *))
 {
 	struct tar_sink sink = { NULL, p->err, 0, 0 };
 	struct archive *a;
 	int rc;
 
-	sink.z = pp_zwriter_new(&p->opts->comp, fd, p->err);
+	sink.z = pp_zwriter_new(comp, fd, p->err);
 	if (!sink.z)
 		return -1;
 	a = tar_open(&sink);
@@ -782,21 +784,54 @@ static uint64_t data_bytes(const struct pack *p)
 	return n;
 }
 
+/* Whether the data member gets xz's x86 BCJ filter (PP_X86_AUTO): when
+ * x86code.h expects it to make the package smaller, from its files alone
+ * (never the threads or the machine). The control member, text, never
+ * gets it. */
+static enum pp_x86_filter data_x86(const struct pack *p)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct pp_x86_tally t = { 0 };
+	int gains;
+
+	if (p->opts->comp.type != PP_COMP_XZ)
+		return PP_X86_OFF;
+	if (p->opts->comp.x86 != PP_X86_AUTO)
+		return p->opts->comp.x86;
+	for (size_t i = 0; i < p->tree.nr; i++) {
+		const struct pp_tree_entry *e = &p->tree.e[i];
+
+		if (!S_ISREG(e->st.st_mode) || e->first >= 0)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", p->root, e->path);
+		pp_x86_tally_file(&t, path.buf, (uint64_t)e->st.st_size);
+	}
+	strbuf_release(&path);
+	gains = pp_x86_tally_gains(&t, data_bytes(p));
+	pp_x86_tally_release(&t);
+	return gains ? PP_X86_ON : PP_X86_OFF;
+}
+
 static int write_members(struct pack *p, int out_fd, const char *dir)
 {
 	const struct ctrl_file *given = find_cf(p, "md5sums");
+	struct pp_compress_opts data = p->opts->comp, ctrl = p->opts->comp;
 	int data_fd = pp_tmpfile(dir, p->err), ctrl_fd = -1, rc = -1;
 
 	if (data_fd < 0)
 		return -1;
+	data.x86 = data_x86(p);
+	ctrl.x86 = PP_X86_OFF;
 	pp_progress_task(p->opts->progress, "archiving and compressing",
 			 data_bytes(p), "bytes");
-	if (write_tar_stream(p, data_fd, fill_data) < 0)
+	if (write_tar_stream(p, data_fd, &data, fill_data) < 0)
 		goto out;
 	if (given ? check_given_md5sums(p, given) < 0 : (generate_md5sums(p), 0))
 		goto out;
 	ctrl_fd = pp_tmpfile(dir, p->err);
-	if (ctrl_fd < 0 || write_tar_stream(p, ctrl_fd, fill_control) < 0)
+	if (ctrl_fd < 0 ||
+	    write_tar_stream(p, ctrl_fd, &ctrl, fill_control) < 0)
 		goto out;
 	rc = write_ar(p, out_fd, ctrl_fd, data_fd);
 out:

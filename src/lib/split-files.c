@@ -92,7 +92,7 @@ int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err)
 /* gzip -9n: no name, no time, so the bytes depend on the input only. */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err)
 {
-	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1 };
+	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1, PP_X86_OFF };
 	struct strbuf data = STRBUF_INIT;
 	struct pp_outfile of;
 	struct pp_zwriter *z;

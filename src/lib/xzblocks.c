@@ -14,7 +14,7 @@ struct pp_xzblocks {
 	pp_xzblocks_emit emit;
 	void *ctx;
 	lzma_options_lzma opt;
-	lzma_filter filters[2];
+	lzma_filter filters[3];
 	lzma_stream strm;     /* the block encoder, reused from block to block */
 	lzma_block block;
 	lzma_index *index;
@@ -27,19 +27,32 @@ struct pp_xzblocks {
 	size_t out_len, out_alloc;
 };
 
-struct pp_xzblocks *pp_xzblocks_new(unsigned preset, pp_xzblocks_emit emit,
-				    void *ctx)
+int pp_xz_filters(unsigned preset, int x86, lzma_options_lzma *opt,
+		  lzma_filter filters[3])
+{
+	size_t n = 0;
+
+	if (lzma_lzma_preset(opt, preset))
+		return -1;
+	/* no options: start offset 0, which writes no properties */
+	if (x86)
+		filters[n++] = (lzma_filter){ LZMA_FILTER_X86, NULL };
+	filters[n++] = (lzma_filter){ LZMA_FILTER_LZMA2, opt };
+	filters[n] = (lzma_filter){ LZMA_VLI_UNKNOWN, NULL };
+	return 0;
+}
+
+struct pp_xzblocks *pp_xzblocks_new(unsigned preset, int x86,
+				    pp_xzblocks_emit emit, void *ctx)
 {
 	struct pp_xzblocks *x = xcalloc(1, sizeof(*x));
 
-	if (lzma_lzma_preset(&x->opt, preset)) {
+	if (pp_xz_filters(preset, x86, &x->opt, x->filters) < 0) {
 		free(x);
 		return NULL;
 	}
 	x->emit = emit;
 	x->ctx = ctx;
-	x->filters[0] = (lzma_filter){ LZMA_FILTER_LZMA2, &x->opt };
-	x->filters[1] = (lzma_filter){ LZMA_VLI_UNKNOWN, NULL };
 	x->strm = (lzma_stream)LZMA_STREAM_INIT;
 	/* liblzma's multi-threaded default: three dictionaries, >= 1 MiB */
 	x->block_size = 3 * (uint64_t)x->opt.dict_size;
@@ -121,8 +134,9 @@ static int run(struct pp_xzblocks *x, const uint8_t *in, size_t len,
 }
 
 /* liblzma's encoder stores a block whose output outgrew its buffer in
- * uncompressed LZMA2 chunks; the input, not kept here, is decoded back
- * from the compressed data. Only for data LZMA2 cannot compress. */
+ * uncompressed LZMA2 chunks (with LZMA2 alone as the block's chain, BCJ
+ * or not); the input, not kept here, is decoded back from the compressed
+ * data through the whole chain. Only for data LZMA2 cannot compress. */
 static int store_block(struct pp_xzblocks *x)
 {
 	size_t n = (size_t)x->in_block, in_pos = 0, out_pos = 0, pos = 0;

@@ -9,20 +9,30 @@
  * input goes straight into a block encoder and only the block's
  * compressed bytes are kept, until its header (which holds their size)
  * can be written before them. Packing several packages side by side, one
- * encoder each, then costs the encoders and little more. */
+ * encoder each, then costs the encoders and little more.
+ *
+ * pp_xz_filters gives the chain of both, so that they cannot differ. */
 #ifndef PP_XZBLOCKS_H
 #define PP_XZBLOCKS_H
 
+#include <lzma.h>
 #include <stddef.h>
 
 struct pp_xzblocks;
 
+/* The filter chain of a stream: [x86 BCJ,] LZMA2 with opt, then the end
+ * (room for three). Returns -1 if preset is not one liblzma knows. */
+int pp_xz_filters(unsigned preset, int x86, lzma_options_lzma *opt,
+		  lzma_filter filters[3]);
+
 /* Output sink: returns 0, or -1 after an error of its own (which stands). */
 typedef int (*pp_xzblocks_emit)(void *ctx, const void *buf, size_t len);
 
-/* NULL if preset (0 to 9) is not one liblzma knows. */
-struct pp_xzblocks *pp_xzblocks_new(unsigned preset, pp_xzblocks_emit emit,
-				    void *ctx);
+/* NULL if preset (0 to 9) is not one liblzma knows. x86: the filter chain
+ * is xz's x86 BCJ filter, then LZMA2 (the same block size: the BCJ filter
+ * adds none of its own); else LZMA2 alone. */
+struct pp_xzblocks *pp_xzblocks_new(unsigned preset, int x86,
+				    pp_xzblocks_emit emit, void *ctx);
 /* Encodes len bytes; end: they are the last, the stream is closed.
  * Returns 0; -1 when emit failed; otherwise the failing lzma_ret. */
 int pp_xzblocks_code(struct pp_xzblocks *x, const void *in, size_t len,

@@ -130,3 +130,108 @@ install_remove() { # FIXTURE
 	else not_ok "$f: dpkg --purge removes every file" "left: $left"; fi
 }
 for f in $FIXTURES; do install_remove "$f"; done
+
+# xz's x86 BCJ filter (--x86-filter auto; pack's default is off, dpkg-deb's
+# bytes): a package of x86-64 programs gets it in its data member, one of
+# text does not, nor any control member; the bytes do not depend on the
+# threads; dpkg-deb, dpkg and padpack's own readers (contents, extract,
+# verify's md5sums check, a repository's Contents index) read it.
+chain() { # DEB MEMBER: the member's xz filter chains, as xz --robot -lvv says
+	ar p "$1" "$2" > "$WORK/chain.xz" &&
+		xz --robot -lvv "$WORK/chain.xz" | awk -F'\t' '$1 == "block" {print $NF}' | sort -u
+}
+X=$WORK/x86
+mkdir -p "$X/DEBIAN" "$X/usr/bin" "$X/usr/share/doc/fx-x86"
+printf 'Package: fx-x86\nVersion: 1.0\nArchitecture: amd64\nMaintainer: T <t@example.org>\nDescription: x86-64 code\n Programs of this machine.\n' \
+	> "$X/DEBIAN/control"
+cp /usr/bin/dpkg /usr/bin/dpkg-deb /usr/bin/xz "$X/usr/bin/"
+seq 1 2000 > "$X/usr/share/doc/fx-x86/README"
+freeze "$X" # md5sums and Installed-Size given, as dpkg-deb needs them
+for t in 1 2 3; do
+	"$PADPACK" pack -q --x86-filter=auto --threads $t "$X" "$WORK/x86-$t.deb"
+done
+"$PADPACK" pack -q "$X" "$WORK/x86-off.deb"
+"$PADPACK" pack -q --x86-filter off "$X" "$WORK/x86-off2.deb"
+check_fails "x86-64 programs: the data member's chain is x86 BCJ, LZMA2" 0 \
+	'^--x86 --lzma2=dict=8MiB$' chain "$WORK/x86-1.deb" data.tar.xz
+check_fails "x86-64 programs: the control member's is LZMA2 alone" 0 \
+	'^--lzma2=dict=8MiB$' chain "$WORK/x86-1.deb" control.tar.xz
+check "x86 filter: same bytes with --threads 1, 2 and 3" \
+	bash -c "cmp '$WORK/x86-1.deb' '$WORK/x86-2.deb' && cmp '$WORK/x86-1.deb' '$WORK/x86-3.deb'"
+same "pack's default is --x86-filter off" "$WORK/x86-off.deb" "$WORK/x86-off2.deb"
+check_fails "--x86-filter off: LZMA2 alone" 0 '^--lzma2=dict=8MiB$' \
+	chain "$WORK/x86-off.deb" data.tar.xz
+dpkg-deb --root-owner-group -Zxz -b "$X" "$WORK/x86-dpkg.deb" >/dev/null
+same "--x86-filter off: byte-identical to dpkg-deb" "$WORK/x86-dpkg.deb" "$WORK/x86-off.deb"
+a=$(stat -c %s "$WORK/x86-1.deb") b=$(stat -c %s "$WORK/x86-off.deb")
+if [ "$a" -lt $((b * 95 / 100)) ]; then ok "x86 filter: over 5% smaller ($a bytes, $b without)"
+else not_ok "x86 filter: over 5% smaller" "$a bytes, $b without"; fi
+dpkg-deb --contents "$WORK/x86-1.deb" > "$WORK/xc.1"
+dpkg-deb --contents "$WORK/x86-off.deb" > "$WORK/xc.off"
+same "x86 filter: dpkg-deb --contents as without" "$WORK/xc.off" "$WORK/xc.1"
+"$PADPACK" contents "$WORK/x86-1.deb" > "$WORK/xc.p"
+same "x86 filter: padpack contents as dpkg-deb --contents" "$WORK/xc.off" "$WORK/xc.p"
+rm -rf "$WORK/xx.d" "$WORK/xx.p"
+dpkg-deb -x "$WORK/x86-1.deb" "$WORK/xx.d"
+"$PADPACK" extract "$WORK/x86-1.deb" "$WORK/xx.p"
+check "x86 filter: dpkg-deb -x gives the files packed" \
+	bash -c "diff -r --no-dereference '$X/usr' '$WORK/xx.d/usr'"
+check "x86 filter: padpack extract gives the files packed" \
+	bash -c "diff -r --no-dereference '$X/usr' '$WORK/xx.p/usr'"
+"$PADPACK" key generate --uid "T <t@example.org>" --out "$WORK/key" >/dev/null
+cp "$WORK/x86-1.deb" "$WORK/x86-signed.deb"
+"$PADPACK" sign -q "$WORK/x86-signed.deb" --key "$WORK/key"
+check_fails "x86 filter: padpack verify checks every file against md5sums" 0 \
+	"content     4 of 4 files checked against md5sums" \
+	"$PADPACK" verify "$WORK/x86-signed.deb" --keyring "$WORK/key/public.gpg"
+"$PADPACK" repo init "$WORK/xrepo" --contents --architectures amd64 >/dev/null
+"$PADPACK" repo add "$WORK/xrepo" --publish --unsigned "$WORK/x86-1.deb" >/dev/null
+check_fails "x86 filter: the repository's Contents index lists its files" 0 \
+	'^usr/bin/xz +([a-z]+/)?fx-x86$' bash -c "zcat '$WORK/xrepo/dists/stable/main/Contents-amd64.gz'"
+# the same programs in a static archive beside them: the filter would
+# make the archive larger than it makes the programs smaller
+A=$WORK/x86a
+cp -a "$X" "$A"
+rm -f "$A/DEBIAN/md5sums"
+mkdir -p "$A/usr/lib"
+ar rcS "$A/usr/lib/libfx.a" "$X"/usr/bin/*
+"$PADPACK" pack -q --x86-filter=auto "$A" "$WORK/x86a.deb"
+check_fails "programs beside a static archive as large: LZMA2 alone" 0 \
+	'^--lzma2=dict=8MiB$' chain "$WORK/x86a.deb" data.tar.xz
+# a library of one kernel compiled 300 times side by side (as OpenBLAS's
+# DYNAMIC_ARCH builds do): each copy calls its own helper at the same
+# relative distance, which the filter turns into 300 different numbers
+K=$WORK/x86k
+mkdir -p "$K/DEBIAN" "$K/usr/lib"
+printf 'Package: fx-kernels\nVersion: 1.0\nArchitecture: amd64\nMaintainer: T <t@example.org>\nDescription: kernels\n One kernel, many times.\n' \
+	> "$K/DEBIAN/control"
+for i in $(seq 300); do
+	echo "__attribute__((noinline)) static int h$i(int x) { return x * 3 + (x >> 2) - 7; }"
+	echo "int f$i(int x) { int t = 0; for (int j = 0; j < x; j++) t += h$i(j) ^ h$i(t); return t + h$i(x); }"
+done > "$WORK/kernels.c"
+cc -O2 -fno-ipa-icf -fno-toplevel-reorder -shared -fPIC -o "$K/usr/lib/libfxk.so" "$WORK/kernels.c"
+a=$(xz -6 -c "$K/usr/lib/libfxk.so" | wc -c) b=$(xz --x86 --lzma2=preset=6 -c "$K/usr/lib/libfxk.so" | wc -c)
+"$PADPACK" pack -q --x86-filter=auto "$K" "$WORK/x86k.deb"
+if [ "$b" -gt "$a" ] && [ "$(chain "$WORK/x86k.deb" data.tar.xz)" = "--lzma2=dict=8MiB" ]; then
+	ok "a kernel compiled side by side: LZMA2 alone (xz --x86: $b bytes, xz -6: $a)"
+else
+	not_ok "a kernel compiled side by side: LZMA2 alone" "xz --x86: $b bytes, xz -6: $a; chain: $(chain "$WORK/x86k.deb" data.tar.xz)"
+fi
+# text: the filter is not used even when asked for
+T=$WORK/text
+mkdir -p "$T/DEBIAN" "$T/usr/share/doc/fx-text"
+printf 'Package: fx-text\nVersion: 1.0\nArchitecture: all\nMaintainer: T <t@example.org>\nDescription: text\n Text only.\n' \
+	> "$T/DEBIAN/control"
+seq 1 200000 > "$T/usr/share/doc/fx-text/numbers"
+"$PADPACK" pack -q --x86-filter=auto "$T" "$WORK/text.deb"
+check_fails "text, --x86-filter auto: LZMA2 alone" 0 '^--lzma2=dict=8MiB$' \
+	chain "$WORK/text.deb" data.tar.xz
+# dpkg installs it
+R=$WORK/root-x86
+mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" "$R/var/lib/dpkg/triggers"
+touch "$R/var/lib/dpkg/status" "$R/var/lib/dpkg/available"
+dp=(dpkg --root="$R" --force-script-chrootless --force-depends --log=/dev/null)
+check "x86 filter: dpkg -i into a private root, dpkg --verify clean" \
+	bash -c "$(printf '%q ' "${dp[@]}") -i '$WORK/x86-1.deb' >/dev/null && $(printf '%q ' "${dp[@]}") --verify fx-x86"
+check_fails "--x86-filter with another word: a usage error" 2 "use auto or off" \
+	"$PADPACK" pack --x86-filter=on "$X" "$WORK/bad.deb"

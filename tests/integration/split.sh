@@ -251,6 +251,52 @@ check_threads() {
 		split_core -q --threads 0 -o "$WORK/threads-0"
 }
 
+# xz's x86 BCJ filter (--x86-filter, default auto): in the data member of
+# the packages mostly of x86 code (the library, the program), not in
+# -dev (headers), the docs, nor -dbgsym (DWARF); never in a control
+# member. check_threads compared these bytes for --threads 1 and 3.
+# --x86-filter off: none, and the same files.
+xz_chain() { # DEB [MEMBER]: the member's filter chains, as xz --robot -lvv says
+	ar p "$1" "${2:-data.tar.xz}" >"$WORK/chain.xz" &&
+		xz --robot -lvv "$WORK/chain.xz" | awk -F'\t' '$1 == "block" {print $NF}' | sort -u
+}
+check_x86_filter() {
+	local f p got bad= nox86=$WORK/nox86
+	for f in "$D"/*.deb; do
+		p=$(basename "$f"); p=${p%%_*}
+		got=$(xz_chain "$f")
+		case $p:$(dpkg-deb -f "$f" Architecture) in
+		libpaddle1:*|paddle:*)
+			[ "$got" = "--x86 --lzma2=dict=8MiB" ] || bad="$bad $p:$got" ;;
+		*-dev:*|*-dbgsym:*|*:all)
+			[ "$got" = "--lzma2=dict=8MiB" ] || bad="$bad $p:$got" ;;
+		esac
+		got=$(xz_chain "$f" control.tar.xz)
+		[ "$got" = "--lzma2=dict=8MiB" ] || bad="$bad $p(control):$got"
+	done
+	if [ -z "$bad" ]; then
+		ok "x86 filter: in the library's and the program's data, not in -dev (headers, docs), -dbgsym, Architecture: all nor control"
+	else
+		not_ok "x86 filter: in the library's and the program's data, not in -dev (headers, docs), -dbgsym, Architecture: all nor control" "$bad"
+	fi
+	split_core -q --x86-filter off -o "$nox86" >"$WORK/nox86.log" 2>&1 ||
+		{ not_ok "--x86-filter off" "$(cat "$WORK/nox86.log")"; return; }
+	bad=
+	for f in "$nox86"/*.deb; do
+		got=$(xz_chain "$f")
+		[ "$got" = "--lzma2=dict=8MiB" ] || bad="$bad $(basename "$f"):$got"
+		cmp -s <(dpkg-deb --contents "$f") <(dpkg-deb --contents "$D/$(basename "$f")") ||
+			bad="$bad $(basename "$f"):contents"
+	done
+	if [ -z "$bad" ]; then
+		ok "--x86-filter off: no package has it; the same files"
+	else
+		not_ok "--x86-filter off: no package has it; the same files" "$bad"
+	fi
+	check_fails "--x86-filter with another word: a usage error" 2 "use auto or off" \
+		split_core -q --x86-filter always -o "$WORK/x86-bad"
+}
+
 # Two splits of one build directory at once share its work directory
 # (BUILD/split): the second waits for the first's lock, and neither packs
 # the other's files.
@@ -617,6 +663,7 @@ if [ -f "$OUT/complete" ]; then
 		check_isa
 		check_reproducible
 		check_threads
+		check_x86_filter
 		check_concurrent
 		check_rules
 		check_conffiles

@@ -158,7 +158,7 @@ static void verify_package_without_files(struct t_ctx *t)
 	static const char control[] = "Package: empty\nVersion: 1\n"
 		"Architecture: all\nMaintainer: A <a@example.org>\n"
 		"Description: nothing\n";
-	const struct pp_pack_opts po = { { PP_COMP_NONE, -1, 1 }, 1700000000, NULL };
+	const struct pp_pack_opts po = { { PP_COMP_NONE, -1, 1, PP_X86_AUTO }, 1700000000, NULL };
 	char dir[] = "/tmp/padpack-unit-verify.XXXXXX", p[128], deb[128];
 	struct pp_debsig_report rep;
 	struct pp_pgp_signer signer;
