@@ -211,10 +211,10 @@ int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
 	return rc;
 }
 
-int pp_split_public_libdir(const struct pp_split *s, const char *dir)
+int pp_split_alt_libdir(const struct pp_split *s, const char *dir)
 {
-	int found = pp_is_public_libdir(dir);
 	struct pp_err ignored;
+	int found = 0;
 
 	pp_err_init(&ignored);
 	for (size_t i = 0; !found && i < s->nr_stages; i++)
@@ -230,6 +230,11 @@ int pp_split_public_libdir(const struct pp_split *s, const char *dir)
 		}
 	pp_err_release(&ignored);
 	return found;
+}
+
+int pp_split_public_libdir(const struct pp_split *s, const char *dir)
+{
+	return pp_is_public_libdir(dir) || pp_split_alt_libdir(s, dir);
 }
 
 void pp_split_alt_explain(const struct pp_split *s, struct strbuf *out)

@@ -361,7 +361,12 @@ static int variant_override(const struct pp_split *s,
 
 /* dh_makeshlibs: shlibs, symbols and the ldconfig trigger of a package
  * with public shared libraries. The dependency names the role's package
- * every variant provides. */
+ * every variant provides. No symbols file for a C++ library
+ * (pp_symbols_mostly_cxx), nor for one reached through an alternative:
+ * its users are to take any provider of the generic name, so Debian's
+ * libblas3, liblapack3, libatlas3-base and libopenblas0-* ship shlibs
+ * only, and one implementation's symbol history says nothing of the
+ * others'. */
 static int library_files(const struct pp_split *s, size_t pkg,
 			 const char *root, struct pp_err *err)
 {
@@ -381,6 +386,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		dir = pp_dirname(f->path);
 		if (pp_split_public_libdir(s, dir) &&
 		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0 &&
+		    !pp_split_alt_libdir(s, dir) &&
 		    !pp_symbols_mostly_cxx(f->c.elf))
 			pp_symbols_write(f->c.soname, p->base,
 					 dev_package_of(s, p), f->c.elf, up,

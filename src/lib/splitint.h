@@ -202,6 +202,10 @@ int pp_split_alternatives(struct pp_split *s, struct pp_err *err);
  * public library directory, or one an alternative's path is in (whose
  * generic link is in one). */
 int pp_split_public_libdir(const struct pp_split *s, const char *dir);
+/* Whether dir (relative to the root) is the directory of an alternative's
+ * path in some variant: its libraries are reached through the generic
+ * link update-alternatives manages. */
+int pp_split_alt_libdir(const struct pp_split *s, const char *dir);
 /* "alternative NAME: LINK -> PATH (priority N, PACKAGE)" lines for
  * --explain. */
 void pp_split_alt_explain(const struct pp_split *s, struct strbuf *out);
