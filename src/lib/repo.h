@@ -8,7 +8,7 @@
  *                        Origin, Label, Description, Components,
  *                        Architectures, Valid-For, Signing-Key,
  *                        Keep-Versions, By-Hash-Keep, By-Hash-Generations,
- *                        Contents)
+ *                        Contents, Compression)
  *   db/contents          the files of each pool file, for Contents
  *   db/<suite>.list      which pool files each suite holds, one per line:
  *                        package version architecture component file
@@ -50,7 +50,17 @@ struct pp_repo_suite {
 	/* versions of a package (and architecture) the suite keeps */
 	unsigned keep_versions;
 	int contents; /* publish <component>/Contents-<arch>.gz */
+	/* which compressed Packages it publishes (PP_REPO_GZ, PP_REPO_XZ):
+	 * apt needs one; Debian's archive serves .xz alone */
+	unsigned compression;
 };
+
+#define PP_REPO_GZ 1u
+#define PP_REPO_XZ 2u
+#define PP_REPO_COMPRESSION (PP_REPO_GZ | PP_REPO_XZ)
+/* The set a Compression value names ("gz xz", "xz", "gz"; words
+ * separated by spaces or commas); 0 if it names another. */
+unsigned pp_repo_parse_compression(const char *v);
 
 #define PP_REPO_BYHASH_KEEP 3600
 #define PP_REPO_BYHASH_GENERATIONS 3

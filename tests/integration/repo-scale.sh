@@ -4,7 +4,8 @@
 # gives the very bytes a publish from scratch gives; db/cache is appended
 # to, not written again; a suite switched to a snapshot links the indices
 # published before; a Packages listed in Release but not written (what a
-# suite over 16 MiB publishes) is read by apt and by verify.
+# suite over 16 MiB publishes) is read by apt and by verify; a suite
+# set to publish .xz alone is read by apt.
 source "$(dirname "$0")/../lib.sh"
 APT=$TOP/tests/tools/apt-private.sh
 
@@ -147,6 +148,33 @@ check "apt-get update reads it" "$APT" "$WORK/apt4" "deb [trusted=yes] http://12
 check "apt-get update over file: too" "$APT" "$WORK/apt5" "deb [trusted=yes] file:$R testing main" update
 check "apt-cache sees the last package" bash -c "
 	APT_CONFIG='$WORK/apt4/apt.conf' apt-cache policy bench90002 | grep -q 'Candidate: 1.0-1'"
+
+# A suite set to publish .xz alone (what Debian's archive serves): no
+# Packages.gz, none listed; the index is made again, not linked from the
+# record of one with a .gz (stable's, unchanged, is linked); apt reads it, verify passes; set back, the
+# .gz is published again.
+check_fails "--compression takes gz, xz or both" 2 "--compression takes gz, xz or both" \
+	"$PADPACK" repo init "$R" --suite testing --compression bz2
+"$PADPACK" repo init "$R" --suite testing --compression xz > /dev/null
+check "conf/distributions keeps it" grep -qx 'Compression: xz' "$R/conf/distributions"
+"$PADPACK" repo publish "$R" --unsigned > "$WORK/xz-only.out"
+check "with --compression xz: no Packages.gz, none listed in Release" bash -c "
+	[ ! -e '$P/Packages.gz' ] && ! grep -q 'Packages.gz' '$R/dists/testing/Release' &&
+	grep -q ' main/binary-amd64/Packages.xz$' '$R/dists/testing/Release' &&
+	grep -qx '(1 Packages index as published before, linked)' '$WORK/xz-only.out'"
+check "... Packages.xz expands to Packages" bash -c "xzcat '$P/Packages.xz' | cmp - '$P/Packages'"
+check "... apt-get update reads it over HTTP" "$APT" "$WORK/apt7" "deb [trusted=yes] http://127.0.0.1:$port testing main" update
+check "... and apt-cache sees the last package" bash -c "
+	APT_CONFIG='$WORK/apt7/apt.conf' apt-cache policy bench90002 | grep -q 'Candidate: 1.0-1'"
+check "... apt-get install from it into a private root" bash -c "
+	$(declare -f install); WORK='$WORK'; rm -rf '$WORK/root'; install '$WORK/apt7' scale-hello > '$WORK/inst7.log' 2>&1 &&
+	test -f '$WORK/root/usr/share/scale-hello/hello'"
+check "... verify passes" "$PADPACK" repo verify "$R"
+"$PADPACK" repo init "$R" --suite testing --compression gz,xz > /dev/null
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "set back to gz,xz: Packages.gz again" bash -c "
+	zcat '$P/Packages.gz' | cmp - '$P/Packages' && grep -q ' main/binary-amd64/Packages.gz$' '$R/dists/testing/Release' &&
+	! grep -q '^Compression:' '$R/conf/distributions'"
 kill $http; wait $http 2>/dev/null
 rm -f "$P/Packages.gz"
 check_fails "verify still reports a missing compressed index" 1 "Packages.gz: missing or unreadable" \
