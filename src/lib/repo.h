@@ -12,6 +12,8 @@
  *   db/contents          the files of each pool file, for Contents
  *   db/<suite>.list      which pool files each suite holds, one per line:
  *                        package version architecture component file
+ *   db/<suite>.list.log  the changes to it since it was written whole:
+ *                        "+ LINE" (added) or "- LINE" (dropped), in order
  *   db/cache             the Packages stanza and hashes of every pool file,
  *                        keyed by its path, size, mtime and inode
  *   db/<suite>.byhash    the suite's past generations whose by-hash files
@@ -145,6 +147,17 @@ struct pp_repo_members {
 	struct pp_repo_member *m;
 	size_t nr, alloc;
 	char *text; /* the file as read, cut into the members' strings */
+	/* A suite's list (repo-members.c): its changes since it was last
+	 * written whole, as db/<suite>.list.log held them (log: that text;
+	 * log_strings: a copy cut into the strings of the members it adds),
+	 * and the members as loaded (copies: their strings are the text's or
+	 * the log's), so that a save writes what changed since, not 100,000
+	 * lines. */
+	int journaled;
+	char *log, *log_strings;
+	size_t log_len, log_ops;
+	struct pp_repo_member *loaded;
+	size_t nr_loaded;
 };
 
 int pp_repo_members_load(struct pp_repo *r, const char *suite,

@@ -5,7 +5,8 @@
 # to, not written again; a suite switched to a snapshot links the indices
 # published before; a Packages listed in Release but not written (what a
 # suite over 16 MiB publishes) is read by apt and by verify; a suite
-# set to publish .xz alone is read by apt.
+# set to publish .xz alone is read by apt; an add or a remove writes its
+# changes to db/<suite>.list.log, not the whole list.
 source "$(dirname "$0")/../lib.sh"
 APT=$TOP/tests/tools/apt-private.sh
 
@@ -31,6 +32,7 @@ check "Packages.xz is many blocks (one a piece)" bash -c "
 # db/cache: an add appends its entry; a publish that drops a pool file
 # appends a record saying so; --full writes it whole again, sorted.
 cp "$R/db/cache" "$WORK/cache.before"
+cp "$R/db/testing.list" "$WORK/list.before"
 "$PADPACK" repo add "$R" --suite testing "$WORK/extra/bench90001_1.0-1_amd64.deb" --publish --unsigned > "$WORK/add.out"
 check "an add appends to db/cache (what was there is left as it was)" bash -c "
 	cmp -n \$(stat -c %s '$WORK/cache.before') '$WORK/cache.before' '$R/db/cache' &&
@@ -42,6 +44,12 @@ check "a dropped pool file gets a drop record" bash -c "
 	tail -n 2 '$R/db/cache' | tr '\n' ' ' | grep -q '^Filename: pool/main/b/bench00007/bench00007_1.0-1_amd64.deb X-Padpack-Stat: - $'"
 check "the appended cache reads back: nothing read again" bash -c "
 	'$PADPACK' repo publish '$R' --unsigned | grep -qx '(0 package files read, the others from the cache)'"
+# db/testing.list: the add and the remove wrote their changes to
+# db/testing.list.log, not the list's 1,500 lines again.
+check "an add and a remove leave db/testing.list as it was" cmp "$WORK/list.before" "$R/db/testing.list"
+check "... and write their changes to db/testing.list.log" bash -c "
+	printf '+ bench90001 1.0-1 amd64 main pool/main/b/bench90001/bench90001_1.0-1_amd64.deb\n- bench00007 1.0-1 amd64 main pool/main/b/bench00007/bench00007_1.0-1_amd64.deb\n' |
+		cmp - '$R/db/testing.list.log'"
 
 # The same packages published from scratch in another repository: the
 # same bytes, compressed and not.
@@ -50,6 +58,9 @@ S=$WORK/scratch
 (cd "$WORK/debs" && ls ./*.deb | grep -v bench00007 | xargs "$PADPACK" repo add "$S" --suite testing "$WORK/extra/bench90001_1.0-1_amd64.deb" > /dev/null)
 "$PADPACK" repo publish "$S" --unsigned > /dev/null
 Q=$S/dists/testing/main/binary-amd64
+check "the list and its log read as the list written whole from scratch" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) <('$PADPACK' repo list '$S' --suite testing) &&
+	[ ! -e '$S/db/testing.list.log' ]"
 same "after an add and a remove: Packages as from scratch" "$P/Packages" "$Q/Packages"
 check "... Packages.gz the same bytes" cmp "$P/Packages.gz" "$Q/Packages.gz"
 check "... Packages.xz the same bytes" cmp "$P/Packages.xz" "$Q/Packages.xz"
@@ -197,3 +208,27 @@ check "... and names each, in Packages' order" bash -c "
 		cmp - '$WORK/verify-bad.names'"
 for f in "${bad[@]}"; do cp "$WORK/$(basename "$f").good" "$S/$f"; done
 check "... and passes once they are put back" "$PADPACK" repo verify "$S"
+
+# A list written whole (here: a suite switched to a snapshot of itself)
+# takes its log in and removes it; a crash between the two leaves a log
+# that changes nothing when read again. A damaged log is named.
+"$PADPACK" repo list "$R" --suite testing > "$WORK/list.out"
+cp "$R/db/testing.list.log" "$WORK/list.log"
+"$PADPACK" repo snapshot "$R" self --suite testing > /dev/null
+"$PADPACK" repo publish "$R" --suite testing --from-snapshot self --unsigned > /dev/null
+check "a list written whole takes its log in, and the log goes" bash -c "
+	[ ! -e '$R/db/testing.list.log' ] && grep -q '^bench90001 ' '$R/db/testing.list' &&
+	! grep -q '^bench00007 ' '$R/db/testing.list' &&
+	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/list.out'"
+cp "$WORK/list.log" "$R/db/testing.list.log"
+check "... a log left by a crash before it went changes nothing" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/list.out'"
+"$PADPACK" repo remove "$R" --suite testing bench00009
+check "... and the next change is written after it" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) <(grep -v '^bench00009 ' '$WORK/list.out') &&
+	head -n \$(wc -l < '$WORK/list.log') '$R/db/testing.list.log' | cmp - '$WORK/list.log' &&
+	tail -n 1 '$R/db/testing.list.log' | grep -q '^- bench00009 '"
+n=$(wc -l < "$R/db/testing.list.log")
+printf 'bench00001 1.0-1 amd64 main pool/main/b/bench00001/bench00001_1.0-1_amd64.deb\n' >> "$R/db/testing.list.log"
+check_fails "a damaged log is named, with its line" 3 "db/testing.list.log:$((n + 1)): not '\\+ LINE' or '- LINE'" \
+	"$PADPACK" repo list "$R" --suite testing
