@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -290,18 +291,48 @@ static int log_load(const char *path, struct pp_repo_members *ms,
 	return rc;
 }
 
+/* The list at path and its log, as they are. */
+static int load_with_log(const char *path, struct pp_repo_members *out,
+			 struct pp_err *err)
+{
+	struct strbuf log = STRBUF_INIT;
+	int rc = pp_repo_members_load_path(path, out, err);
+
+	out->journaled = !rc && access(path, F_OK) == 0;
+	strbuf_addf(&log, "%s.log", path);
+	if (!rc && (rc = log_load(log.buf, out, err)) < 0)
+		pp_repo_members_release(out);
+	strbuf_release(&log);
+	return rc;
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
 int pp_repo_members_load(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *out, struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT;
+	struct stat before, after;
 	int rc;
 
 	list_path(r, suite, &path);
-	rc = pp_repo_members_load_path(path.buf, out, err);
-	out->journaled = !rc && out->text && access(path.buf, F_OK) == 0;
-	strbuf_addstr(&path, ".log");
-	if (!rc && (rc = log_load(path.buf, out, err)) < 0)
+	/* list and diff read without the lock: a list written whole (then
+	 * its log removed) between reading the list and its log would show
+	 * the old list without its changes; read both again then. */
+	for (int tries = 0;; tries++) {
+		int had = stat(path.buf, &before) == 0;
+
+		rc = load_with_log(path.buf, out, err);
+		if (rc || !had || tries == 3 || (stat(path.buf, &after) == 0 &&
+						  same_file(&before, &after)))
+			break;
 		pp_repo_members_release(out);
+	}
 	if (!rc) { /* each member as loaded: what a save compares with */
 		out->loaded = xcalloc(out->nr + 1, sizeof(*out->loaded));
 		memcpy(out->loaded, out->m, out->nr * sizeof(*out->m));
