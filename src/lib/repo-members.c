@@ -442,61 +442,126 @@ static size_t log_drops(struct pp_repo_members *ms, struct strbuf *out)
 	return ops;
 }
 
-/* The changes since the load, after the log's: 0 when written, 1 when
- * they are too many (the list is written whole then). */
-static int save_log(const char *path, struct pp_repo_members *ms, int sync,
-		    struct pp_err *err)
+/* Members in cmp_member's order (copies of them). */
+static struct pp_repo_member *sorted_copy(const struct pp_repo_members *ms)
 {
-	struct strbuf log = STRBUF_INIT;
-	size_t ops, max = ms->nr / 16 > LOG_MIN_OPS ? ms->nr / 16 : LOG_MIN_OPS;
-	int rc = 0;
+	struct pp_repo_member *c = xcalloc(ms->nr + 1, sizeof(*c));
 
-	strbuf_add(&log, ms->log, ms->log_len);
-	ops = log_drops(ms, &log);
-	for (size_t i = 0; i < ms->nr; i++)
-		if (!ms->m[i].borrowed) {
-			add_op(&log, '+', &ms->m[i]);
-			ops++;
-		}
-	if (ms->log_ops + ops > max)
-		rc = 1;
-	else if (ops) /* (nothing changed: nothing written) */
-		rc = pp_write_file_flags(path, log.buf, log.len, 0644,
-					 sync ? PP_SYNC : 0, err);
-	if (!rc && ops && sync)
-		rc = pp_fsync_dir_of(path, err);
-	strbuf_release(&log);
-	return rc;
+	memcpy(c, ms->m, ms->nr * sizeof(*c));
+	if (ms->nr)
+		pp_sort_nearly_sorted(c, ms->nr, sizeof(*c), cmp_member);
+	return c;
 }
 
-/* The list written whole, then its log (applied to it already) removed;
- * a crash in between leaves a log that changes nothing when applied
- * again. */
-static int save_whole(const char *list, const char *log,
-		      struct pp_repo_members *ms, int sync, struct pp_err *err)
+/* The changes from the members cur to those of ms, by their words. */
+static size_t diff_words(const struct pp_repo_members *cur,
+			 const struct pp_repo_members *ms, struct strbuf *out)
 {
-	int rc = pp_repo_members_save_path(list, ms, sync, err);
+	struct pp_repo_member *a = sorted_copy(cur), *b = sorted_copy(ms);
+	size_t i = 0, j = 0, ops = 0;
 
-	if (rc || access(log, F_OK) < 0)
+	while (i < cur->nr || j < ms->nr) {
+		int c = i == cur->nr ? 1 : j == ms->nr ? -1 :
+			cmp_member(&a[i], &b[j]);
+
+		if (!c && same_member(&a[i], &b[j])) {
+			i++;
+			j++;
+			continue;
+		}
+		if (c <= 0) {
+			add_op(out, '-', &a[i++]);
+			ops++;
+		}
+		if (c >= 0) {
+			add_op(out, '+', &b[j++]);
+			ops++;
+		}
+	}
+	free(a);
+	free(b);
+	return ops;
+}
+
+/* The log that takes the list on disk to ms's members: the log read
+ * with the list, then the changes since. Its count of changes. */
+static int log_for(struct pp_repo *r, const char *suite,
+		   struct pp_repo_members *ms, struct strbuf *log,
+		   size_t *ops, struct pp_err *err)
+{
+	struct pp_repo_members cur;
+
+	if (ms->journaled) { /* loaded from the list and its log */
+		strbuf_add(log, ms->log, ms->log_len);
+		*ops = log_drops(ms, log);
+		for (size_t i = 0; i < ms->nr; i++)
+			if (!ms->m[i].borrowed) {
+				add_op(log, '+', &ms->m[i]);
+				(*ops)++;
+			}
+		*ops += ms->log_ops;
+		return 0;
+	}
+	/* another set (a snapshot's): compared with the suite's by words */
+	if (pp_repo_members_load(r, suite, &cur, err) < 0)
+		return -1;
+	strbuf_add(log, cur.log, cur.log_len);
+	*ops = cur.log_ops + diff_words(&cur, ms, log);
+	pp_repo_members_release(&cur);
+	return 0;
+}
+
+static int write_log(const char *path, const struct strbuf *log, int sync,
+		     struct pp_err *err)
+{
+	int rc = pp_write_file_flags(path, log->buf, log->len, 0644,
+				     sync ? PP_SYNC : 0, err);
+
+	return !rc && sync ? pp_fsync_dir_of(path, err) : rc;
+}
+
+/* The list written whole, then its log removed. The log, written first,
+ * takes the old list to the new members and is a no-op on the new list
+ * (each member it names last added or dropped as the new list has it):
+ * a crash anywhere leaves the old state or the new one. */
+static int save_whole(const char *list, const char *log_path,
+		      const struct strbuf *log, struct pp_repo_members *ms,
+		      int sync, struct pp_err *err)
+{
+	int rc = 0;
+
+	if (log->len)
+		rc = write_log(log_path, log, sync, err);
+	if (!rc)
+		rc = pp_repo_members_save_path(list, ms, sync, err);
+	if (rc || access(log_path, F_OK) < 0)
 		return rc;
-	if (unlink(log) < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'", log);
-	return sync ? pp_fsync_dir_of(log, err) : 0;
+	if (unlink(log_path) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+				    log_path);
+	return sync ? pp_fsync_dir_of(log_path, err) : 0;
 }
 
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *ms, struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT, log = STRBUF_INIT;
-	int rc = 1;
+	struct strbuf path = STRBUF_INIT, log_path = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT;
+	size_t ops = 0, max = ms->nr / 16 > LOG_MIN_OPS ? ms->nr / 16 :
+						     LOG_MIN_OPS;
+	int rc = 0, sync = !r->no_sync;
 
 	list_path(r, suite, &path);
-	strbuf_addf(&log, "%s.log", path.buf);
-	if (ms->journaled)
-		rc = save_log(log.buf, ms, !r->no_sync, err);
-	if (rc > 0)
-		rc = save_whole(path.buf, log.buf, ms, !r->no_sync, err);
+	strbuf_addf(&log_path, "%s.log", path.buf);
+	/* (a suite's first list, or one with no log: just written whole) */
+	if (ms->journaled || access(log_path.buf, F_OK) == 0)
+		rc = log_for(r, suite, ms, &log, &ops, err);
+	if (!rc && (!ms->journaled || ops > max))
+		rc = save_whole(path.buf, log_path.buf, &log, ms, sync, err);
+	else if (!rc && log.len != ms->log_len) /* (else nothing changed) */
+		rc = write_log(log_path.buf, &log, sync, err);
 	strbuf_release(&path);
+	strbuf_release(&log_path);
 	strbuf_release(&log);
 	return rc;
 }

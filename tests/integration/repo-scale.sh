@@ -232,3 +232,19 @@ n=$(wc -l < "$R/db/testing.list.log")
 printf 'bench00001 1.0-1 amd64 main pool/main/b/bench00001/bench00001_1.0-1_amd64.deb\n' >> "$R/db/testing.list.log"
 check_fails "a damaged log is named, with its line" 3 "db/testing.list.log:$((n + 1)): not '\\+ LINE' or '- LINE'" \
 	"$PADPACK" repo list "$R" --suite testing
+sed -i '$d' "$R/db/testing.list.log"
+
+# A crash between the list written whole and its log removed (the
+# removal made to fail): the log left, written before the list, takes the
+# old list to the new members and changes nothing on the new list. Here
+# testing goes back to a snapshot that holds bench00011, removed since
+# (a stale log would drop it again).
+"$PADPACK" repo snapshot "$R" before-rm --suite testing > /dev/null
+"$PADPACK" repo remove "$R" --suite testing bench00011
+"$PADPACK" repo list "$R" --snapshot before-rm > "$WORK/before-rm.list"
+strace -f -o /dev/null -e trace=unlink -e inject=unlink:error=EIO:when=1 \
+	"$PADPACK" repo publish "$R" --suite testing --from-snapshot before-rm --unsigned > /dev/null 2>&1
+check "a crash before the log went (its removal failed): log and whole list both there" bash -c "
+	[ -e '$R/db/testing.list.log' ] && grep -q '^bench00011 ' '$R/db/testing.list'"
+check "... and they read as the snapshot switched to" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/before-rm.list'"
