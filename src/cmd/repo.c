@@ -22,6 +22,7 @@ static const char usage[] =
 	"                     [--architectures A,...] [--key SECRET] [--valid-for DAYS]\n"
 	"                     [--uri URI] [--keep N] [--by-hash-keep TIME]\n"
 	"                     [--by-hash-generations N] [--contents]\n"
+	"                     [--compression gz,xz|xz|gz]\n"
 	"       padpack repo add DIR [--suite S] [--component C] [--publish]\n"
 	"                     [--no-sync] X.deb...\n"
 	"       padpack repo remove DIR [--suite S] [--no-sync]\n"
@@ -39,6 +40,9 @@ static const char usage[] =
 	"        defaults): give its key and the others again.\n"
 	"        --contents: publish <component>/Contents-<arch>.gz too (what\n"
 	"        apt-file searches).\n"
+	"        --compression: which compressed Packages it publishes\n"
+	"        (default gz,xz; xz alone is what Debian's archive serves, and\n"
+	"        what any apt since 0.9 reads).\n"
 	"        --keep: the versions of a package (and architecture) the\n"
 	"        suite keeps (default 3), for rollbacks with apt-get install\n"
 	"        NAME=VERSION.\n"
@@ -101,7 +105,7 @@ enum { O_SUITE = 256, O_CODENAME, O_ORIGIN, O_LABEL, O_DESC, O_COMPONENTS,
        O_ARCHS, O_KEY, O_VALID, O_COMPONENT, O_FULL, O_UNSIGNED, O_KEYRING,
        O_PACKAGES, O_URI, O_PASSFILE, O_PUBLISH, O_BYHASH_KEEP,
        O_BYHASH_GENS, O_KEEP, O_SNAPSHOT, O_FROM_SNAPSHOT, O_CONTENTS,
-       O_NO_SYNC, O_JSON };
+       O_NO_SYNC, O_JSON, O_COMPRESSION };
 
 static const struct option long_opts[] = {
 	{ "suite", required_argument, NULL, O_SUITE },
@@ -123,6 +127,7 @@ static const struct option long_opts[] = {
 	{ "publish", no_argument, NULL, O_PUBLISH },
 	{ "keep", required_argument, NULL, O_KEEP },
 	{ "contents", no_argument, NULL, O_CONTENTS },
+	{ "compression", required_argument, NULL, O_COMPRESSION },
 	{ "snapshot", required_argument, NULL, O_SNAPSHOT },
 	{ "from-snapshot", required_argument, NULL, O_FROM_SNAPSHOT },
 	{ "by-hash-keep", required_argument, NULL, O_BYHASH_KEEP },
@@ -215,6 +220,12 @@ static int parse_one(int c, struct repo_opts *o, struct pp_err *err)
 		break;
 	case O_SNAPSHOT: o->snapshot = optarg; break;
 	case O_CONTENTS: s->contents = 1; break;
+	case O_COMPRESSION:
+		s->compression = pp_repo_parse_compression(optarg);
+		if (!s->compression)
+			return pp_usage_error(err, "--compression takes gz, xz "
+					      "or both (gz,xz), not '%s'", optarg);
+		break;
 	case O_FROM_SNAPSHOT: o->from_snapshot = optarg; break;
 	case O_KEEP:
 		if (pp_parse_int(optarg, 1, 10000, &days) < 0)

@@ -162,7 +162,7 @@ struct pp_repo_index_file {
 	long long size;
 	char md5[33]; /* "-": Release lists none (a record's field, kept) */
 	char sha256[65];
-	int written; /* 0: listed in Release only */
+	int written; /* 0: listed in Release only; -1: not published */
 };
 
 int pp_repo_reuse_has(const char *root, const char *key);

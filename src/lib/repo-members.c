@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -17,6 +18,16 @@ static void list_path(const struct pp_repo *r, const char *suite,
 		      struct strbuf *out)
 {
 	strbuf_addf(out, "%s/db/%s.list", r->root, suite);
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct pp_repo_member *x = a, *y = b;
+	int c = strcmp(x->package, y->package);
+
+	if (!c)
+		c = strcmp(x->arch, y->arch);
+	return c ? c : strcmp(x->filename, y->filename);
 }
 
 void pp_repo_member_release(struct pp_repo_member *m)
@@ -36,6 +47,9 @@ void pp_repo_members_release(struct pp_repo_members *ms)
 		pp_repo_member_release(&ms->m[i]);
 	free(ms->m);
 	free(ms->text);
+	free(ms->log);
+	free(ms->log_strings);
+	free(ms->loaded);
 	memset(ms, 0, sizeof(*ms));
 }
 
@@ -144,14 +158,186 @@ int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
 	return rc;
 }
 
+/* ---- db/<suite>.list.log: the changes since the list was written whole */
+
+/* A save writes the changes since the list was last written whole (the
+ * log, replaced whole: temporary name, sync, rename) while they are few;
+ * past these many, or a sixteenth of the list, the list whole again. */
+#define LOG_MIN_OPS 1024
+
+static int same_member(const struct pp_repo_member *a,
+		       const struct pp_repo_member *b)
+{
+	return !cmp_member(a, b) && !strcmp(a->version, b->version) &&
+	       !strcmp(a->component, b->component);
+}
+
+/* Applying a log: the members, those it dropped marked in dead, and how
+ * many of the first are in cmp_member's order (found by a binary
+ * search; the others one by one). */
+struct log_apply {
+	struct pp_repo_members *ms;
+	char *dead;
+	size_t alloc_dead;
+	size_t sorted;
+	int sorted_known;
+};
+
+/* The live member with m's words, or SIZE_MAX. */
+static size_t log_find(struct log_apply *a, const struct pp_repo_member *m)
+{
+	struct pp_repo_members *ms = a->ms;
+	size_t lo = 0, hi;
+
+	if (!a->sorted_known) { /* the list as written whole: in order */
+		a->sorted = ms->nr ? 1 : 0;
+		while (a->sorted < ms->nr &&
+		       cmp_member(&ms->m[a->sorted - 1], &ms->m[a->sorted]) <= 0)
+			a->sorted++;
+		a->sorted_known = 1;
+	}
+	hi = a->sorted;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_member(&ms->m[mid], m) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < a->sorted && !cmp_member(&ms->m[lo], m); lo++)
+		if (!a->dead[lo] && same_member(&ms->m[lo], m))
+			return lo;
+	for (size_t i = a->sorted; i < ms->nr; i++)
+		if (!a->dead[i] && same_member(&ms->m[i], m))
+			return i;
+	return SIZE_MAX;
+}
+
+/* One change: added (unless there: a log is applied again after a crash
+ * between writing the list whole and removing the log) or dropped. */
+static void log_op(struct log_apply *a, int add, const struct pp_repo_member *m)
+{
+	struct pp_repo_members *ms = a->ms;
+	size_t at = log_find(a, m);
+
+	if (!add && at != SIZE_MAX)
+		a->dead[at] = 1;
+	if (!add || at != SIZE_MAX)
+		return;
+	ARRAY_GROW(ms->m, ms->alloc, ms->nr + 1);
+	ARRAY_GROW(a->dead, a->alloc_dead, ms->nr + 1);
+	ms->m[ms->nr] = *m;
+	a->dead[ms->nr++] = 0;
+}
+
+/* Applies the log text (its lines "+ LINE" or "- LINE", cut in place). */
+static int log_apply(struct pp_repo_members *ms, char *text, size_t len,
+		     const char *path, struct pp_err *err)
+{
+	struct log_apply a = { ms, xcalloc(ms->nr + 1, 1), ms->nr + 1, 0, 0 };
+	unsigned no = 0;
+	size_t pos = 0, kept = 0;
+	int rc = 0;
+
+	while (!rc && pos < len) {
+		char *eol = memchr(text + pos, '\n', len - pos);
+		size_t n = eol ? (size_t)(eol - text) - pos : len - pos;
+		char *line = text + pos;
+		struct pp_repo_member m;
+
+		no++;
+		pos += n + 1;
+		if (n < 2 || (line[0] != '+' && line[0] != '-') || line[1] != ' ') {
+			rc = pp_err_set(err, PP_EXIT_INPUT, "%s:%u: not '+ LINE' "
+					"or '- LINE'; the repository database is "
+					"damaged", path, no);
+			break;
+		}
+		rc = member_from_line(line + 2, n - 2, path, no, &m, err);
+		if (!rc) {
+			log_op(&a, line[0] == '+', &m);
+			ms->log_ops++;
+		}
+	}
+	for (size_t i = 0; i < ms->nr; i++)
+		if (!a.dead[i])
+			ms->m[kept++] = ms->m[i];
+	ms->nr = kept;
+	free(a.dead);
+	/* in the order the list written whole would have */
+	if (!rc && ms->nr)
+		pp_sort_nearly_sorted(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
+	return rc;
+}
+
+/* The log of the list at path, if there is one, applied to ms. */
+static int log_load(const char *path, struct pp_repo_members *ms,
+		    struct pp_err *err)
+{
+	struct strbuf log = STRBUF_INIT;
+	int rc = 0;
+
+	if (access(path, F_OK) < 0)
+		return 0;
+	rc = pp_read_file(path, &log, err);
+	if (!rc) {
+		ms->log_len = log.len;
+		ms->log_strings = xstrndup(log.buf, log.len);
+		ms->log = strbuf_detach(&log, NULL);
+		rc = log_apply(ms, ms->log_strings, ms->log_len, path, err);
+	}
+	strbuf_release(&log);
+	return rc;
+}
+
+/* The list at path and its log, as they are. */
+static int load_with_log(const char *path, struct pp_repo_members *out,
+			 struct pp_err *err)
+{
+	struct strbuf log = STRBUF_INIT;
+	int rc = pp_repo_members_load_path(path, out, err);
+
+	out->journaled = !rc && access(path, F_OK) == 0;
+	strbuf_addf(&log, "%s.log", path);
+	if (!rc && (rc = log_load(log.buf, out, err)) < 0)
+		pp_repo_members_release(out);
+	strbuf_release(&log);
+	return rc;
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
 int pp_repo_members_load(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *out, struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT;
+	struct stat before, after;
 	int rc;
 
 	list_path(r, suite, &path);
-	rc = pp_repo_members_load_path(path.buf, out, err);
+	/* list and diff read without the lock: a list written whole (then
+	 * its log removed) between reading the list and its log would show
+	 * the old list without its changes; read both again then. */
+	for (int tries = 0;; tries++) {
+		int had = stat(path.buf, &before) == 0;
+
+		rc = load_with_log(path.buf, out, err);
+		if (rc || !had || tries == 3 || (stat(path.buf, &after) == 0 &&
+						  same_file(&before, &after)))
+			break;
+		pp_repo_members_release(out);
+	}
+	if (!rc) { /* each member as loaded: what a save compares with */
+		out->loaded = xcalloc(out->nr + 1, sizeof(*out->loaded));
+		memcpy(out->loaded, out->m, out->nr * sizeof(*out->m));
+		out->nr_loaded = out->nr;
+	}
 	strbuf_release(&path);
 	return rc;
 }
@@ -174,16 +360,6 @@ int pp_repo_members_of(struct pp_repo *r, const struct pp_repo_suite *s,
 	}
 	*out = r->members[i];
 	return 0;
-}
-
-static int cmp_member(const void *a, const void *b)
-{
-	const struct pp_repo_member *x = a, *y = b;
-	int c = strcmp(x->package, y->package);
-
-	if (!c)
-		c = strcmp(x->arch, y->arch);
-	return c ? c : strcmp(x->filename, y->filename);
 }
 
 int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
@@ -214,15 +390,179 @@ int pp_repo_members_save_path(const char *path, struct pp_repo_members *ms,
 	return rc;
 }
 
+static void add_op(struct strbuf *out, char op, const struct pp_repo_member *m)
+{
+	strbuf_addf(out, "%c %s %s %s %s %s\n", op, m->package, m->version,
+		    m->arch, m->component, m->filename);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Loaded members by their package string's address. */
+static int cmp_loaded(const void *a, const void *b)
+{
+	const struct pp_repo_member *x = a, *y = b;
+
+	return cmp_ptr(&x->package, &y->package);
+}
+
+/* Writes a drop for each loaded member that is not among ms's now: each
+ * one still there is one of ms's borrowed members. An add or a remove
+ * keeps their loaded order; after another change both lists are
+ * compared by address. */
+static size_t log_drops(struct pp_repo_members *ms, struct strbuf *out)
+{
+	const char **now = xcalloc(ms->nr + 1, sizeof(*now));
+	size_t nr_now = 0, j = 0, ops = 0;
+
+	for (size_t i = 0; i < ms->nr; i++)
+		if (ms->m[i].borrowed)
+			now[nr_now++] = ms->m[i].package;
+	for (size_t i = 0; i < ms->nr_loaded && j < nr_now; i++)
+		j += now[j] == ms->loaded[i].package;
+	if (j < nr_now) { /* not in the loaded order */
+		qsort(now, nr_now, sizeof(*now), cmp_ptr);
+		qsort(ms->loaded, ms->nr_loaded, sizeof(*ms->loaded), cmp_loaded);
+	}
+	j = 0;
+	for (size_t i = 0; i < ms->nr_loaded; i++) {
+		if (j < nr_now && now[j] == ms->loaded[i].package) {
+			j++;
+			continue;
+		}
+		add_op(out, '-', &ms->loaded[i]);
+		ops++;
+	}
+	free(now);
+	return ops;
+}
+
+/* Members in cmp_member's order (copies of them). */
+static struct pp_repo_member *sorted_copy(const struct pp_repo_members *ms)
+{
+	struct pp_repo_member *c = xcalloc(ms->nr + 1, sizeof(*c));
+
+	memcpy(c, ms->m, ms->nr * sizeof(*c));
+	if (ms->nr)
+		pp_sort_nearly_sorted(c, ms->nr, sizeof(*c), cmp_member);
+	return c;
+}
+
+/* The changes from the members cur to those of ms, by their words. */
+static size_t diff_words(const struct pp_repo_members *cur,
+			 const struct pp_repo_members *ms, struct strbuf *out)
+{
+	struct pp_repo_member *a = sorted_copy(cur), *b = sorted_copy(ms);
+	size_t i = 0, j = 0, ops = 0;
+
+	while (i < cur->nr || j < ms->nr) {
+		int c = i == cur->nr ? 1 : j == ms->nr ? -1 :
+			cmp_member(&a[i], &b[j]);
+
+		if (!c && same_member(&a[i], &b[j])) {
+			i++;
+			j++;
+			continue;
+		}
+		if (c <= 0) {
+			add_op(out, '-', &a[i++]);
+			ops++;
+		}
+		if (c >= 0) {
+			add_op(out, '+', &b[j++]);
+			ops++;
+		}
+	}
+	free(a);
+	free(b);
+	return ops;
+}
+
+/* The log that takes the list on disk to ms's members: the log read
+ * with the list, then the changes since. Its count of changes. */
+static int log_for(struct pp_repo *r, const char *suite,
+		   struct pp_repo_members *ms, struct strbuf *log,
+		   size_t *ops, struct pp_err *err)
+{
+	struct pp_repo_members cur;
+
+	if (ms->journaled) { /* loaded from the list and its log */
+		strbuf_add(log, ms->log, ms->log_len);
+		*ops = log_drops(ms, log);
+		for (size_t i = 0; i < ms->nr; i++)
+			if (!ms->m[i].borrowed) {
+				add_op(log, '+', &ms->m[i]);
+				(*ops)++;
+			}
+		*ops += ms->log_ops;
+		return 0;
+	}
+	/* another set (a snapshot's): compared with the suite's by words */
+	if (pp_repo_members_load(r, suite, &cur, err) < 0)
+		return -1;
+	strbuf_add(log, cur.log, cur.log_len);
+	*ops = cur.log_ops + diff_words(&cur, ms, log);
+	pp_repo_members_release(&cur);
+	return 0;
+}
+
+static int write_log(const char *path, const struct strbuf *log, int sync,
+		     struct pp_err *err)
+{
+	int rc = pp_write_file_flags(path, log->buf, log->len, 0644,
+				     sync ? PP_SYNC : 0, err);
+
+	return !rc && sync ? pp_fsync_dir_of(path, err) : rc;
+}
+
+/* The list written whole, then its log removed. The log, written first,
+ * takes the old list to the new members and is a no-op on the new list
+ * (each member it names last added or dropped as the new list has it):
+ * a crash anywhere leaves the old state or the new one. */
+static int save_whole(const char *list, const char *log_path,
+		      const struct strbuf *log, struct pp_repo_members *ms,
+		      int sync, struct pp_err *err)
+{
+	int rc = 0;
+
+	if (log->len)
+		rc = write_log(log_path, log, sync, err);
+	if (!rc)
+		rc = pp_repo_members_save_path(list, ms, sync, err);
+	if (rc || access(log_path, F_OK) < 0)
+		return rc;
+	if (unlink(log_path) < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'",
+				    log_path);
+	return sync ? pp_fsync_dir_of(log_path, err) : 0;
+}
+
 int pp_repo_members_save(struct pp_repo *r, const char *suite,
 			 struct pp_repo_members *ms, struct pp_err *err)
 {
-	struct strbuf path = STRBUF_INIT;
-	int rc;
+	struct strbuf path = STRBUF_INIT, log_path = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT;
+	size_t ops = 0, max = ms->nr / 16 > LOG_MIN_OPS ? ms->nr / 16 :
+						     LOG_MIN_OPS;
+	int rc = 0, sync = !r->no_sync;
 
 	list_path(r, suite, &path);
-	rc = pp_repo_members_save_path(path.buf, ms, !r->no_sync, err);
+	strbuf_addf(&log_path, "%s.log", path.buf);
+	/* (a suite's first list, or one with no log: just written whole) */
+	if (ms->journaled || access(log_path.buf, F_OK) == 0)
+		rc = log_for(r, suite, ms, &log, &ops, err);
+	if (!rc && (!ms->journaled || ops > max))
+		rc = save_whole(path.buf, log_path.buf, &log, ms, sync, err);
+	else if (!rc && log.len != ms->log_len) /* (else nothing changed) */
+		rc = write_log(log_path.buf, &log, sync, err);
 	strbuf_release(&path);
+	strbuf_release(&log_path);
+	strbuf_release(&log);
 	return rc;
 }
 

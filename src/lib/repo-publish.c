@@ -232,16 +232,21 @@ static int read_missing(struct publish *p, char **names, size_t n,
 
 /* What an index is made from, for its reuse: each pool file's name and
  * stat key, in index order, and how it is compressed. */
-static void index_key(struct pp_repo_entry *const *sel, size_t n, char *hex)
+static void index_key(struct pp_repo_entry *const *sel, size_t n,
+		      unsigned compression, char *hex)
 {
-	static const char tag[] = "padpack Packages 1: gzip -9, xz -6\n";
+	static const char *const tag[] = {
+		[PP_REPO_GZ] = "padpack Packages 1: gzip -9\n",
+		[PP_REPO_XZ] = "padpack Packages 1: xz -6\n",
+		[PP_REPO_GZ | PP_REPO_XZ] = "padpack Packages 1: gzip -9, xz -6\n",
+	};
 	struct strbuf chunk = STRBUF_INIT;
 	struct pp_hash h;
 
 	/* gathered into chunks: 300,000 small updates cost more than the
 	 * hashing */
 	pp_hash_init(&h, PP_SHA256);
-	strbuf_add(&chunk, tag, sizeof(tag) - 1);
+	strbuf_addstr(&chunk, tag[compression & PP_REPO_COMPRESSION]);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_add(&chunk, sel[i]->filename, strlen(sel[i]->filename) + 1);
 		strbuf_addstr(&chunk, sel[i]->stat_key);
@@ -289,7 +294,7 @@ static int cached_text(struct publish *p, char **names, char **pkgs, size_t n,
 				sel[i]->text, sel[i]->text_len,
 				sel[i]->filename, sel[i]->stat_key };
 		pp_stanzas_set(text, *refs, n);
-		index_key(sel, n, key);
+		index_key(sel, n, p->s->compression, key);
 	}
 	free(sel);
 	return rc;
@@ -371,6 +376,7 @@ struct index_job {
 	struct pp_zcache *zcache;
 	struct index_file hashes[3]; /* the text, .gz, .xz */
 	struct index_sink sink[2];   /* .gz, .xz */
+	unsigned compression;        /* which of them (the suite's) */
 	int with_crc; /* the text's CRC made (and compared with the .gz's) */
 	uint32_t text_crc;
 	struct pp_err err;
@@ -385,22 +391,29 @@ static void hash_output(void *ctx, const struct strbuf *out)
 static void *index_job_run(void *arg)
 {
 	struct index_job *j = arg;
-	const struct pp_zpieces_out outs[] = {
+	const struct pp_zpieces_out all[] = {
 		{ PP_COMP_GZIP, 9, &j->gz, sink_done, &j->sink[0], sink_part },
 		{ PP_COMP_XZ, 6, &j->xz, sink_done, &j->sink[1], sink_part },
 	};
+	struct pp_zpieces_out outs[ARRAY_SIZE(all)];
 	struct hash_job hj = { &j->text, { 0 }, j->with_crc, 0 };
+	size_t nr_outs = 0;
 	pthread_t hasher;
 	int threaded;
 
 	strbuf_reset(&j->gz);
 	strbuf_reset(&j->xz);
-	j->rc = sink_open(&j->sink[0], &j->err) < 0 ||
-		sink_open(&j->sink[1], &j->err) < 0 ? -1 : 0;
+	j->rc = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(all) && !j->rc; i++) {
+		if (!(j->compression & (i ? PP_REPO_XZ : PP_REPO_GZ)))
+			continue;
+		outs[nr_outs++] = all[i];
+		j->rc = sink_open(&j->sink[i], &j->err);
+	}
 	if (j->rc)
 		return NULL;
 	threaded = pp_thread_start(&hasher, hash_job_run, &hj) == 0;
-	j->rc = pp_zpieces_compress_stanzas(&j->text, outs, ARRAY_SIZE(outs),
+	j->rc = pp_zpieces_compress_stanzas(&j->text, outs, nr_outs,
 					    j->zcache, &j->err);
 	if (threaded)
 		pthread_join(hasher, NULL);
@@ -419,9 +432,11 @@ static void index_job_init(struct index_job *j, const struct publish *p,
 	strbuf_init(&j->gz);
 	strbuf_init(&j->xz);
 	j->zcache = p->zcache;
+	j->compression = p->s->compression;
 	/* A cache as padpack wrote it has the text its pieces were made
-	 * from; another has every piece checked against its text (below). */
-	j->with_crc = !p->cache->trusted;
+	 * from; another has every piece checked against its text (below),
+	 * and a .gz's trailer against the text's CRC. */
+	j->with_crc = !p->cache->trusted && (j->compression & PP_REPO_GZ);
 	pp_err_init(&j->err);
 	for (size_t i = 0; i < 2; i++) {
 		struct strbuf path = STRBUF_INIT;
@@ -446,6 +461,13 @@ static void index_job_release(struct index_job *j)
 	pp_err_release(&j->err);
 }
 
+/* Whether the index file of pp_repo_index_ext[i] is published (the
+ * uncompressed one always is, if only listed in Release). */
+static int index_published(unsigned compression, size_t i)
+{
+	return !i || (compression & (i == 1 ? PP_REPO_GZ : PP_REPO_XZ));
+}
+
 /* The indices of one component and architecture, written and listed. */
 static int put_packages(struct publish *p, struct index_job *j,
 			const char *comp, const char *arch)
@@ -456,6 +478,8 @@ static int put_packages(struct publish *p, struct index_job *j,
 	int rc = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ext) && !rc; i++) {
+		if (!index_published(j->compression, i))
+			continue;
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch, ext[i]);
 		if (i) /* written as compressed: now named */
@@ -487,6 +511,11 @@ static int keep_for_reuse(struct publish *p, const struct index_job *j,
 		strcpy(f[i].md5, "-");
 		memcpy(f[i].sha256, j->hashes[i].sha256, sizeof(f[i].sha256));
 		f[i].written = i || j->text.len <= PLAIN_INDEX_MAX;
+		if (!index_published(j->compression, i)) { /* no hashes */
+			f[i].written = -1;
+			memset(f[i].sha256, '0', 64);
+			f[i].sha256[64] = 0;
+		}
 	}
 	index_dir(p, comp, arch, &dir);
 	rc = pp_repo_reuse_put(p->r->root, key, dir.buf, f,
@@ -511,6 +540,8 @@ static int reuse_packages(struct publish *p, const char *key,
 	for (size_t i = 0; i < PP_REPO_INDEX_FILES && !rc; i++) {
 		struct index_file h = { NULL, f[i].size, "" };
 
+		if (f[i].written < 0)
+			continue;
 		memcpy(h.sha256, f[i].sha256, sizeof(h.sha256));
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s/binary-%s/Packages%s", comp, arch,

@@ -4,7 +4,9 @@
  * instead of compressing and hashing tens of megabytes again.
  *
  * db/indices/<KEY>       one line per file: EXT WRITTEN SIZE MD5 SHA256
- *                        (MD5 "-" since Release lists none),
+ *                        (MD5 "-" since Release lists none; WRITTEN 1,
+ *                        0 for a file listed in Release only, -1 for
+ *                        one the suite does not publish: its .gz or .xz),
  *                        EXT "." for the uncompressed Packages, then the
  *                        names of the compressed pieces (db/zcache) they
  *                        were joined from, one a line: a publish that links
@@ -112,7 +114,7 @@ int pp_repo_reuse_get(const char *root, const char *key, const char *dir,
 	    parse_record(rec.buf, f, &pieces) < 0)
 		goto out;
 	for (rc = 0; made < PP_REPO_INDEX_FILES && !rc; made++) {
-		if (!f[made].written)
+		if (f[made].written <= 0)
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[made]);
@@ -168,7 +170,7 @@ int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
 		strbuf_addf(&rec, "%s %d %lld %s %s\n",
 			    i ? pp_repo_index_ext[i] : ".", f[i].written,
 			    f[i].size, f[i].md5, f[i].sha256);
-		if (!f[i].written)
+		if (f[i].written <= 0)
 			continue;
 		strbuf_reset(&path);
 		strbuf_reset(&to);
@@ -219,7 +221,7 @@ static int record_whole(const char *root, const char *path)
 	for (size_t i = 0; whole && i < PP_REPO_INDEX_FILES; i++) {
 		strbuf_reset(&file);
 		strbuf_addf(&file, "%s/db/indices/files/%s", root, f[i].sha256);
-		whole = !f[i].written || access(file.buf, F_OK) == 0;
+		whole = f[i].written <= 0 || access(file.buf, F_OK) == 0;
 	}
 	pp_err_release(&ignored);
 	strbuf_release(&rec);

@@ -54,6 +54,9 @@ int pp_repo_suite_check(const struct pp_repo_suite *s, struct pp_err *err)
 	if (s->byhash_keep < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s': By-Hash-Keep "
 				  "is negative", s->suite);
+	if (!s->compression || (s->compression & ~PP_REPO_COMPRESSION))
+		return pp_err_set(err, PP_EXIT_INPUT, "suite '%s': Compression "
+				  "takes gz, xz or both ('gz xz')", s->suite);
 	for (size_t i = 0; i < s->nr_archs; i++) {
 		if (pp_check_arch_name(s->archs[i], err) < 0)
 			return -1;
@@ -70,6 +73,25 @@ void pp_repo_suite_defaults(struct pp_repo_suite *s)
 	s->byhash_keep = PP_REPO_BYHASH_KEEP;
 	s->byhash_generations = PP_REPO_BYHASH_GENERATIONS;
 	s->keep_versions = PP_REPO_KEEP_VERSIONS;
+	s->compression = PP_REPO_COMPRESSION;
+}
+
+unsigned pp_repo_parse_compression(const char *v)
+{
+	unsigned set = 0;
+
+	while (*v) {
+		size_t n = strcspn(v, " ,");
+
+		if (n == 2 && !strncmp(v, "gz", 2))
+			set |= PP_REPO_GZ;
+		else if (n == 2 && !strncmp(v, "xz", 2))
+			set |= PP_REPO_XZ;
+		else if (n)
+			return 0;
+		v += n + (v[n] != 0);
+	}
+	return set;
 }
 
 void pp_repo_suite_release(struct pp_repo_suite *s)
@@ -117,6 +139,8 @@ static int suite_from_stanza(const struct pp_stanza *st, const char *file,
 		s->valid_for_days = (unsigned)strtoul(v, NULL, 10);
 	if ((v = pp_stanza_get(st, "Contents")))
 		s->contents = !strcmp(v, "yes");
+	if ((v = pp_stanza_get(st, "Compression")))
+		s->compression = pp_repo_parse_compression(v);
 	if ((v = pp_stanza_get(st, "Keep-Versions")))
 		s->keep_versions = (unsigned)strtoul(v, NULL, 10);
 	if ((v = pp_stanza_get(st, "By-Hash-Keep")))
@@ -160,6 +184,9 @@ static void write_suite(const struct pp_repo_suite *s, struct strbuf *out)
 	/* Settings left at their default are not written: they follow it. */
 	if (s->contents)
 		strbuf_addstr(out, "Contents: yes\n");
+	if (s->compression != PP_REPO_COMPRESSION)
+		strbuf_addf(out, "Compression: %s\n",
+			    s->compression == PP_REPO_XZ ? "xz" : "gz");
 	if (s->keep_versions != PP_REPO_KEEP_VERSIONS)
 		strbuf_addf(out, "Keep-Versions: %u\n", s->keep_versions);
 	if (s->byhash_keep != PP_REPO_BYHASH_KEEP)

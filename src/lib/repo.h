@@ -8,10 +8,12 @@
  *                        Origin, Label, Description, Components,
  *                        Architectures, Valid-For, Signing-Key,
  *                        Keep-Versions, By-Hash-Keep, By-Hash-Generations,
- *                        Contents)
+ *                        Contents, Compression)
  *   db/contents          the files of each pool file, for Contents
  *   db/<suite>.list      which pool files each suite holds, one per line:
  *                        package version architecture component file
+ *   db/<suite>.list.log  the changes to it since it was written whole:
+ *                        "+ LINE" (added) or "- LINE" (dropped), in order
  *   db/cache             the Packages stanza and hashes of every pool file,
  *                        keyed by its path, size, mtime and inode
  *   db/<suite>.byhash    the suite's past generations whose by-hash files
@@ -50,7 +52,17 @@ struct pp_repo_suite {
 	/* versions of a package (and architecture) the suite keeps */
 	unsigned keep_versions;
 	int contents; /* publish <component>/Contents-<arch>.gz */
+	/* which compressed Packages it publishes (PP_REPO_GZ, PP_REPO_XZ):
+	 * apt needs one; Debian's archive serves .xz alone */
+	unsigned compression;
 };
+
+#define PP_REPO_GZ 1u
+#define PP_REPO_XZ 2u
+#define PP_REPO_COMPRESSION (PP_REPO_GZ | PP_REPO_XZ)
+/* The set a Compression value names ("gz xz", "xz", "gz"; words
+ * separated by spaces or commas); 0 if it names another. */
+unsigned pp_repo_parse_compression(const char *v);
 
 #define PP_REPO_BYHASH_KEEP 3600
 #define PP_REPO_BYHASH_GENERATIONS 3
@@ -135,6 +147,17 @@ struct pp_repo_members {
 	struct pp_repo_member *m;
 	size_t nr, alloc;
 	char *text; /* the file as read, cut into the members' strings */
+	/* A suite's list (repo-members.c): its changes since it was last
+	 * written whole, as db/<suite>.list.log held them (log: that text;
+	 * log_strings: a copy cut into the strings of the members it adds),
+	 * and the members as loaded (copies: their strings are the text's or
+	 * the log's), so that a save writes what changed since, not 100,000
+	 * lines. */
+	int journaled;
+	char *log, *log_strings;
+	size_t log_len, log_ops;
+	struct pp_repo_member *loaded;
+	size_t nr_loaded;
 };
 
 int pp_repo_members_load(struct pp_repo *r, const char *suite,

@@ -13,6 +13,8 @@
 #                       past it the row says so)
 #   REPO100K_PADPACK    0: the anchors' rows only (default 1)
 #   REPO100K_WORK       the scratch directory (default tests/bench/work/repo100k)
+#   REPO100K_COMPRESSION  padpack's suites' --compression (default gz,xz;
+#                       xz: Packages.xz alone, as Debian's archive serves)
 set -eu
 cd "$(dirname "$0")/../.."
 TOP=$PWD
@@ -85,8 +87,9 @@ export -f in_chunks pp_import pp_snapshot_switch pool_sha256
 # ---- padpack ---------------------------------------------------------------
 pp_full=- pp_import_t=- rss_pp=- pp_add=- pp_snap=- pp_verify=- sha_pool=-
 if [ "$PADPACK" != 0 ]; then
-"$PP" repo init "$W/pp" --suite testing > /dev/null
-"$PP" repo init "$W/pp" --suite stable > /dev/null
+COMP=${REPO100K_COMPRESSION:-gz,xz}
+"$PP" repo init "$W/pp" --suite testing --compression "$COMP" > /dev/null
+"$PP" repo init "$W/pp" --suite stable --compression "$COMP" > /dev/null
 measure pp_import_t rss_pp bash -c pp_import
 timeit pp_full "$PP" repo publish "$W/pp" --full --unsigned
 adds=()
@@ -153,7 +156,8 @@ echo
 echo "Packages made from this machine's bookworm Packages list (names, versions,"
 echo "dependencies, sections, descriptions), one small file each. Wall seconds,"
 echo "unsigned; an anchor that took longer than $LIMIT s for a row says so."
-echo "padpack's import adds 5,000 .debs a command, then publishes once."
+echo "padpack's import adds 5,000 .debs a command, then publishes once;"
+echo "its suites publish Packages (over 16 MiB: listed only) and ${COMP:-gz,xz}."
 echo
 echo "| run | padpack | apt-ftparchive | reprepro | aptly | sha256sum |"
 echo "|---|---|---|---|---|---|"

@@ -1,5 +1,6 @@
 /* libFuzzer target: a repository's own database (repo.c, repo-index.c):
- * conf/distributions, db/<suite>.list (the members of a suite) and
+ * conf/distributions, db/<suite>.list (the members of a suite) and its
+ * log (db/<suite>.list.log, the changes since it was written whole) and
  * db/cache (the Packages stanzas of the pool files). The input is written
  * as each of the three files of a scratch repository, which is then
  * opened, its members and cache loaded, looked up, changed and saved as
@@ -7,6 +8,7 @@
 #include <stdint.h>
 
 #include "../../src/lib/repo-internal.h"
+#include "../../src/lib/xalloc.h"
 #include "fuzz.h"
 
 static char root[128];
@@ -66,6 +68,8 @@ static void use_cache(void)
 	pp_err_release(&err);
 }
 
+/* Loads the suite's list (and its log), changes it as an add does (one
+ * member dropped, one added) and saves it: the change goes to the log. */
 static void use_members(struct pp_repo *r, const char *suite)
 {
 	struct pp_repo_members ms;
@@ -73,10 +77,26 @@ static void use_members(struct pp_repo *r, const char *suite)
 
 	pp_err_init(&err);
 	if (pp_repo_members_load(r, suite, &ms, &err) == 0) {
+		if (ms.nr) {
+			pp_repo_member_release(&ms.m[0]);
+			ms.m[0] = ms.m[--ms.nr];
+		}
+		ARRAY_GROW(ms.m, ms.alloc, ms.nr + 1);
+		ms.m[ms.nr++] = (struct pp_repo_member){ xstrdup("fuzz"),
+			xstrdup("1"), xstrdup("all"), xstrdup("main"),
+			xstrdup("pool/main/f/fuzz/fuzz_1_all.deb"), 0 };
 		(void)pp_repo_members_save(r, suite, &ms, &err);
 		pp_repo_members_release(&ms);
 	}
 	pp_err_release(&err);
+}
+
+static void remove_log(void)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/db/s.list.log", root);
+	unlink(path);
 }
 
 static void use_repo(void)
@@ -106,7 +126,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put("db/s.list", data, size);
 	memset(&bare, 0, sizeof(bare));
 	bare.root = root;
+	remove_log();
+	use_members(&bare, "s"); /* the list, then the log it wrote */
 	use_members(&bare, "s");
+	put("db/s.list.log", data, size); /* the input as a log */
+	use_members(&bare, "s");
+	remove_log();
 	use_cache();
 	return 0;
 }

@@ -4,7 +4,9 @@
 # gives the very bytes a publish from scratch gives; db/cache is appended
 # to, not written again; a suite switched to a snapshot links the indices
 # published before; a Packages listed in Release but not written (what a
-# suite over 16 MiB publishes) is read by apt and by verify.
+# suite over 16 MiB publishes) is read by apt and by verify; a suite
+# set to publish .xz alone is read by apt; an add or a remove writes its
+# changes to db/<suite>.list.log, not the whole list.
 source "$(dirname "$0")/../lib.sh"
 APT=$TOP/tests/tools/apt-private.sh
 
@@ -30,6 +32,7 @@ check "Packages.xz is many blocks (one a piece)" bash -c "
 # db/cache: an add appends its entry; a publish that drops a pool file
 # appends a record saying so; --full writes it whole again, sorted.
 cp "$R/db/cache" "$WORK/cache.before"
+cp "$R/db/testing.list" "$WORK/list.before"
 "$PADPACK" repo add "$R" --suite testing "$WORK/extra/bench90001_1.0-1_amd64.deb" --publish --unsigned > "$WORK/add.out"
 check "an add appends to db/cache (what was there is left as it was)" bash -c "
 	cmp -n \$(stat -c %s '$WORK/cache.before') '$WORK/cache.before' '$R/db/cache' &&
@@ -41,6 +44,12 @@ check "a dropped pool file gets a drop record" bash -c "
 	tail -n 2 '$R/db/cache' | tr '\n' ' ' | grep -q '^Filename: pool/main/b/bench00007/bench00007_1.0-1_amd64.deb X-Padpack-Stat: - $'"
 check "the appended cache reads back: nothing read again" bash -c "
 	'$PADPACK' repo publish '$R' --unsigned | grep -qx '(0 package files read, the others from the cache)'"
+# db/testing.list: the add and the remove wrote their changes to
+# db/testing.list.log, not the list's 1,500 lines again.
+check "an add and a remove leave db/testing.list as it was" cmp "$WORK/list.before" "$R/db/testing.list"
+check "... and write their changes to db/testing.list.log" bash -c "
+	printf '+ bench90001 1.0-1 amd64 main pool/main/b/bench90001/bench90001_1.0-1_amd64.deb\n- bench00007 1.0-1 amd64 main pool/main/b/bench00007/bench00007_1.0-1_amd64.deb\n' |
+		cmp - '$R/db/testing.list.log'"
 
 # The same packages published from scratch in another repository: the
 # same bytes, compressed and not.
@@ -49,6 +58,9 @@ S=$WORK/scratch
 (cd "$WORK/debs" && ls ./*.deb | grep -v bench00007 | xargs "$PADPACK" repo add "$S" --suite testing "$WORK/extra/bench90001_1.0-1_amd64.deb" > /dev/null)
 "$PADPACK" repo publish "$S" --unsigned > /dev/null
 Q=$S/dists/testing/main/binary-amd64
+check "the list and its log read as the list written whole from scratch" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) <('$PADPACK' repo list '$S' --suite testing) &&
+	[ ! -e '$S/db/testing.list.log' ]"
 same "after an add and a remove: Packages as from scratch" "$P/Packages" "$Q/Packages"
 check "... Packages.gz the same bytes" cmp "$P/Packages.gz" "$Q/Packages.gz"
 check "... Packages.xz the same bytes" cmp "$P/Packages.xz" "$Q/Packages.xz"
@@ -147,6 +159,33 @@ check "apt-get update reads it" "$APT" "$WORK/apt4" "deb [trusted=yes] http://12
 check "apt-get update over file: too" "$APT" "$WORK/apt5" "deb [trusted=yes] file:$R testing main" update
 check "apt-cache sees the last package" bash -c "
 	APT_CONFIG='$WORK/apt4/apt.conf' apt-cache policy bench90002 | grep -q 'Candidate: 1.0-1'"
+
+# A suite set to publish .xz alone (what Debian's archive serves): no
+# Packages.gz, none listed; the index is made again, not linked from the
+# record of one with a .gz (stable's, unchanged, is linked); apt reads it, verify passes; set back, the
+# .gz is published again.
+check_fails "--compression takes gz, xz or both" 2 "--compression takes gz, xz or both" \
+	"$PADPACK" repo init "$R" --suite testing --compression bz2
+"$PADPACK" repo init "$R" --suite testing --compression xz > /dev/null
+check "conf/distributions keeps it" grep -qx 'Compression: xz' "$R/conf/distributions"
+"$PADPACK" repo publish "$R" --unsigned > "$WORK/xz-only.out"
+check "with --compression xz: no Packages.gz, none listed in Release" bash -c "
+	[ ! -e '$P/Packages.gz' ] && ! grep -q 'Packages.gz' '$R/dists/testing/Release' &&
+	grep -q ' main/binary-amd64/Packages.xz$' '$R/dists/testing/Release' &&
+	grep -qx '(1 Packages index as published before, linked)' '$WORK/xz-only.out'"
+check "... Packages.xz expands to Packages" bash -c "xzcat '$P/Packages.xz' | cmp - '$P/Packages'"
+check "... apt-get update reads it over HTTP" "$APT" "$WORK/apt7" "deb [trusted=yes] http://127.0.0.1:$port testing main" update
+check "... and apt-cache sees the last package" bash -c "
+	APT_CONFIG='$WORK/apt7/apt.conf' apt-cache policy bench90002 | grep -q 'Candidate: 1.0-1'"
+check "... apt-get install from it into a private root" bash -c "
+	$(declare -f install); WORK='$WORK'; rm -rf '$WORK/root'; install '$WORK/apt7' scale-hello > '$WORK/inst7.log' 2>&1 &&
+	test -f '$WORK/root/usr/share/scale-hello/hello'"
+check "... verify passes" "$PADPACK" repo verify "$R"
+"$PADPACK" repo init "$R" --suite testing --compression gz,xz > /dev/null
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "set back to gz,xz: Packages.gz again" bash -c "
+	zcat '$P/Packages.gz' | cmp - '$P/Packages' && grep -q ' main/binary-amd64/Packages.gz$' '$R/dists/testing/Release' &&
+	! grep -q '^Compression:' '$R/conf/distributions'"
 kill $http; wait $http 2>/dev/null
 rm -f "$P/Packages.gz"
 check_fails "verify still reports a missing compressed index" 1 "Packages.gz: missing or unreadable" \
@@ -169,3 +208,43 @@ check "... and names each, in Packages' order" bash -c "
 		cmp - '$WORK/verify-bad.names'"
 for f in "${bad[@]}"; do cp "$WORK/$(basename "$f").good" "$S/$f"; done
 check "... and passes once they are put back" "$PADPACK" repo verify "$S"
+
+# A list written whole (here: a suite switched to a snapshot of itself)
+# takes its log in and removes it; a crash between the two leaves a log
+# that changes nothing when read again. A damaged log is named.
+"$PADPACK" repo list "$R" --suite testing > "$WORK/list.out"
+cp "$R/db/testing.list.log" "$WORK/list.log"
+"$PADPACK" repo snapshot "$R" self --suite testing > /dev/null
+"$PADPACK" repo publish "$R" --suite testing --from-snapshot self --unsigned > /dev/null
+check "a list written whole takes its log in, and the log goes" bash -c "
+	[ ! -e '$R/db/testing.list.log' ] && grep -q '^bench90001 ' '$R/db/testing.list' &&
+	! grep -q '^bench00007 ' '$R/db/testing.list' &&
+	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/list.out'"
+cp "$WORK/list.log" "$R/db/testing.list.log"
+check "... a log left by a crash before it went changes nothing" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/list.out'"
+"$PADPACK" repo remove "$R" --suite testing bench00009
+check "... and the next change is written after it" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) <(grep -v '^bench00009 ' '$WORK/list.out') &&
+	head -n \$(wc -l < '$WORK/list.log') '$R/db/testing.list.log' | cmp - '$WORK/list.log' &&
+	tail -n 1 '$R/db/testing.list.log' | grep -q '^- bench00009 '"
+n=$(wc -l < "$R/db/testing.list.log")
+printf 'bench00001 1.0-1 amd64 main pool/main/b/bench00001/bench00001_1.0-1_amd64.deb\n' >> "$R/db/testing.list.log"
+check_fails "a damaged log is named, with its line" 3 "db/testing.list.log:$((n + 1)): not '\\+ LINE' or '- LINE'" \
+	"$PADPACK" repo list "$R" --suite testing
+sed -i '$d' "$R/db/testing.list.log"
+
+# A crash between the list written whole and its log removed (the
+# removal made to fail): the log left, written before the list, takes the
+# old list to the new members and changes nothing on the new list. Here
+# testing goes back to a snapshot that holds bench00011, removed since
+# (a stale log would drop it again).
+"$PADPACK" repo snapshot "$R" before-rm --suite testing > /dev/null
+"$PADPACK" repo remove "$R" --suite testing bench00011
+"$PADPACK" repo list "$R" --snapshot before-rm > "$WORK/before-rm.list"
+strace -f -o /dev/null -e trace=unlink -e inject=unlink:error=EIO:when=1 \
+	"$PADPACK" repo publish "$R" --suite testing --from-snapshot before-rm --unsigned > /dev/null 2>&1
+check "a crash before the log went (its removal failed): log and whole list both there" bash -c "
+	[ -e '$R/db/testing.list.log' ] && grep -q '^bench00011 ' '$R/db/testing.list'"
+check "... and they read as the snapshot switched to" bash -c "
+	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/before-rm.list'"

@@ -17,7 +17,8 @@ The rules (each broken one is printed; the exit status is 1 then):
  2. a directory that got a new name (rename, link, symlink, mkdir) is
     fsync'ed after, before the run ends;
  3. a pool file and its directory are synced before any Packages index is
-    renamed into place and before db/*.list names it;
+    renamed into place and before db/*.list (or the changes to it since it
+    was written whole, db/*.list.log) names it;
  4. every index of a suite is synced before its Release is renamed into
     place (Release, InRelease and Release.gpg come after the indices);
  5. the new suite directory's directories are synced before it is
@@ -189,7 +190,7 @@ def main():
     # 3. pool files before an index or a members list names them
     namers = [t for t, old, new, _ in file_renames
               if is_index(new) or (new.startswith(os.path.join(root, "db"))
-                                   and new.endswith(".list"))]
+                                   and new.endswith((".list", ".list.log")))]
     for t, old, new, _ in file_renames:
         if not new.startswith(os.path.join(root, "pool") + "/"):
             continue

@@ -41,7 +41,7 @@ static void repo_list_and_verify(struct t_ctx *t)
 {
 	struct pp_repo_member m = { "hello", "1.0-1", "all", "main",
 				    "pool/main/h/hello/hello_1.0-1_all.deb", 0 };
-	struct pp_repo_members ms = { &m, 1, 1, NULL };
+	struct pp_repo_members ms = { .m = &m, .nr = 1, .alloc = 1 };
 	struct pp_err err;
 	json_t *problems = json_array();
 	char *s;

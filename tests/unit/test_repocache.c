@@ -4,6 +4,7 @@
  * every entry found by its name afterwards. */
 #include "../../src/lib/fsutil.h"
 #include "../../src/lib/repo-internal.h"
+#include "../../src/lib/xalloc.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -154,10 +155,94 @@ static void finds_in_order_and_after(struct t_ctx *t)
 	CHECK(system(cmd) == 0);
 }
 
+/* db/s.list and its log (repo-members.c): a load applies the log in
+ * order (an addition already there and a drop of a member not there
+ * change nothing, so a log applied twice gives what it gave once); a
+ * save after members were reordered, dropped and added writes just those
+ * changes, after the log's. */
+#define LINE(p) p " 1 all main pool/" p ".deb\n"
+
+static void put_file(struct t_ctx *t, const char *root, const char *name,
+		     const char *text)
+{
+	char path[128];
+	struct pp_err err;
+
+	pp_err_init(&err);
+	snprintf(path, sizeof(path), "%s/db", root);
+	CHECK(pp_mkdir_p(path, 0755, &err) == 0);
+	snprintf(path, sizeof(path), "%s/db/%s", root, name);
+	CHECK(pp_write_file(path, text, strlen(text), 0644, &err) == 0);
+	pp_err_release(&err);
+}
+
+static void check_members(struct t_ctx *t, struct pp_repo *r, const char *want)
+{
+	struct pp_repo_members ms;
+	struct pp_err err;
+	char got[256] = "";
+
+	pp_err_init(&err);
+	CHECK(pp_repo_members_load(r, "s", &ms, &err) == 0);
+	for (size_t i = 0; i < ms.nr; i++)
+		strcat(got, ms.m[i].package);
+	CHECK_STR(got, want);
+	pp_repo_members_release(&ms);
+	pp_err_release(&err);
+}
+
+static void members_log_applied_and_written(struct t_ctx *t)
+{
+	static const char log[] = "+ " LINE("b") "- " LINE("c") "+ " LINE("a")
+				  "- " LINE("z");
+	char root[] = "/tmp/padpack-unit-memberslog.XXXXXX", cmd[96], path[128];
+	struct pp_repo_members ms;
+	struct pp_repo_member tmp;
+	struct pp_repo r;
+	struct strbuf text = STRBUF_INIT;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(root) != NULL);
+	memset(&r, 0, sizeof(r));
+	r.root = root;
+	r.no_sync = 1;
+	put_file(t, root, "s.list", LINE("a") LINE("c") LINE("e"));
+	put_file(t, root, "s.list.log", log);
+	check_members(t, &r, "abe");
+
+	CHECK(pp_repo_members_load(&r, "s", &ms, &err) == 0);
+	CHECK(ms.nr == 3 && ms.log_ops == 4);
+	tmp = ms.m[0]; /* out of the loaded order: e b a */
+	ms.m[0] = ms.m[2];
+	ms.m[2] = tmp;
+	pp_repo_member_release(&ms.m[1]); /* b dropped, d added */
+	ms.m[1] = (struct pp_repo_member){ xstrdup("d"), xstrdup("1"),
+		xstrdup("all"), xstrdup("main"), xstrdup("pool/d.deb"), 0 };
+	CHECK(pp_repo_members_save(&r, "s", &ms, &err) == 0);
+	pp_repo_members_release(&ms);
+	snprintf(path, sizeof(path), "%s/db/s.list.log", root);
+	CHECK(pp_read_file(path, &text, &err) == 0);
+	CHECK_STR(text.buf, "+ b 1 all main pool/b.deb\n- c 1 all main pool/c.deb\n"
+		  "+ a 1 all main pool/a.deb\n- z 1 all main pool/z.deb\n"
+		  "- b 1 all main pool/b.deb\n+ d 1 all main pool/d.deb\n");
+	check_members(t, &r, "ade");
+	/* the list written whole, its log left (a crash before it went) */
+	put_file(t, root, "s.list", LINE("a") LINE("d") LINE("e"));
+	check_members(t, &r, "ade");
+
+	strbuf_release(&text);
+	pp_err_release(&err);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+}
+
 T_SUITE(repocache_tests) = {
 	{ "repo cache: appended records resolved at the load",
 	  load_resolves_appended_records },
 	{ "repo cache: found in order, by a binary search and by name",
 	  finds_in_order_and_after },
+	{ "repo members: a list's log applied, changes written to it",
+	  members_log_applied_and_written },
 	{ NULL, NULL },
 };
