@@ -15,6 +15,8 @@
 #   REPO100K_WORK       the scratch directory (default tests/bench/work/repo100k)
 #   REPO100K_COMPRESSION  padpack's suites' --compression (default gz,xz;
 #                       xz: Packages.xz alone, as Debian's archive serves)
+#   REPO100K_KEEP       1: leave the scratch directory at the end (to profile
+#                       verify or an add on the built repository)
 set -eu
 cd "$(dirname "$0")/../.."
 TOP=$PWD
@@ -167,4 +169,4 @@ echo "| add one and publish (median of 3) | $pp_add | - | $rr_add | $aptly_add |
 echo "| snapshot and switch a suite to it | $pp_snap | - | - | $aptly_snap | - |"
 echo "| verify the repository / hash the pool | $pp_verify | - | - | - | $sha_pool |"
 echo "| peak RSS of the import (MiB) | $rss_pp | - | - | $rss_aptly | - |"
-rm -rf "$W"
+[ -n "${REPO100K_KEEP:-}" ] || rm -rf "$W"
