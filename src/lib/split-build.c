@@ -363,10 +363,10 @@ static int variant_override(const struct pp_split *s,
  * with public shared libraries. The dependency names the role's package
  * every variant provides. No symbols file for a C++ library
  * (pp_symbols_mostly_cxx), nor for one reached through an alternative:
- * its users are to take any provider of the generic name, so Debian's
- * libblas3, liblapack3, libatlas3-base and libopenblas0-* ship shlibs
- * only, and one implementation's symbol history says nothing of the
- * others'. */
+ * its users are to take any provider of the generic name. Three of the
+ * four BLAS sources of Debian 12 do so (lapack's libblas3 and liblapack3,
+ * atlas, openblas); blis ships one naming the virtual libblas.so.3, a
+ * dependency padpack's spec cannot yet express. */
 static int library_files(const struct pp_split *s, size_t pkg,
 			 const char *root, struct pp_err *err)
 {
