@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xalloc.h"
 
 #define X86_SHARE 10 /* percent of the file bytes that are code, at least */
 
@@ -28,12 +27,9 @@ static void tally_sites(struct pp_x86_tally *t, const unsigned char *b,
 		}
 		rel = (uint32_t)b[i + 1] | (uint32_t)b[i + 2] << 8 |
 		      (uint32_t)b[i + 3] << 16 | (uint32_t)b[i + 4] << 24;
-		if (t->nr == t->alloc) {
-			ARRAY_GROW(t->rel, t->alloc, t->nr + 1);
-			t->abs = xrealloc(t->abs, t->alloc * sizeof(*t->abs));
-		}
-		t->rel[t->nr] = rel;
-		t->abs[t->nr++] = rel + (uint32_t)(t->base + off + i + 5);
+		pp_distinct_add(&t->rel, rel);
+		pp_distinct_add(&t->abs, rel + (uint32_t)(t->base + off + i + 5));
+		t->sites++;
 		i += 5;
 	}
 }
@@ -93,33 +89,16 @@ void pp_x86_tally_file(struct pp_x86_tally *t, const char *path,
 	t->base += size;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static size_t distinct(uint32_t *v, size_t n)
-{
-	size_t d = n ? 1 : 0;
-
-	qsort(v, n, sizeof(*v), cmp_u32);
-	for (size_t i = 1; i < n; i++)
-		d += v[i] != v[i - 1];
-	return d;
-}
-
 int pp_x86_tally_gains(struct pp_x86_tally *t, uint64_t all)
 {
 	if (t->code <= t->reloc || (t->code - t->reloc) * 100 < all * X86_SHARE)
 		return 0;
-	return distinct(t->abs, t->nr) * 5 <= distinct(t->rel, t->nr) * 4;
+	return pp_distinct_count(&t->abs) * 5 <= pp_distinct_count(&t->rel) * 4;
 }
 
 void pp_x86_tally_release(struct pp_x86_tally *t)
 {
-	free(t->rel);
-	free(t->abs);
+	pp_distinct_release(&t->rel);
+	pp_distinct_release(&t->abs);
 	memset(t, 0, sizeof(*t));
 }

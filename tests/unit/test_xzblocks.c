@@ -220,13 +220,11 @@ static int gains(uint64_t code, uint64_t reloc, uint64_t all, size_t n,
 
 	t.code = code;
 	t.reloc = reloc;
-	t.rel = malloc(n * sizeof(*t.rel));
-	t.abs = malloc(n * sizeof(*t.abs));
-	t.nr = t.alloc = n;
 	for (size_t i = 0; i < n; i++) {
-		t.rel[i] = (uint32_t)(i % nrel) * 7919;
-		t.abs[i] = (uint32_t)(i % nabs) * 104729;
+		pp_distinct_add(&t.rel, (uint32_t)(i % nrel) * 7919);
+		pp_distinct_add(&t.abs, (uint32_t)(i % nabs) * 104729);
 	}
+	t.sites = n;
 	r = pp_x86_tally_gains(&t, all);
 	pp_x86_tally_release(&t);
 	return r;
@@ -244,6 +242,40 @@ static void x86_rule(struct t_ctx *t)
 	CHECK(!gains(60, 55, 100, 1000, 500, 100)); /* archives beside it */
 	CHECK(!gains(50, 0, 100, 1000, 7, 300));    /* copies side by side */
 	CHECK(!gains(0, 0, 0, 0, 1, 1));            /* an empty package */
+	/* a package the size of LLVM's library: millions of sites, counted
+	 * in bounded memory, the estimate on the right side of the edge */
+	CHECK(gains(20, 0, 100, 3000000, 1000000, 760000));
+	CHECK(!gains(20, 0, 100, 3000000, 1000000, 840000));
+}
+
+static uint64_t distinct_of(uint32_t n, uint32_t stride, int twice, int down)
+{
+	struct pp_distinct d = { 0 };
+	uint64_t r;
+
+	for (int k = 0; k <= twice; k++)
+		for (uint32_t i = 0; i < n; i++)
+			pp_distinct_add(&d, (down ? n - 1 - i : i) * stride);
+	r = pp_distinct_count(&d);
+	pp_distinct_release(&d);
+	return r;
+}
+
+/* distinct.h: exact up to PP_DISTINCT_EXACT values, within a few percent
+ * past it, the same whatever the order and however often a value comes. */
+static void distinct_counts(struct t_ctx *t)
+{
+	uint64_t big = distinct_of(1000000, 2654435761u, 0, 0);
+
+	(void)t;
+	CHECK(distinct_of(0, 1, 0, 0) == 0);
+	CHECK(distinct_of(1, 1, 1, 0) == 1);
+	CHECK(distinct_of(PP_DISTINCT_EXACT, 3, 1, 0) == PP_DISTINCT_EXACT);
+	CHECK(distinct_of(PP_DISTINCT_EXACT, 3, 0, 1) == PP_DISTINCT_EXACT);
+	CHECK(big > 970000 && big < 1030000);
+	CHECK(distinct_of(1000000, 2654435761u, 1, 1) == big);
+	big = distinct_of(100000, 1, 0, 0);
+	CHECK(big > 97000 && big < 103000);
 }
 
 /* This program is an x86-64 ELF file with code; a text file tallies
@@ -258,7 +290,7 @@ static void x86_tally_files(struct t_ctx *t)
 	if (fd >= 0)
 		close(fd);
 	pp_x86_tally_file(&a, text, 11);
-	CHECK(a.code == 0 && a.reloc == 0 && a.nr == 0 && a.base == 11);
+	CHECK(a.code == 0 && a.reloc == 0 && a.sites == 0 && a.base == 11);
 	unlink(text);
 #if defined(__x86_64__)
 	{
@@ -268,7 +300,7 @@ static void x86_tally_files(struct t_ctx *t)
 		CHECK(self && stat(self, &st) == 0);
 		if (self)
 			pp_x86_tally_file(&a, self, (uint64_t)st.st_size);
-		CHECK(a.code > 0 && a.nr > 0 && a.reloc == 0);
+		CHECK(a.code > 0 && a.sites > 0 && a.reloc == 0);
 		free(self);
 	}
 #endif
@@ -281,6 +313,7 @@ T_SUITE(xzblocks_tests) = {
 	{ "xzblocks: liblzma's stream with the x86 BCJ filter", x86_chain },
 	{ "xzblocks: the x86 filter shrinks x86 code", x86_smaller },
 	{ "x86code: when the filter is used", x86_rule },
+	{ "distinct: exact to 16,384 values, then estimated in bounded memory", distinct_counts },
 	{ "x86code: an ELF program's code is tallied, text is not", x86_tally_files },
 	T_END,
 };
