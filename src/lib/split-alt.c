@@ -232,6 +232,18 @@ int pp_split_alt_libdir(const struct pp_split *s, const char *dir)
 	return found;
 }
 
+const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname)
+{
+	for (size_t k = 0; k < s->spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &s->spec->alternatives[k];
+		const char *base = strrchr(a->master.link, '/');
+
+		if (a->provides && base && soname && !strcmp(base + 1, soname))
+			return a->provides;
+	}
+	return NULL;
+}
+
 int pp_split_public_libdir(const struct pp_split *s, const char *dir)
 {
 	return pp_is_public_libdir(dir) || pp_split_alt_libdir(s, dir);

@@ -359,14 +359,30 @@ static int variant_override(const struct pp_split *s,
 	return rc;
 }
 
+/* The shlibs dependency of the library soname in dir: the role's package
+ * every variant provides; for the generic name of an alternative that
+ * provides a virtual package, "or any provider of it", so that programs
+ * linked -lblas take any BLAS, as Debian's hand-written shlibs of
+ * openblas, lapack, atlas and blis say (libblas3 | libblas.so.3). */
+static void shlibs_dep(const struct pp_split *s, const struct pp_split_pkg *p,
+		       const char *up, const char *dir, const char *soname,
+		       struct strbuf *dep)
+{
+	const char *virt = pp_split_alt_libdir(s, dir) ?
+			   pp_split_alt_virtual(s, soname) : NULL;
+
+	strbuf_reset(dep);
+	strbuf_addf(dep, "%s (>= %s)", p->base, up);
+	if (virt)
+		strbuf_addf(dep, " | %s", virt);
+}
+
 /* dh_makeshlibs: shlibs, symbols and the ldconfig trigger of a package
- * with public shared libraries. The dependency names the role's package
- * every variant provides. No symbols file for a C++ library
+ * with public shared libraries. No symbols file for a C++ library
  * (pp_symbols_mostly_cxx), nor for one reached through an alternative:
  * its users are to take any provider of the generic name. Three of the
  * four BLAS sources of Debian 12 do so (lapack's libblas3 and liblapack3,
- * atlas, openblas); blis ships one naming the virtual libblas.so.3, a
- * dependency padpack's spec cannot yet express. */
+ * atlas, openblas); blis ships one. */
 static int library_files(const struct pp_split *s, size_t pkg,
 			 const char *root, struct pp_err *err)
 {
@@ -376,7 +392,6 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	char *up = upstream_version(s->version);
 	int rc = 0;
 
-	strbuf_addf(&dep, "%s (>= %s)", p->base, up);
 	for (size_t i = 0; i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
 		char *dir;
@@ -384,6 +399,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		if (f->c.cls != PP_CLASS_SHLIB)
 			continue;
 		dir = pp_dirname(f->path);
+		shlibs_dep(s, p, up, dir, f->c.soname, &dep);
 		if (pp_split_public_libdir(s, dir) &&
 		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0 &&
 		    !pp_split_alt_libdir(s, dir) &&

@@ -206,6 +206,10 @@ int pp_split_public_libdir(const struct pp_split *s, const char *dir);
  * path in some variant: its libraries are reached through the generic
  * link update-alternatives manages. */
 int pp_split_alt_libdir(const struct pp_split *s, const char *dir);
+/* The virtual package (packages.alternatives' provides) of the
+ * alternative whose generic name is soname, or NULL: what programs linked
+ * against the library may take from any provider. */
+const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname);
 /* "alternative NAME: LINK -> PATH (priority N, PACKAGE)" lines for
  * --explain. */
 void pp_split_alt_explain(const struct pp_split *s, struct strbuf *out);
