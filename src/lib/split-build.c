@@ -334,26 +334,37 @@ static const char *dev_package_of(const struct pp_split *s,
 	return NULL;
 }
 
-/* A variant's library package is not named from the SONAME alone, on
- * purpose: say so to lintian, as a maintainer would. */
-static int variant_override(const struct pp_split *s,
-			    const struct pp_split_pkg *p, const char *root,
-			    struct pp_err *err)
+/* What lintian says of a library package that a maintainer would
+ * override, and why: a variant's package is not named from the SONAME
+ * alone, on purpose; and a library in a directory of its own (an
+ * alternative's) needs the ldconfig trigger all the same, for the
+ * generic link update-alternatives makes in the linker's directory,
+ * which lintian does not see (Debian's libopenblas0-* override it too). */
+static int library_overrides(const struct pp_split *s,
+			     const struct pp_split_pkg *p, int alt_lib,
+			     const char *root, struct pp_err *err)
 {
 	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT;
 	int rc = 0;
 
-	if (!p->variant || !strcmp(p->name, p->base))
-		return 0;
-	strbuf_addf(&rel, "usr/share/lintian/overrides/%s", p->name);
-	strbuf_addf(&text, "# %s is the %s variant of %s: the same library "
-		    "built another\n# way, which %s.\npackage-name-doesnt-match-"
-		    "sonames %s\n", p->name, p->variant->name, p->base,
-		    s->spec->coinstallable ? "Provides it, and installs beside "
-		    "the other variants" : "Provides, Conflicts with and "
-		    "Replaces the other variants", p->base);
-	rc = pp_split_write_at(root, rel.buf, text.buf, text.len, 0644,
-			       s->opts.timestamp, err);
+	if (p->variant && strcmp(p->name, p->base))
+		strbuf_addf(&text, "# %s is the %s variant of %s: the same "
+			    "library built another\n# way, which %s.\npackage-"
+			    "name-doesnt-match-sonames %s\n", p->name,
+			    p->variant->name, p->base, s->spec->coinstallable ?
+			    "Provides it, and installs beside the other variants" :
+			    "Provides, Conflicts with and Replaces the other "
+			    "variants", p->base);
+	if (alt_lib)
+		strbuf_addstr(&text, "# ldconfig caches the generic name that "
+			      "update-alternatives links to this\n# package's "
+			      "library in the linker's directory\npackage-has-"
+			      "unnecessary-activation-of-ldconfig-trigger\n");
+	if (text.len) {
+		strbuf_addf(&rel, "usr/share/lintian/overrides/%s", p->name);
+		rc = pp_split_write_at(root, rel.buf, text.buf, text.len, 0644,
+				       s->opts.timestamp, err);
+	}
 	strbuf_release(&rel);
 	strbuf_release(&text);
 	return rc;
@@ -390,7 +401,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	struct strbuf shlibs = STRBUF_INIT, symbols = STRBUF_INIT,
 		      dep = STRBUF_INIT;
 	char *up = upstream_version(s->version);
-	int rc = 0;
+	int rc = 0, alt_lib = 0;
 
 	for (size_t i = 0; i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
@@ -400,6 +411,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 			continue;
 		dir = pp_dirname(f->path);
 		shlibs_dep(s, p, up, dir, f->c.soname, &dep);
+		alt_lib |= pp_split_alt_libdir(s, dir);
 		if (pp_split_public_libdir(s, dir) &&
 		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0 &&
 		    !pp_split_alt_libdir(s, dir) &&
@@ -410,7 +422,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		free(dir);
 	}
 	if (shlibs.len && rc == 0)
-		rc = variant_override(s, p, root, err);
+		rc = library_overrides(s, p, alt_lib, root, err);
 	if (shlibs.len && rc == 0) {
 		rc = pp_split_write_ctrl(root, "shlibs", shlibs.buf, 0644,
 					 s->opts.timestamp, err);

@@ -161,6 +161,10 @@ if printf '%s\n' "$lint" | grep -q '^E: '; then
 else
 	ok "lintian: no error on the co-installable set ($(printf '%s\n' "$lint" | grep -c '^W: ') warnings)"
 fi
+check_fails "the ldconfig trigger of a library behind an alternative: overridden, with why (lintian does not see the generic link)" 0 \
+	'^NOTAG package-has-unnecessary-activation-of-ldconfig-trigger$' bash -c "
+	printf '%s\n' \"\$1\" | grep -q 'unnecessary-activation-of-ldconfig' || printf 'NOTAG ';
+	dpkg-deb --fsys-tarfile '$(deb libdemo1-one)' | tar -xO ./usr/share/lintian/overrides/libdemo1-one | grep -v '^#' | grep ldconfig" _ "$lint"
 
 # ---- in a clean Debian 12 root ----------------------------------------
 in_root() { # SCRIPT on stdin, in a fresh overlay with $D as /debs
