@@ -541,6 +541,7 @@ void pp_spec_release(struct pp_spec *spec)
 	for (size_t i = 0; i < spec->nr_control; i++) {
 		free(spec->control[i].package);
 		pp_strlist_release(&spec->control[i].fields);
+		pp_strlist_release(&spec->control[i].lintian);
 		for (int k = 0; k < PP_NR_SCRIPTS; k++)
 			free(spec->control[i].scripts[k]);
 	}

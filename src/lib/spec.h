@@ -181,6 +181,7 @@ struct pp_control_rule {
 	char *package;              /* a glob (template), e.g. lib@name@1* */
 	struct pp_strlist fields;   /* Name=value */
 	char *scripts[PP_NR_SCRIPTS]; /* templates, relative to the spec */
+	struct pp_strlist lintian;  /* override lines (templates) */
 	unsigned line;
 };
 

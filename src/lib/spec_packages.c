@@ -112,6 +112,36 @@ static int is_field_name(const char *s)
 	       strcasecmp(s, "Package");
 }
 
+/* A line of a lintian overrides file: a comment, or "[PACKAGE[ [ARCH]]:
+ * ]TAG [CONTEXT]", package names and tags in lower case. */
+static int is_override_line(const char *s)
+{
+	return !strchr(s, '\n') && (*s == '#' || *s == '[' ||
+				     (*s >= 'a' && *s <= 'z') ||
+				     (*s >= '0' && *s <= '9'));
+}
+
+static int read_lintian_overrides(struct pp_spec_loader *L,
+				  const config_setting_t *e,
+				  struct pp_control_rule *c)
+{
+	const config_setting_t *list = config_setting_get_member(e,
+							"lintian_overrides");
+
+	if (pp_spec_read_strings(L, e, "lintian_overrides", &c->lintian, NULL,
+				 1) < 0)
+		return -1;
+	for (size_t i = 0; i < c->lintian.nr; i++)
+		if (!is_override_line(c->lintian.items[i]))
+			return pp_setting_error(config_setting_get_elem(list,
+						(unsigned)i), L->file, L->err,
+						"is not a lintian override line: "
+						"write \"TAG [CONTEXT]\" (e.g. "
+						"\"embedded-library libfoo1\"), one "
+						"line each, or a \"# comment\"");
+	return 0;
+}
+
 static int read_control_rule(struct pp_spec_loader *L, const config_setting_t *e,
 			     struct pp_control_rule *c)
 {
@@ -145,7 +175,7 @@ static int read_control_rule(struct pp_spec_loader *L, const config_setting_t *e
 	for (int i = 0; i < PP_NR_SCRIPTS; i++)
 		if (read_spec_file(L, e, names[i], &c->scripts[i]) < 0)
 			return -1;
-	return 0;
+	return read_lintian_overrides(L, e, c);
 }
 
 static int read_dispatch(struct pp_spec_loader *L, const config_setting_t *list)

@@ -243,6 +243,8 @@ static const struct pp_skey control_keys[] = {
 	  "a maintainer-script template, e.g. \"scripts/x.prerm\"" },
 	{ "postrm", PP_ST_STRING, 0, NULL,
 	  "a maintainer-script template, e.g. \"scripts/x.postrm\"" },
+	{ "lintian_overrides", PP_ST_STRINGS, 0, NULL,
+	  "lintian override lines, e.g. [\"embedded-library libidn2-0\"]" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

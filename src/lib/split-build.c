@@ -7,6 +7,7 @@
  * (placeholders), which never call back up into the build. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,15 +341,12 @@ static const char *dev_package_of(const struct pp_split *s,
  * alternative's) needs the ldconfig trigger all the same, for the
  * generic link update-alternatives makes in the linker's directory,
  * which lintian does not see (Debian's libopenblas0-* override it too). */
-static int library_overrides(const struct pp_split *s,
-			     const struct pp_split_pkg *p, int alt_lib,
-			     const char *root, struct pp_err *err)
+static void library_overrides(const struct pp_split *s,
+			      const struct pp_split_pkg *p, int alt_lib,
+			      struct strbuf *text)
 {
-	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT;
-	int rc = 0;
-
 	if (p->variant && strcmp(p->name, p->base))
-		strbuf_addf(&text, "# %s is the %s variant of %s: the same "
+		strbuf_addf(text, "# %s is the %s variant of %s: the same "
 			    "library built another\n# way, which %s.\npackage-"
 			    "name-doesnt-match-sonames %s\n", p->name,
 			    p->variant->name, p->base, s->spec->coinstallable ?
@@ -356,17 +354,52 @@ static int library_overrides(const struct pp_split *s,
 			    "Provides, Conflicts with and Replaces the other "
 			    "variants", p->base);
 	if (alt_lib)
-		strbuf_addstr(&text, "# ldconfig caches the generic name that "
+		strbuf_addstr(text, "# ldconfig caches the generic name that "
 			      "update-alternatives links to this\n# package's "
 			      "library in the linker's directory\npackage-has-"
 			      "unnecessary-activation-of-ldconfig-trigger\n");
-	if (text.len) {
-		strbuf_addf(&rel, "usr/share/lintian/overrides/%s", p->name);
-		rc = pp_split_write_at(root, rel.buf, text.buf, text.len, 0644,
-				       s->opts.timestamp, err);
+}
+
+/* The lintian overrides the spec's control rules give the package
+ * (dh_lintian's debian/PACKAGE.lintian-overrides), in their order. */
+static int spec_overrides(const struct pp_split *s,
+			  const struct pp_split_pkg *p, struct strbuf *text,
+			  struct pp_err *err)
+{
+	struct pp_expand_ctx ec = { s->spec, p->variant, s->upstream, 1, 1,
+				    NULL };
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < s->spec->nr_control; i++) {
+		const struct pp_control_rule *r = &s->spec->control[i];
+		struct strbuf glob = STRBUF_INIT;
+
+		rc = r->lintian.nr ? pp_spec_expand(r->package, &ec, &glob, err) : 0;
+		if (rc == 0 && r->lintian.nr && !fnmatch(glob.buf, p->name, 0)) {
+			for (size_t k = 0; rc == 0 && k < r->lintian.nr; k++) {
+				rc = pp_spec_expand(r->lintian.items[k], &ec,
+						    text, err);
+				strbuf_addch(text, '\n');
+			}
+		}
+		strbuf_release(&glob);
 	}
+	return rc;
+}
+
+static int write_overrides(const struct pp_split *s,
+			   const struct pp_split_pkg *p, const char *root,
+			   const struct strbuf *text, struct pp_err *err)
+{
+	struct strbuf rel = STRBUF_INIT;
+	int rc;
+
+	if (!text->len)
+		return 0;
+	strbuf_addf(&rel, "usr/share/lintian/overrides/%s", p->name);
+	rc = pp_split_write_at(root, rel.buf, text->buf, text->len, 0644,
+			       s->opts.timestamp, err);
 	strbuf_release(&rel);
-	strbuf_release(&text);
 	return rc;
 }
 
@@ -395,7 +428,8 @@ static void shlibs_dep(const struct pp_split *s, const struct pp_split_pkg *p,
  * four BLAS sources of Debian 12 do so (lapack's libblas3 and liblapack3,
  * atlas, openblas); blis ships one. */
 static int library_files(const struct pp_split *s, size_t pkg,
-			 const char *root, struct pp_err *err)
+			 const char *root, struct strbuf *overrides,
+			 struct pp_err *err)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
 	struct strbuf shlibs = STRBUF_INIT, symbols = STRBUF_INIT,
@@ -421,8 +455,8 @@ static int library_files(const struct pp_split *s, size_t pkg,
 					 &symbols);
 		free(dir);
 	}
-	if (shlibs.len && rc == 0)
-		rc = library_overrides(s, p, alt_lib, root, err);
+	if (shlibs.len)
+		library_overrides(s, p, alt_lib, overrides);
 	if (shlibs.len && rc == 0) {
 		rc = pp_split_write_ctrl(root, "shlibs", shlibs.buf, 0644,
 					 s->opts.timestamp, err);
@@ -559,7 +593,7 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
 	char *root = pkg_root(s, pkg);
-	struct strbuf debian = STRBUF_INIT;
+	struct strbuf debian = STRBUF_INIT, overrides = STRBUF_INIT;
 	int rc;
 
 	strbuf_addf(&debian, "%s/DEBIAN", root);
@@ -576,9 +610,14 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 	if (rc == 0)
 		rc = add_docs(s, pkg, root, err);
 	if (rc == 0 && p->role != PP_ROLE_DBGSYM)
-		rc = library_files(s, pkg, root, err);
+		rc = library_files(s, pkg, root, &overrides, err);
+	if (rc == 0)
+		rc = spec_overrides(s, p, &overrides, err);
+	if (rc == 0)
+		rc = write_overrides(s, p, root, &overrides, err);
 	if (rc == 0)
 		rc = conffiles(s, pkg, root, err);
+	strbuf_release(&overrides);
 	strbuf_release(&debian);
 	free(root);
 	return rc;

@@ -78,6 +78,9 @@ packages = {
 			       link = "/$LIBDIR/altdemo/flavour.txt";
 			       path = "/$LIBDIR/altdemo-@suffix@/flavour.txt"; } ); }
 	);
+	control = ( { package = "libdemo*"; lintian_overrides = [
+		"# @name@ is not uploaded to Debian: no ITP bug to close",
+		"initial-upload-closes-no-bugs" ]; } );
 	${2:-}
 };
 EOF
@@ -116,6 +119,9 @@ err_spec "one link in two alternatives: refused, naming the first" \
 err_spec "a path no package holds: the spec's line, the variant and the path" \
 	'bad\.cfg:[0-9]+: alternative .libdemo\.so\.1-x86_64-linux-gnu.: no package of variant one holds /usr/lib/x86_64-linux-gnu/altdemo-one/libdemo\.so\.9' \
 	-e 's|altdemo-@suffix@/libdemo.so.1|altdemo-@suffix@/libdemo.so.9|'
+err_spec "a lintian override that is no override line: refused at its line, saying the form" \
+	'bad\.cfg:[0-9]+: .*not a lintian override line: write "TAG \[CONTEXT\]"' \
+	-e 's/"initial-upload-closes-no-bugs"/"Initial upload"/'
 err_spec "a priority out of range: refused at its line" \
 	'bad\.cfg:[0-9]+: .*priority.*out of range' -e 's/priority = 40/priority = -4/'
 cp -a "$WORK/b" "$WORK/b-same"
@@ -161,6 +167,11 @@ if printf '%s\n' "$lint" | grep -q '^E: '; then
 else
 	ok "lintian: no error on the co-installable set ($(printf '%s\n' "$lint" | grep -c '^W: ') warnings)"
 fi
+check_fails "the spec's lintian overrides (packages.control[].lintian_overrides): after padpack's own, placeholders expanded, and lintian takes them" 0 \
+	'^NOTAG ldconfig-trigger # altdemo is not uploaded to Debian: no ITP bug to close initial-upload-closes-no-bugs $' bash -c "
+	printf '%s\n' \"\$1\" | grep -q 'initial-upload-closes-no-bugs' || printf 'NOTAG ';
+	dpkg-deb --fsys-tarfile '$(deb libdemo1-one)' | tar -xO ./usr/share/lintian/overrides/libdemo1-one |
+	sed -n '/^package-has/,\$p' | sed 's/^package-has-unnecessary-activation-of-//' | tr '\n' ' '" _ "$lint"
 check_fails "the ldconfig trigger of a library behind an alternative: overridden, with why (lintian does not see the generic link)" 0 \
 	'^NOTAG package-has-unnecessary-activation-of-ldconfig-trigger$' bash -c "
 	printf '%s\n' \"\$1\" | grep -q 'unnecessary-activation-of-ldconfig' || printf 'NOTAG ';
