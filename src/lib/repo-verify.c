@@ -27,6 +27,15 @@
 /* Pool files checked at a time (on several threads) */
 #define POOL_BATCH 1024
 
+/* A Packages index read and found clean (every stanza's pool file whole):
+ * the same file listed for the same text again (a suite a snapshot
+ * serves, linked to another's) would give the same stanzas, each found
+ * whole already, so it is not read again. */
+struct clean_index {
+	char file_sha256[65], text_sha256[65];
+	long long file_size, text_size;
+};
+
 struct verify {
 	const char *root;
 	char *root_real; /* its real path: nothing outside it is read */
@@ -39,30 +48,56 @@ struct verify {
 	size_t nr_whole, alloc_whole;
 	struct pp_hindex by_whole;
 	int root_fd; /* root_real opened: files are opened below it */
+	struct clean_index *clean;
+	size_t nr_clean, alloc_clean;
 };
+
+/* A pool file as a stanza names it, looked up among those found whole. */
+struct whole_key {
+	const struct verify *v;
+	const char *fn, *size, *sha;
+};
+
+static uint32_t whole_hash(const char *fn, const char *size, const char *sha)
+{
+	return pp_hindex_hash(sha, pp_hindex_hash(size,
+			      pp_hindex_hash(fn, PP_HINDEX_SEED)));
+}
+
+/* Whether s starts with part, then c. */
+static int part_is(const char **s, const char *part, char c)
+{
+	size_t n = strlen(part);
+
+	if (strncmp(*s, part, n) || (*s)[n] != c)
+		return 0;
+	*s += n + 1;
+	return 1;
+}
 
 static int whole_eq(const void *ctx, size_t pos)
 {
-	const struct verify *v = ctx;
+	const struct whole_key *k = ctx;
+	const char *s = k->v->whole[pos];
 
-	return !strcmp(v->whole[pos], v->msg.buf);
+	return part_is(&s, k->fn, ' ') && part_is(&s, k->size, ' ') &&
+	       part_is(&s, k->sha, '\0');
 }
 
-/* Whether the pool file (fn, size, sha) was found whole already; if not
- * and record, it is recorded as such. Uses v->msg as the key. */
-static int seen_whole(struct verify *v, const char *fn, const char *size,
-		      const char *sha, int record)
+/* Whether the pool file (fn, size, sha; h: whole_hash of them) was found
+ * whole already; if not and record, it is recorded as such. */
+static int seen_whole(struct verify *v, uint32_t h, const char *fn,
+		      const char *size, const char *sha, int record)
 {
-	uint32_t h;
+	struct whole_key k = { v, fn, size, sha };
 
-	strbuf_reset(&v->msg);
-	strbuf_addf(&v->msg, "%s %s %s", fn, size, sha);
-	h = pp_hindex_hash(v->msg.buf, PP_HINDEX_SEED);
-	if (pp_hindex_find(&v->by_whole, h, whole_eq, v) != PP_HINDEX_NONE)
+	if (pp_hindex_find(&v->by_whole, h, whole_eq, &k) != PP_HINDEX_NONE)
 		return 1;
 	if (record) {
 		ARRAY_GROW(v->whole, v->alloc_whole, v->nr_whole + 1);
 		pp_hindex_add(&v->by_whole, h, v->nr_whole);
+		strbuf_reset(&v->msg);
+		strbuf_addf(&v->msg, "%s %s %s", fn, size, sha);
 		v->whole[v->nr_whole++] = xstrdup(v->msg.buf);
 	}
 	return 0;
@@ -97,21 +132,24 @@ static int open_file(struct verify *v, const char *rel, const char *shown)
 	return fd;
 }
 
-/* Size and SHA-256 of an open file, streamed. */
-static int fd_digest(int fd, long long *size, char *hex)
+#define DIGEST_BUF (1 << 17)
+
+/* Size and SHA-256 of an open file, streamed through buf (DIGEST_BUF
+ * octets). */
+static int fd_digest(int fd, char *buf, long long *size, char *hex)
 {
-	char *buf = xmalloc(1 << 17);
 	struct pp_hash h;
 	ssize_t n;
 
 	*size = 0;
 	pp_hash_init(&h, PP_SHA256);
-	while ((n = pp_read_full(fd, buf, 1 << 17)) > 0) {
+	while ((n = pp_read_full(fd, buf, DIGEST_BUF)) > 0) {
 		pp_hash_update(&h, buf, (size_t)n);
 		*size += n;
+		if (n < DIGEST_BUF) /* it read to the end */
+			break;
 	}
 	pp_hash_final_hex(&h, hex);
-	free(buf);
 	return n < 0 ? -1 : 0;
 }
 
@@ -121,7 +159,7 @@ static int fd_digest(int fd, long long *size, char *hex)
 static int check_file(struct verify *v, const char *rel, const char *shown,
 		      long long size, const char *sha256)
 {
-	char hex[2 * PP_HASH_MAX + 1];
+	char hex[2 * PP_HASH_MAX + 1], *buf;
 	long long have;
 	struct stat st;
 	int fd, rc = 1;
@@ -130,10 +168,11 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 	fd = open_file(v, rel, shown);
 	if (fd < 0)
 		return -1;
+	buf = xmalloc(DIGEST_BUF);
 	if (fstat(fd, &st) == 0 && st.st_size != size)
 		problem(v, shown, "size %lld, expected %lld",
 			(long long)st.st_size, size);
-	else if (fd_digest(fd, &have, hex) < 0)
+	else if (fd_digest(fd, buf, &have, hex) < 0)
 		problem(v, shown, "unreadable");
 	else if (have != size)
 		problem(v, shown, "size %lld, expected %lld", have, size);
@@ -141,6 +180,7 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 		problem(v, shown, "SHA256 %s, expected %s", hex, sha256);
 	else
 		rc = 0;
+	free(buf);
 	close(fd);
 	return rc;
 }
@@ -192,7 +232,11 @@ enum pool_result { POOL_SKIP, POOL_BAD_STANZA, POOL_ESCAPES, POOL_REFUSED,
 		   POOL_OK, POOL_TODO };
 
 struct pool_check {
-	char *fn, *size, *sha;
+	/* in the index's text, ended there, or with continuation lines
+	 * copied into owned[]; fn is "?" when there is none */
+	const char *fn, *size, *sha;
+	char *owned[3];
+	uint32_t hash; /* whole_hash of them */
 	unsigned line;
 	const char *why; /* POOL_ESCAPES, POOL_REFUSED */
 	long long have;  /* POOL_SIZE: the size found */
@@ -202,7 +246,8 @@ struct pool_check {
 
 /* The file opened below the root and compared with its size (before
  * reading it) and SHA256. */
-static void pool_check_run(const struct verify *v, struct pool_check *c)
+static void pool_check_run(const struct verify *v, struct pool_check *c,
+			   char *buf)
 {
 	long long size = atoll(c->size), have;
 	struct stat st;
@@ -215,7 +260,7 @@ static void pool_check_run(const struct verify *v, struct pool_check *c)
 	if (fstat(fd, &st) == 0 && st.st_size != size) {
 		c->result = POOL_SIZE;
 		c->have = (long long)st.st_size;
-	} else if (fd_digest(fd, &have, c->hex) < 0) {
+	} else if (fd_digest(fd, buf, &have, c->hex) < 0) {
 		c->result = POOL_UNREADABLE;
 	} else if (have != size) {
 		c->result = POOL_SIZE;
@@ -241,11 +286,16 @@ struct pool_batch {
 static void *pool_batch_run(void *arg)
 {
 	struct pool_batch *b = arg;
+	char *buf = NULL;
 	size_t i;
 
 	while ((i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED)) < b->n)
-		if (b->c[i].result == POOL_TODO)
-			pool_check_run(b->v, &b->c[i]);
+		if (b->c[i].result == POOL_TODO) {
+			if (!buf)
+				buf = xmalloc(DIGEST_BUF);
+			pool_check_run(b->v, &b->c[i], buf);
+		}
+	free(buf);
 	return NULL;
 }
 
@@ -272,26 +322,52 @@ static void pool_batch_finish(struct pool_batch *b)
 			pthread_join(b->tid[t], NULL);
 }
 
+/* A field's value as a C string: ended in place in the index's text
+ * (its stanza has been read; text is that text, writable), or with its
+ * continuation lines, copied into *owned. NULL when there is none. */
+static const char *span_cstr(const struct pp_field_span *f, char *text,
+			     char **owned)
+{
+	struct strbuf value = STRBUF_INIT;
+	size_t at;
+
+	if (!f)
+		return NULL;
+	if (f->more) {
+		pp_field_span_value(f, &value);
+		*owned = strbuf_detach(&value, NULL);
+		return *owned;
+	}
+	at = (size_t)(f->value - text);
+	text[at + f->vlen] = '\0';
+	return text + at;
+}
+
+#define FIELD(name) name, sizeof(name) - 1
+
 /* A stanza's pool file, to be checked unless the stanza is wrong or the
  * file was found whole already (for another suite). */
-static void pool_check_init(struct verify *v, const struct pp_stanza *st,
-			    struct pool_check *c)
+static void pool_check_init(struct verify *v, const struct pp_stanza_spans *st,
+			    char *text, struct pool_check *c)
 {
-	const char *fn = pp_stanza_get(st, "Filename");
-	const char *size = pp_stanza_get(st, "Size");
-	const char *sha = pp_stanza_get(st, "SHA256");
-
 	memset(c, 0, sizeof(*c));
 	c->line = st->line;
-	c->fn = xstrdup(fn ? fn : "?");
-	c->size = size ? xstrdup(size) : NULL;
-	c->sha = sha ? xstrdup(sha) : NULL;
-	c->why = fn ? pp_path_escapes(fn) : NULL;
-	if (!fn || !size || !sha)
+	c->fn = span_cstr(pp_spans_find(st, FIELD("Filename")), text,
+			  &c->owned[0]);
+	c->size = span_cstr(pp_spans_find(st, FIELD("Size")), text,
+			    &c->owned[1]);
+	c->sha = span_cstr(pp_spans_find(st, FIELD("SHA256")), text,
+			   &c->owned[2]);
+	c->why = c->fn ? pp_path_escapes(c->fn) : NULL;
+	if (!c->fn || !c->size || !c->sha) {
+		c->fn = c->fn ? c->fn : "?";
 		c->result = POOL_BAD_STANZA;
-	else if (c->why)
+		return;
+	}
+	c->hash = whole_hash(c->fn, c->size, c->sha);
+	if (c->why)
 		c->result = POOL_ESCAPES;
-	else if (seen_whole(v, fn, size, sha, 0))
+	else if (seen_whole(v, c->hash, c->fn, c->size, c->sha, 0))
 		c->result = POOL_SKIP;
 	else
 		c->result = POOL_TODO;
@@ -317,7 +393,8 @@ static void pool_check_report(struct verify *v, const char *index,
 		return;
 	}
 	/* listed twice in one index: reported once, as before */
-	if (c->result == POOL_SKIP || seen_whole(v, c->fn, c->size, c->sha, 0))
+	if (c->result == POOL_SKIP ||
+	    seen_whole(v, c->hash, c->fn, c->size, c->sha, 0))
 		return;
 	v->o->files_checked++;
 	if (c->result == POOL_REFUSED)
@@ -338,7 +415,7 @@ static void pool_check_report(struct verify *v, const char *index,
 		problem(v, path->buf, "%s", err->msg);
 		return;
 	}
-	seen_whole(v, c->fn, c->size, c->sha, 1);
+	seen_whole(v, c->hash, c->fn, c->size, c->sha, 1);
 }
 
 static void pool_checks_report(struct verify *v, const char *index,
@@ -347,9 +424,8 @@ static void pool_checks_report(struct verify *v, const char *index,
 {
 	for (size_t i = 0; i < n; i++) {
 		pool_check_report(v, index, &c[i], path, err);
-		free(c[i].fn);
-		free(c[i].size);
-		free(c[i].sha);
+		for (size_t k = 0; k < ARRAY_SIZE(c[i].owned); k++)
+			free(c[i].owned[k]);
 	}
 }
 
@@ -363,12 +439,13 @@ struct pool_checks {
 };
 
 static void pool_checks_add(struct verify *v, struct pool_checks *pc,
-			    const struct pp_stanza *st, const char *index,
-			    struct strbuf *path, struct pp_err *err)
+			    const struct pp_stanza_spans *st, char *text,
+			    const char *index, struct strbuf *path,
+			    struct pp_err *err)
 {
 	const int cur = pc->cur, other = !cur;
 
-	pool_check_init(v, st, &pc->c[cur][pc->n[cur]++]);
+	pool_check_init(v, st, text, &pc->c[cur][pc->n[cur]++]);
 	if (pc->n[cur] < POOL_BATCH)
 		return;
 	if (pc->running) {
@@ -401,23 +478,78 @@ static void pool_checks_end(struct verify *v, struct pool_checks *pc,
 	free(pc->c[1]);
 }
 
+static int same_clean(const struct clean_index *c, const struct listed *file,
+		      const struct listed *text)
+{
+	return c->file_size == file->size && c->text_size == text->size &&
+	       !strcmp(c->file_sha256, file->sha256) &&
+	       !strcmp(c->text_sha256, text->sha256);
+}
+
+/* Whether the index file (as Release lists it, for the text it lists)
+ * was read and found clean already. */
+static int seen_clean(const struct verify *v, const struct listed *file,
+		      const struct listed *text)
+{
+	for (size_t i = 0; i < v->nr_clean; i++)
+		if (same_clean(&v->clean[i], file, text))
+			return 1;
+	return 0;
+}
+
+static void record_clean(struct verify *v, const struct listed *file,
+			 const struct listed *text)
+{
+	struct clean_index *c;
+
+	ARRAY_GROW(v->clean, v->alloc_clean, v->nr_clean + 1);
+	c = &v->clean[v->nr_clean++];
+	memcpy(c->file_sha256, file->sha256, sizeof(c->file_sha256));
+	memcpy(c->text_sha256, text->sha256, sizeof(c->text_sha256));
+	c->file_size = file->size;
+	c->text_size = text->size;
+}
+
+/* Every stanza of a Packages text (writable: each value taken is ended
+ * in place) read as spans, and the pool file it names checked. */
+static void check_stanzas(struct verify *v, struct strbuf *all,
+			  const char *index)
+{
+	struct pool_checks pc = { { NULL, NULL }, { 0, 0 }, 0, 0, { 0 } };
+	struct pp_stanza_spans st = { NULL, 0, 0, 0 };
+	struct strbuf path = STRBUF_INIT;
+	struct pp_deb822 p;
+	struct pp_err err;
+	int r;
+
+	pp_err_init(&err);
+	pp_deb822_init(&p, all->buf, all->len, index);
+	pc.c[0] = xmalloc(POOL_BATCH * sizeof(*pc.c[0]));
+	pc.c[1] = xmalloc(POOL_BATCH * sizeof(*pc.c[1]));
+	while ((r = pp_deb822_scan(&p, &st, &err)) > 0)
+		pool_checks_add(v, &pc, &st, all->buf, index, &path, &err);
+	pool_checks_end(v, &pc, index, &path, &err);
+	if (r < 0)
+		problem(v, index, "%s", err.msg);
+	pp_stanza_spans_release(&st);
+	pp_err_release(&err);
+	strbuf_release(&path);
+}
+
 /* Reads an index (already checked against Release) no further than the
  * uncompressed size Release lists, checks that text against its listed
- * SHA256, then every pool file it names. */
+ * SHA256, then every pool file it names, unless the same index was found
+ * clean already. */
 static void check_packages(struct verify *v, const char *suite,
 			   const struct listed *file, const struct listed *text)
 {
-	struct strbuf index = STRBUF_INIT, rel = STRBUF_INIT, all = STRBUF_INIT,
-		      path = STRBUF_INIT;
+	struct strbuf index = STRBUF_INIT, rel = STRBUF_INIT, all = STRBUF_INIT;
 	char hex[2 * PP_HASH_MAX + 1];
 	struct pp_hash h;
-	struct pp_err err;
-	struct pp_deb822 p;
-	struct pp_stanza st;
-	struct pool_checks pc = { { NULL, NULL }, { 0, 0 }, 0, 0, { 0 } };
-	int fd, r;
+	int fd, r, problems = v->problems;
 
-	pp_err_init(&err);
+	if (seen_clean(v, file, text))
+		return;
 	strbuf_addf(&index, "%s/%s/%s", v->root, suite, file->rel);
 	strbuf_addf(&rel, "%s/%s", suite, file->rel);
 	fd = open_file(v, rel.buf, index.buf);
@@ -445,22 +577,13 @@ static void check_packages(struct verify *v, const char *suite,
 			text->size, text->sha256, text->rel);
 		goto out;
 	}
-	pp_deb822_init(&p, all.buf, all.len, index.buf);
-	pc.c[0] = xmalloc(POOL_BATCH * sizeof(*pc.c[0]));
-	pc.c[1] = xmalloc(POOL_BATCH * sizeof(*pc.c[1]));
-	while ((r = pp_deb822_next(&p, &st, &err)) > 0) {
-		pool_checks_add(v, &pc, &st, index.buf, &path, &err);
-		pp_stanza_release(&st);
-	}
-	pool_checks_end(v, &pc, index.buf, &path, &err);
-	if (r < 0)
-		problem(v, index.buf, "%s", err.msg);
+	check_stanzas(v, &all, index.buf);
+	if (v->problems == problems)
+		record_clean(v, file, text);
 out:
-	pp_err_release(&err);
 	strbuf_release(&index);
 	strbuf_release(&rel);
 	strbuf_release(&all);
-	strbuf_release(&path);
 }
 
 /* Reads a Release below the root, refusing one larger than
@@ -767,7 +890,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
 	struct verify v = { root, NULL, o, 0, STRBUF_INIT, NULL, 0, 0,
-			    PP_HINDEX_INIT, -1 };
+			    PP_HINDEX_INIT, -1, NULL, 0, 0 };
 	struct strbuf dists = STRBUF_INIT;
 	struct stat st;
 	DIR *d = NULL;
@@ -797,5 +920,6 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 	strbuf_release(&v.msg);
 	pp_free_words(v.whole, v.nr_whole);
 	pp_hindex_release(&v.by_whole);
+	free(v.clean);
 	return rc;
 }

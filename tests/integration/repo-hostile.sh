@@ -127,6 +127,45 @@ rewrite_filename pool/main/p/pkg1/pkg1..1.0_all.deb
 check "a Filename with '..' inside a name (not a component) is read" \
 	"$PADPACK" repo verify "$H"
 
+# ---- Packages stanzas padpack does not write --------------------------------
+
+# rewrite_packages PYTHON: the Packages text t edited by PYTHON, the
+# indices and Release made to agree.
+rewrite_packages() {
+	python3 -c "import sys; p = sys.argv[1]; t = open(p).read(); $1; open(p, 'w').write(t)" \
+		"$S/$IDX/Packages"
+	gzip -9n < "$S/$IDX/Packages" > "$S/$IDX/Packages.gz"
+	xz -6 < "$S/$IDX/Packages" > "$S/$IDX/Packages.xz"
+	python3 "$REHASH" "$S"
+}
+hostile odd-fields
+rewrite_packages "t = t.replace('Filename:', 'fILENAME:').replace('SHA256:', 'sha256:').replace('\nSize: ', '\nX-Note: a\n b\n c\nsize:', 1)"
+check "Packages fields in another case and order, a continuation line between them: verified" \
+	"$PADPACK" repo verify "$H"
+
+hostile no-sha256
+rewrite_packages "t = t.replace('SHA256:', 'X-Sum:', 1)"
+refused "a stanza without SHA256 is named by its line" \
+	"$IDX/Packages: stanza at line 1 lacks Filename, Size or SHA256"
+
+hostile duplicate-size
+rewrite_packages "t = t.replace('\nSize: ', '\nsize: 1\nSize: ', 1)"
+refused "a stanza with a field twice (in another case) is named by its line" \
+	"$IDX/Packages:[0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); keep only one"
+
+# Two suites serving the same index: the second is not read again when the
+# first was clean, and a damaged pool file is still named under each.
+hostile two-suites
+cp -a "$S" "$H/dists/other"
+sed -i 's/^Suite: stable$/Suite: other/; s/^Codename: stable$/Codename: other/' \
+	"$H/dists/other/Release"
+check_fails "two suites with the same index verify" 0 "verified, 8 files checked" \
+	"$PADPACK" repo verify "$H"
+echo x >> "$H/$POOL1"
+check_fails "a damaged pool file both list is named under each" 1 \
+	"$POOL1: size [0-9]+, expected [0-9]+.*$POOL1: size [0-9]+, expected [0-9]+.*2 problems" \
+	bash -c "set -o pipefail; '$PADPACK' repo verify '$H' 2>&1 | tr '\n' ' '"
+
 # ---- compressed indices: checked before, and bounded while, inflating -------
 
 # 1 GiB of zeros as 64 xz streams of 16 MiB (made in a moment).
