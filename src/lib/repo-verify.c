@@ -119,11 +119,13 @@ static void problem(struct verify *v, const char *path, const char *fmt, ...)
 		v->o->problem(v->o->problem_ctx, path, v->msg.buf);
 }
 
-/* Opens a file below the root (rel), reporting under shown why not. */
-static int open_file(struct verify *v, const char *rel, const char *shown)
+/* Opens a file below the root (rel), its fstat in *st, reporting under
+ * shown why not. */
+static int open_file(struct verify *v, const char *rel, const char *shown,
+		     struct stat *st)
 {
 	const char *why;
-	int fd = pp_open_inside_at(v->root_fd, v->root_real, rel, &why);
+	int fd = pp_open_inside_at(v->root_fd, v->root_real, rel, &why, st);
 
 	if (fd < 0 && why)
 		problem(v, shown, "refused: the path %s", why);
@@ -134,19 +136,27 @@ static int open_file(struct verify *v, const char *rel, const char *shown)
 
 #define DIGEST_BUF (1 << 17)
 
-/* Size and SHA-256 of an open file, streamed through buf (DIGEST_BUF
- * octets). */
-static int fd_digest(int fd, char *buf, long long *size, char *hex)
+/* Size and SHA-256 of an open file's first want octets (its size as
+ * fstat gave it: a small file is one read), streamed through buf
+ * (DIGEST_BUF octets). */
+static int fd_digest(int fd, char *buf, long long want, long long *size,
+		     char *hex)
 {
 	struct pp_hash h;
-	ssize_t n;
+	ssize_t n = 0;
 
 	*size = 0;
 	pp_hash_init(&h, PP_SHA256);
-	while ((n = pp_read_full(fd, buf, DIGEST_BUF)) > 0) {
+	while (*size < want) {
+		size_t ask = want - *size > DIGEST_BUF ? DIGEST_BUF
+						       : (size_t)(want - *size);
+
+		n = pp_read_full(fd, buf, ask);
+		if (n <= 0)
+			break;
 		pp_hash_update(&h, buf, (size_t)n);
 		*size += n;
-		if (n < DIGEST_BUF) /* it read to the end */
+		if ((size_t)n < ask) /* it read to the end */
 			break;
 	}
 	pp_hash_final_hex(&h, hex);
@@ -165,14 +175,14 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 	int fd, rc = 1;
 
 	v->o->files_checked++;
-	fd = open_file(v, rel, shown);
+	fd = open_file(v, rel, shown, &st);
 	if (fd < 0)
 		return -1;
 	buf = xmalloc(DIGEST_BUF);
-	if (fstat(fd, &st) == 0 && st.st_size != size)
+	if (st.st_size != size)
 		problem(v, shown, "size %lld, expected %lld",
 			(long long)st.st_size, size);
-	else if (fd_digest(fd, buf, &have, hex) < 0)
+	else if (fd_digest(fd, buf, st.st_size, &have, hex) < 0)
 		problem(v, shown, "unreadable");
 	else if (have != size)
 		problem(v, shown, "size %lld, expected %lld", have, size);
@@ -187,9 +197,9 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 
 /* Reads an open file through any compression libarchive knows, stopping
  * past limit octets of output: -2 then, -1 when it cannot be read. */
-static int read_index(int fd, long long limit, struct strbuf *out)
+static int read_index(int fd, const struct stat *sb, long long limit,
+		      struct strbuf *out)
 {
-	struct stat sb;
 	struct archive *a;
 	struct archive_entry *ae;
 	char buf[65536];
@@ -198,7 +208,7 @@ static int read_index(int fd, long long limit, struct strbuf *out)
 
 	/* An architecture without packages has an empty Packages, which
 	 * libarchive's raw format does not read. */
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+	if (sb->st_size == 0)
 		return 0;
 	a = archive_read_new();
 	archive_read_support_filter_all(a);
@@ -251,16 +261,17 @@ static void pool_check_run(const struct verify *v, struct pool_check *c,
 {
 	long long size = atoll(c->size), have;
 	struct stat st;
-	int fd = pp_open_inside_at(v->root_fd, v->root_real, c->fn, &c->why);
+	int fd = pp_open_inside_at(v->root_fd, v->root_real, c->fn, &c->why,
+				   &st);
 
 	if (fd < 0) {
 		c->result = c->why ? POOL_REFUSED : POOL_MISSING;
 		return;
 	}
-	if (fstat(fd, &st) == 0 && st.st_size != size) {
+	if (st.st_size != size) {
 		c->result = POOL_SIZE;
 		c->have = (long long)st.st_size;
-	} else if (fd_digest(fd, buf, &have, c->hex) < 0) {
+	} else if (fd_digest(fd, buf, st.st_size, &have, c->hex) < 0) {
 		c->result = POOL_UNREADABLE;
 	} else if (have != size) {
 		c->result = POOL_SIZE;
@@ -546,14 +557,15 @@ static void check_packages(struct verify *v, const char *suite,
 	struct strbuf index = STRBUF_INIT, rel = STRBUF_INIT, all = STRBUF_INIT;
 	char hex[2 * PP_HASH_MAX + 1];
 	struct pp_hash h;
+	struct stat st;
 	int fd, r, problems = v->problems;
 
 	if (seen_clean(v, file, text))
 		return;
 	strbuf_addf(&index, "%s/%s/%s", v->root, suite, file->rel);
 	strbuf_addf(&rel, "%s/%s", suite, file->rel);
-	fd = open_file(v, rel.buf, index.buf);
-	r = fd < 0 ? 0 : read_index(fd, text->size, &all);
+	fd = open_file(v, rel.buf, index.buf, &st);
+	r = fd < 0 ? 0 : read_index(fd, &st, text->size, &all);
 	if (fd >= 0)
 		close(fd);
 	if (fd < 0)
@@ -591,13 +603,13 @@ out:
 static int read_small(struct verify *v, const char *rel, const char *shown,
 		      struct strbuf *out)
 {
-	int fd = open_file(v, rel, shown);
 	struct stat st;
+	int fd = open_file(v, rel, shown, &st);
 	ssize_t n;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_size > MAX_RELEASE) {
+	if (st.st_size > MAX_RELEASE) {
 		problem(v, shown, "larger than padpack reads (%lld bytes)",
 			MAX_RELEASE);
 		close(fd);
