@@ -136,30 +136,45 @@ static int open_file(struct verify *v, const char *rel, const char *shown,
 
 #define DIGEST_BUF (1 << 17)
 
-/* Size and SHA-256 of an open file's first want octets (its size as
- * fstat gave it: a small file is one read), streamed through buf
- * (DIGEST_BUF octets). */
-static int fd_digest(int fd, char *buf, long long want, long long *size,
-		     char *hex)
+/* What a thread reads and hashes pool files with. */
+struct digester {
+	char *buf; /* DIGEST_BUF octets */
+	struct pp_hash sha256; /* started, restarted after each file */
+};
+
+static void digester_init(struct digester *d)
 {
-	struct pp_hash h;
+	d->buf = xmalloc(DIGEST_BUF);
+	pp_hash_init(&d->sha256, PP_SHA256);
+}
+
+static void digester_release(struct digester *d)
+{
+	free(d->buf);
+	pp_hash_release(&d->sha256);
+}
+
+/* Size and SHA-256 of an open file's first want octets (its size as
+ * fstat gave it: a small file is one read). */
+static int fd_digest(int fd, struct digester *d, long long want,
+		     long long *size, char *hex)
+{
 	ssize_t n = 0;
 
 	*size = 0;
-	pp_hash_init(&h, PP_SHA256);
 	while (*size < want) {
 		size_t ask = want - *size > DIGEST_BUF ? DIGEST_BUF
 						       : (size_t)(want - *size);
 
-		n = pp_read_full(fd, buf, ask);
+		n = pp_read_full(fd, d->buf, ask);
 		if (n <= 0)
 			break;
-		pp_hash_update(&h, buf, (size_t)n);
+		pp_hash_update(&d->sha256, d->buf, (size_t)n);
 		*size += n;
 		if ((size_t)n < ask) /* it read to the end */
 			break;
 	}
-	pp_hash_final_hex(&h, hex);
+	pp_hash_final_hex_restart(&d->sha256, hex);
 	return n < 0 ? -1 : 0;
 }
 
@@ -169,7 +184,8 @@ static int fd_digest(int fd, char *buf, long long want, long long *size,
 static int check_file(struct verify *v, const char *rel, const char *shown,
 		      long long size, const char *sha256)
 {
-	char hex[2 * PP_HASH_MAX + 1], *buf;
+	char hex[2 * PP_HASH_MAX + 1];
+	struct digester d;
 	long long have;
 	struct stat st;
 	int fd, rc = 1;
@@ -178,11 +194,11 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 	fd = open_file(v, rel, shown, &st);
 	if (fd < 0)
 		return -1;
-	buf = xmalloc(DIGEST_BUF);
+	digester_init(&d);
 	if (st.st_size != size)
 		problem(v, shown, "size %lld, expected %lld",
 			(long long)st.st_size, size);
-	else if (fd_digest(fd, buf, st.st_size, &have, hex) < 0)
+	else if (fd_digest(fd, &d, st.st_size, &have, hex) < 0)
 		problem(v, shown, "unreadable");
 	else if (have != size)
 		problem(v, shown, "size %lld, expected %lld", have, size);
@@ -190,7 +206,7 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 		problem(v, shown, "SHA256 %s, expected %s", hex, sha256);
 	else
 		rc = 0;
-	free(buf);
+	digester_release(&d);
 	close(fd);
 	return rc;
 }
@@ -257,7 +273,7 @@ struct pool_check {
 /* The file opened below the root and compared with its size (before
  * reading it) and SHA256. */
 static void pool_check_run(const struct verify *v, struct pool_check *c,
-			   char *buf)
+			   struct digester *d)
 {
 	long long size = atoll(c->size), have;
 	struct stat st;
@@ -271,7 +287,7 @@ static void pool_check_run(const struct verify *v, struct pool_check *c,
 	if (st.st_size != size) {
 		c->result = POOL_SIZE;
 		c->have = (long long)st.st_size;
-	} else if (fd_digest(fd, buf, st.st_size, &have, c->hex) < 0) {
+	} else if (fd_digest(fd, d, st.st_size, &have, c->hex) < 0) {
 		c->result = POOL_UNREADABLE;
 	} else if (have != size) {
 		c->result = POOL_SIZE;
@@ -297,16 +313,17 @@ struct pool_batch {
 static void *pool_batch_run(void *arg)
 {
 	struct pool_batch *b = arg;
-	char *buf = NULL;
+	struct digester d = { NULL, { NULL, PP_SHA256 } };
 	size_t i;
 
 	while ((i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED)) < b->n)
 		if (b->c[i].result == POOL_TODO) {
-			if (!buf)
-				buf = xmalloc(DIGEST_BUF);
-			pool_check_run(b->v, &b->c[i], buf);
+			if (!d.buf)
+				digester_init(&d);
+			pool_check_run(b->v, &b->c[i], &d);
 		}
-	free(buf);
+	if (d.buf)
+		digester_release(&d);
 	return NULL;
 }
 
