@@ -103,7 +103,7 @@ static void add_cstr(struct strbuf *out, const char *s, size_t len)
 
 void pp_field_span_value(const struct pp_field_span *f, struct strbuf *out)
 {
-	const char *s = f->more, *end = f->more + f->mlen;
+	const char *s = f->more, *end = s ? s + f->mlen : NULL;
 
 	add_cstr(out, f->value, f->vlen);
 	while (s && s < end) {
@@ -115,7 +115,7 @@ void pp_field_span_value(const struct pp_field_span *f, struct strbuf *out)
 			strbuf_addch(out, '\n');
 			add_cstr(out, s, rtrim_len(s, len));
 		}
-		s += len + 1;
+		s = lf ? lf + 1 : end;
 	}
 }
 

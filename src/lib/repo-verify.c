@@ -36,6 +36,15 @@ struct clean_index {
 	long long file_size, text_size;
 };
 
+/* An index file (an inode) found to have the size and SHA256 a Release
+ * lists: a suite linked to another's index lists the same inode. */
+struct whole_index {
+	dev_t dev;
+	ino_t ino;
+	long long size;
+	char sha256[65];
+};
+
 struct verify {
 	const char *root;
 	char *root_real; /* its real path: nothing outside it is read */
@@ -50,6 +59,8 @@ struct verify {
 	int root_fd; /* root_real opened: files are opened below it */
 	struct clean_index *clean;
 	size_t nr_clean, alloc_clean;
+	struct whole_index *whole_idx;
+	size_t nr_whole_idx, alloc_whole_idx;
 };
 
 /* A pool file as a stanza names it, looked up among those found whole. */
@@ -181,6 +192,31 @@ static int fd_digest(int fd, struct digester *d, long long want,
 /* Checks a file below the root against a size (before reading it) and
  * a SHA256; reports what differs. Returns 0 when it matches, 1 when it
  * differs, -1 when it was not opened. */
+/* Whether the file st was found to have that size and sha256 already;
+ * if not and record, it is recorded as such. */
+static int seen_whole_index(struct verify *v, const struct stat *st,
+			    long long size, const char *sha256, int record)
+{
+	struct whole_index *w;
+
+	for (size_t i = 0; i < v->nr_whole_idx; i++) {
+		w = &v->whole_idx[i];
+		if (w->dev == st->st_dev && w->ino == st->st_ino &&
+		    w->size == size && !strcmp(w->sha256, sha256))
+			return 1;
+	}
+	if (record && strlen(sha256) < sizeof(w->sha256)) {
+		ARRAY_GROW(v->whole_idx, v->alloc_whole_idx,
+			   v->nr_whole_idx + 1);
+		w = &v->whole_idx[v->nr_whole_idx++];
+		w->dev = st->st_dev;
+		w->ino = st->st_ino;
+		w->size = size;
+		strcpy(w->sha256, sha256);
+	}
+	return 0;
+}
+
 static int check_file(struct verify *v, const char *rel, const char *shown,
 		      long long size, const char *sha256)
 {
@@ -194,6 +230,10 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 	fd = open_file(v, rel, shown, &st);
 	if (fd < 0)
 		return -1;
+	if (seen_whole_index(v, &st, size, sha256, 0)) {
+		close(fd);
+		return 0;
+	}
 	digester_init(&d);
 	if (st.st_size != size)
 		problem(v, shown, "size %lld, expected %lld",
@@ -205,7 +245,7 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 	else if (strcmp(hex, sha256))
 		problem(v, shown, "SHA256 %s, expected %s", hex, sha256);
 	else
-		rc = 0;
+		rc = seen_whole_index(v, &st, size, sha256, 1);
 	digester_release(&d);
 	close(fd);
 	return rc;
@@ -919,7 +959,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
 	struct verify v = { root, NULL, o, 0, STRBUF_INIT, NULL, 0, 0,
-			    PP_HINDEX_INIT, -1, NULL, 0, 0 };
+			    PP_HINDEX_INIT, -1, NULL, 0, 0, NULL, 0, 0 };
 	struct strbuf dists = STRBUF_INIT;
 	struct stat st;
 	DIR *d = NULL;
@@ -950,5 +990,6 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 	pp_free_words(v.whole, v.nr_whole);
 	pp_hindex_release(&v.by_whole);
 	free(v.clean);
+	free(v.whole_idx);
 	return rc;
 }
