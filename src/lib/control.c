@@ -74,13 +74,65 @@ static void append_continuation(struct pp_field *f, const char *s, size_t len)
 	f->value[old + 1 + len] = '\0';
 }
 
-static int parse_field_line(struct pp_deb822 *p, struct pp_stanza *st,
-			    const char *s, size_t len, struct pp_err *err)
+/* The field names of st as the text spells them: whether one is name. */
+static int span_named(const struct pp_field_span *f, const char *name,
+		      size_t nlen)
+{
+	return f->nlen == nlen &&
+	       (f->name[0] | 0x20) == (name[0] | 0x20) &&
+	       !strncasecmp(f->name, name, nlen);
+}
+
+const struct pp_field_span *pp_spans_find(const struct pp_stanza_spans *st,
+					  const char *name, size_t nlen)
+{
+	for (size_t i = 0; i < st->nr; i++)
+		if (span_named(&st->fields[i], name, nlen))
+			return &st->fields[i];
+	return NULL;
+}
+
+/* Appends s[0..len) as far as its first NUL: a value was a C string
+ * each continuation line was appended to. */
+static void add_cstr(struct strbuf *out, const char *s, size_t len)
+{
+	const char *nul = memchr(s, '\0', len);
+
+	strbuf_add(out, s, nul ? (size_t)(nul - s) : len);
+}
+
+void pp_field_span_value(const struct pp_field_span *f, struct strbuf *out)
+{
+	const char *s = f->more, *end = s ? s + f->mlen : NULL;
+
+	add_cstr(out, f->value, f->vlen);
+	while (s && s < end) {
+		const char *lf = memchr(s, '\n', (size_t)(end - s));
+		size_t len = lf ? (size_t)(lf - s) : (size_t)(end - s);
+
+		/* the lines between are comments (allow_comments) */
+		if (s[0] == ' ' || s[0] == '\t') {
+			strbuf_addch(out, '\n');
+			add_cstr(out, s, rtrim_len(s, len));
+		}
+		s = lf ? lf + 1 : end;
+	}
+}
+
+void pp_stanza_spans_release(struct pp_stanza_spans *st)
+{
+	free(st->fields);
+	st->fields = NULL;
+	st->nr = st->alloc = 0;
+}
+
+static int scan_field_line(struct pp_deb822 *p, struct pp_stanza_spans *st,
+			   const char *s, size_t len, struct pp_err *err)
 {
 	const char *colon = memchr(s, ':', len), *v;
+	const struct pp_field_span *dup;
+	struct pp_field_span *f;
 	size_t nlen, vlen;
-	struct pp_field *dup;
-	char *name;
 
 	if (s[0] == '#')
 		return pp_err_set(err, PP_EXIT_INPUT,
@@ -106,9 +158,7 @@ static int parse_field_line(struct pp_deb822 *p, struct pp_stanza *st,
 					  "%s:%u: field name '%.*s' contains a "
 					  "space or control character",
 					  p->file, p->line, (int)nlen, s);
-	name = xstrndup(s, nlen);
-	dup = pp_stanza_find(st, name);
-	free(name);
+	dup = pp_spans_find(st, s, nlen);
 	if (dup)
 		return pp_err_set(err, PP_EXIT_INPUT,
 				  "%s:%u: duplicate field '%.*s' (first given on "
@@ -120,32 +170,63 @@ static int parse_field_line(struct pp_deb822 *p, struct pp_stanza *st,
 		v++;
 		vlen--;
 	}
-	vlen = rtrim_len(v, vlen);
-	add_field(st, s, nlen, v, vlen, p->line);
+	ARRAY_GROW(st->fields, st->alloc, st->nr + 1);
+	f = &st->fields[st->nr++];
+	*f = (struct pp_field_span){ .name = s, .nlen = nlen, .value = v,
+				     .vlen = rtrim_len(v, vlen),
+				     .line = p->line };
 	return 0;
 }
 
-static int check_empty_values(struct pp_deb822 *p, struct pp_stanza *st,
+/* A continuation line s of the last field. */
+static int scan_continuation(struct pp_deb822 *p, struct pp_stanza_spans *st,
+			     const char *s, size_t len, struct pp_err *err)
+{
+	struct pp_field_span *f = st->nr ? &st->fields[st->nr - 1] : NULL;
+
+	if (!f)
+		return pp_err_set(err, PP_EXIT_INPUT,
+				  "%s:%u: continuation line without a field "
+				  "before it", p->file, p->line);
+	if (is_blank(s, len))
+		return pp_err_set(err, PP_EXIT_INPUT,
+				  "%s:%u: blank line in the value of field "
+				  "'%.*s'; write ' .' for an empty line",
+				  p->file, p->line, (int)f->nlen, f->name);
+	if (!f->more)
+		f->more = s;
+	f->mlen = (size_t)(s + len - f->more);
+	return 0;
+}
+
+/* A value as a C string held it: empty when it starts with a NUL, unless
+ * a continuation line was appended. */
+static int check_empty_values(struct pp_deb822 *p,
+			      const struct pp_stanza_spans *st,
 			      struct pp_err *err)
 {
-	for (size_t i = 0; i < st->nr; i++)
-		if (!st->fields[i].value[0])
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct pp_field_span *f = &st->fields[i];
+
+		if ((!f->vlen || !f->value[0]) && !f->more)
 			return pp_err_set(err, PP_EXIT_INPUT,
-					  "%s:%u: field '%s' has an empty value; "
-					  "give it a value or remove it",
-					  p->file, st->fields[i].line,
-					  st->fields[i].name);
+					  "%s:%u: field '%.*s' has an empty "
+					  "value; give it a value or remove it",
+					  p->file, f->line, (int)f->nlen,
+					  f->name);
+	}
 	return 0;
 }
 
-static int read_stanza(struct pp_deb822 *p, struct pp_stanza *st,
-		       struct pp_err *err)
+int pp_deb822_scan(struct pp_deb822 *p, struct pp_stanza_spans *st,
+		   struct pp_err *err)
 {
 	const char *s;
 	size_t len;
 	int has_lf = 1;
 
-	pp_stanza_init(st);
+	st->nr = 0;
+	st->line = 0;
 	while ((s = next_line(p, &len, &has_lf))) {
 		if (!st->nr && is_blank(s, len))
 			continue;
@@ -155,25 +236,13 @@ static int read_stanza(struct pp_deb822 *p, struct pp_stanza *st,
 				 s[0] != '\t'))
 			break;
 		if (s[0] == ' ' || s[0] == '\t') {
-			if (!st->nr)
-				return pp_err_set(err, PP_EXIT_INPUT,
-						  "%s:%u: continuation line "
-						  "without a field before it",
-						  p->file, p->line);
-			if (is_blank(s, len))
-				return pp_err_set(err, PP_EXIT_INPUT,
-						  "%s:%u: blank line in the "
-						  "value of field '%s'; write "
-						  "' .' for an empty line",
-						  p->file, p->line,
-						  st->fields[st->nr - 1].name);
-			append_continuation(&st->fields[st->nr - 1], s,
-					    rtrim_len(s, len));
+			if (scan_continuation(p, st, s, len, err) < 0)
+				return -1;
 			continue;
 		}
 		if (!st->nr)
 			st->line = p->line;
-		if (parse_field_line(p, st, s, len, err) < 0)
+		if (scan_field_line(p, st, s, len, err) < 0)
 			return -1;
 	}
 	if (!has_lf && st->nr)
@@ -183,6 +252,33 @@ static int read_stanza(struct pp_deb822 *p, struct pp_stanza *st,
 	if (check_empty_values(p, st, err) < 0)
 		return -1;
 	return st->nr ? 1 : 0;
+}
+
+/* The stanza scanned, each field copied out. */
+static int read_stanza(struct pp_deb822 *p, struct pp_stanza *st,
+		       struct pp_err *err)
+{
+	struct pp_stanza_spans spans = { NULL, 0, 0, 0 };
+	struct strbuf value = STRBUF_INIT;
+	int r = pp_deb822_scan(p, &spans, err);
+
+	pp_stanza_init(st);
+	st->line = spans.line;
+	for (size_t i = 0; r > 0 && i < spans.nr; i++) {
+		const struct pp_field_span *f = &spans.fields[i];
+		struct pp_field *out;
+
+		strbuf_reset(&value);
+		pp_field_span_value(f, &value);
+		ARRAY_GROW(st->fields, st->alloc, st->nr + 1);
+		out = &st->fields[st->nr++];
+		out->name = xstrndup(f->name, f->nlen);
+		out->value = xstrndup(value.buf, value.len);
+		out->line = f->line;
+	}
+	strbuf_release(&value);
+	pp_stanza_spans_release(&spans);
+	return r;
 }
 
 int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,

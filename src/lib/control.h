@@ -35,6 +35,38 @@ void pp_deb822_init(struct pp_deb822 *p, const char *buf, size_t len,
 /* Reads the next stanza: 1 when one was read, 0 at the end, -1 on error. */
 int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
 		   struct pp_err *err);
+
+/* A field as it lies in the text read, nothing copied: for a reader that
+ * takes a few fields of many stanzas (repo verify of a Packages index). */
+struct pp_field_span {
+	const char *name, *value; /* value: its first line, without the
+				   * blanks around it */
+	size_t nlen, vlen;
+	/* its continuation lines (with any comment lines between them),
+	 * from the first one's start to the last one's end; NULL: none */
+	const char *more;
+	size_t mlen;
+	unsigned line;
+};
+
+struct pp_stanza_spans {
+	struct pp_field_span *fields;
+	size_t nr, alloc; /* kept from stanza to stanza */
+	unsigned line;    /* line of the first field */
+};
+
+/* Reads the next stanza as pp_deb822_next does (the same checks, the same
+ * messages), as spans into p's text: 1, 0 at the end, -1 on error. */
+int pp_deb822_scan(struct pp_deb822 *p, struct pp_stanza_spans *st,
+		   struct pp_err *err);
+void pp_stanza_spans_release(struct pp_stanza_spans *st);
+/* The field named name (nlen octets, any case), or NULL. */
+const struct pp_field_span *pp_spans_find(const struct pp_stanza_spans *st,
+					  const char *name, size_t nlen);
+/* Appends f's value as pp_deb822_next gives it (continuation lines after
+ * "\n", each without the blanks at its end). */
+void pp_field_span_value(const struct pp_field_span *f, struct strbuf *out);
+
 /* Parses text that must hold exactly one stanza (a DEBIAN/control file). */
 int pp_control_parse(const char *buf, size_t len, const char *file,
 		     struct pp_stanza *st, struct pp_err *err);

@@ -53,11 +53,11 @@ static int is_below(const char *root_real, const char *path)
 	return !strncmp(path, root_real, n) && (!path[n] || path[n] == '/');
 }
 
-int pp_open_inside(const char *root_real, const char *rel, const char **why)
+int pp_open_inside(const char *root_real, const char *rel, const char **why,
+		   struct stat *st)
 {
 	struct strbuf full = STRBUF_INIT;
 	char *real = NULL;
-	struct stat st;
 	int fd = -1;
 
 	*why = pp_path_escapes(rel);
@@ -69,7 +69,7 @@ int pp_open_inside(const char *root_real, const char *rel, const char **why)
 		*why = "is a symbolic link leading out of the repository";
 	else if (real)
 		fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+	if (fd >= 0 && (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))) {
 		*why = "is not a regular file";
 		close(fd);
 		fd = -1;
@@ -83,17 +83,16 @@ int pp_open_inside(const char *root_real, const char *rel, const char **why)
  * symbolic link in it) leading out: one syscall where realpath takes a
  * readlink a component. -1 for any failure, the caller then looks again
  * the slow way (for why; and an absolute link inside, which this refuses). */
-static int open_beneath(int root_fd, const char *rel)
+static int open_beneath(int root_fd, const char *rel, struct stat *st)
 {
 #ifdef SYS_openat2
 	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
 					 O_NONBLOCK,
 				.resolve = RESOLVE_BENEATH |
 					   RESOLVE_NO_MAGICLINKS };
-	struct stat st;
 	int fd = (int)syscall(SYS_openat2, root_fd, rel, &how, sizeof(how));
 
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+	if (fd >= 0 && (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))) {
 		close(fd);
 		fd = -1;
 	}
@@ -101,20 +100,21 @@ static int open_beneath(int root_fd, const char *rel)
 #else
 	(void)root_fd;
 	(void)rel;
+	(void)st;
 	return -1;
 #endif
 }
 
 int pp_open_inside_at(int root_fd, const char *root_real, const char *rel,
-		      const char **why)
+		      const char **why, struct stat *st)
 {
 	int fd;
 
 	*why = pp_path_escapes(rel);
 	if (*why)
 		return -1;
-	fd = root_fd >= 0 ? open_beneath(root_fd, rel) : -1;
-	return fd >= 0 ? fd : pp_open_inside(root_real, rel, why);
+	fd = root_fd >= 0 ? open_beneath(root_fd, rel, st) : -1;
+	return fd >= 0 ? fd : pp_open_inside(root_real, rel, why, st);
 }
 
 int pp_outfile_open(struct pp_outfile *of, const char *path, mode_t mode,

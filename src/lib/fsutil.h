@@ -141,11 +141,13 @@ const char *pp_path_escapes(const char *rel);
 /* Opens rel, a path below the directory whose real path is root_real,
  * for reading, and only a regular file: never through a symbolic link
  * that leads out of root_real, nor a FIFO (opened without blocking).
- * Returns the descriptor; or -1 with *why saying what is wrong, or NULL
- * when the file is missing or unreadable (errno says why). */
-int pp_open_inside(const char *root_real, const char *rel, const char **why);
+ * Returns the descriptor, its fstat in *st; or -1 with *why saying what
+ * is wrong, or NULL when the file is missing or unreadable (errno says
+ * why). */
+int pp_open_inside(const char *root_real, const char *rel, const char **why,
+		   struct stat *st);
 /* The same, faster: root_fd is root_real opened (-1: not open). */
 int pp_open_inside_at(int root_fd, const char *root_real, const char *rel,
-		      const char **why);
+		      const char **why, struct stat *st);
 
 #endif

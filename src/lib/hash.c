@@ -63,6 +63,26 @@ void pp_hash_final_hex(struct pp_hash *h, char *hex)
 	pp_hex(bin, n, hex);
 }
 
+void pp_hash_final_hex_restart(struct pp_hash *h, char *hex)
+{
+	unsigned char bin[PP_HASH_MAX];
+	unsigned int n = 0;
+
+	EVP_DigestFinal_ex(h->ctx, bin, &n);
+	/* NULL: the digest already set, not looked up again */
+	if (!EVP_DigestInit_ex(h->ctx, NULL, NULL)) {
+		fprintf(stderr, "padpack: OpenSSL cannot start a digest\n");
+		abort();
+	}
+	pp_hex(bin, n, hex);
+}
+
+void pp_hash_release(struct pp_hash *h)
+{
+	EVP_MD_CTX_free(h->ctx);
+	h->ctx = NULL;
+}
+
 size_t pp_hash_size(enum pp_hash_algo algo)
 {
 	return (size_t)EVP_MD_get_size(md_of(algo));

@@ -27,6 +27,24 @@
 /* Pool files checked at a time (on several threads) */
 #define POOL_BATCH 1024
 
+/* A Packages index read and found clean (every stanza's pool file whole):
+ * the same file listed for the same text again (a suite a snapshot
+ * serves, linked to another's) would give the same stanzas, each found
+ * whole already, so it is not read again. */
+struct clean_index {
+	char file_sha256[65], text_sha256[65];
+	long long file_size, text_size;
+};
+
+/* An index file (an inode) found to have the size and SHA256 a Release
+ * lists: a suite linked to another's index lists the same inode. */
+struct whole_index {
+	dev_t dev;
+	ino_t ino;
+	long long size;
+	char sha256[65];
+};
+
 struct verify {
 	const char *root;
 	char *root_real; /* its real path: nothing outside it is read */
@@ -39,30 +57,58 @@ struct verify {
 	size_t nr_whole, alloc_whole;
 	struct pp_hindex by_whole;
 	int root_fd; /* root_real opened: files are opened below it */
+	struct clean_index *clean;
+	size_t nr_clean, alloc_clean;
+	struct whole_index *whole_idx;
+	size_t nr_whole_idx, alloc_whole_idx;
 };
+
+/* A pool file as a stanza names it, looked up among those found whole. */
+struct whole_key {
+	const struct verify *v;
+	const char *fn, *size, *sha;
+};
+
+static uint32_t whole_hash(const char *fn, const char *size, const char *sha)
+{
+	return pp_hindex_hash(sha, pp_hindex_hash(size,
+			      pp_hindex_hash(fn, PP_HINDEX_SEED)));
+}
+
+/* Whether s starts with part, then c. */
+static int part_is(const char **s, const char *part, char c)
+{
+	size_t n = strlen(part);
+
+	if (strncmp(*s, part, n) || (*s)[n] != c)
+		return 0;
+	*s += n + 1;
+	return 1;
+}
 
 static int whole_eq(const void *ctx, size_t pos)
 {
-	const struct verify *v = ctx;
+	const struct whole_key *k = ctx;
+	const char *s = k->v->whole[pos];
 
-	return !strcmp(v->whole[pos], v->msg.buf);
+	return part_is(&s, k->fn, ' ') && part_is(&s, k->size, ' ') &&
+	       part_is(&s, k->sha, '\0');
 }
 
-/* Whether the pool file (fn, size, sha) was found whole already; if not
- * and record, it is recorded as such. Uses v->msg as the key. */
-static int seen_whole(struct verify *v, const char *fn, const char *size,
-		      const char *sha, int record)
+/* Whether the pool file (fn, size, sha; h: whole_hash of them) was found
+ * whole already; if not and record, it is recorded as such. */
+static int seen_whole(struct verify *v, uint32_t h, const char *fn,
+		      const char *size, const char *sha, int record)
 {
-	uint32_t h;
+	struct whole_key k = { v, fn, size, sha };
 
-	strbuf_reset(&v->msg);
-	strbuf_addf(&v->msg, "%s %s %s", fn, size, sha);
-	h = pp_hindex_hash(v->msg.buf, PP_HINDEX_SEED);
-	if (pp_hindex_find(&v->by_whole, h, whole_eq, v) != PP_HINDEX_NONE)
+	if (pp_hindex_find(&v->by_whole, h, whole_eq, &k) != PP_HINDEX_NONE)
 		return 1;
 	if (record) {
 		ARRAY_GROW(v->whole, v->alloc_whole, v->nr_whole + 1);
 		pp_hindex_add(&v->by_whole, h, v->nr_whole);
+		strbuf_reset(&v->msg);
+		strbuf_addf(&v->msg, "%s %s %s", fn, size, sha);
 		v->whole[v->nr_whole++] = xstrdup(v->msg.buf);
 	}
 	return 0;
@@ -84,11 +130,13 @@ static void problem(struct verify *v, const char *path, const char *fmt, ...)
 		v->o->problem(v->o->problem_ctx, path, v->msg.buf);
 }
 
-/* Opens a file below the root (rel), reporting under shown why not. */
-static int open_file(struct verify *v, const char *rel, const char *shown)
+/* Opens a file below the root (rel), its fstat in *st, reporting under
+ * shown why not. */
+static int open_file(struct verify *v, const char *rel, const char *shown,
+		     struct stat *st)
 {
 	const char *why;
-	int fd = pp_open_inside_at(v->root_fd, v->root_real, rel, &why);
+	int fd = pp_open_inside_at(v->root_fd, v->root_real, rel, &why, st);
 
 	if (fd < 0 && why)
 		problem(v, shown, "refused: the path %s", why);
@@ -97,43 +145,101 @@ static int open_file(struct verify *v, const char *rel, const char *shown)
 	return fd;
 }
 
-/* Size and SHA-256 of an open file, streamed. */
-static int fd_digest(int fd, long long *size, char *hex)
+#define DIGEST_BUF (1 << 17)
+
+/* What a thread reads and hashes pool files with. */
+struct digester {
+	char *buf; /* DIGEST_BUF octets */
+	struct pp_hash sha256; /* started, restarted after each file */
+};
+
+static void digester_init(struct digester *d)
 {
-	char *buf = xmalloc(1 << 17);
-	struct pp_hash h;
-	ssize_t n;
+	d->buf = xmalloc(DIGEST_BUF);
+	pp_hash_init(&d->sha256, PP_SHA256);
+}
+
+static void digester_release(struct digester *d)
+{
+	free(d->buf);
+	pp_hash_release(&d->sha256);
+}
+
+/* Size and SHA-256 of an open file's first want octets (its size as
+ * fstat gave it: a small file is one read). */
+static int fd_digest(int fd, struct digester *d, long long want,
+		     long long *size, char *hex)
+{
+	ssize_t n = 0;
 
 	*size = 0;
-	pp_hash_init(&h, PP_SHA256);
-	while ((n = pp_read_full(fd, buf, 1 << 17)) > 0) {
-		pp_hash_update(&h, buf, (size_t)n);
+	while (*size < want) {
+		size_t ask = want - *size > DIGEST_BUF ? DIGEST_BUF
+						       : (size_t)(want - *size);
+
+		n = pp_read_full(fd, d->buf, ask);
+		if (n <= 0)
+			break;
+		pp_hash_update(&d->sha256, d->buf, (size_t)n);
 		*size += n;
+		if ((size_t)n < ask) /* it read to the end */
+			break;
 	}
-	pp_hash_final_hex(&h, hex);
-	free(buf);
+	pp_hash_final_hex_restart(&d->sha256, hex);
 	return n < 0 ? -1 : 0;
 }
 
+/* Whether the file st was found to have that size and sha256 already;
+ * if not and record, it is recorded as such. */
+static int seen_whole_index(struct verify *v, const struct stat *st,
+			    long long size, const char *sha256, int record)
+{
+	struct whole_index *w;
+
+	for (size_t i = 0; i < v->nr_whole_idx; i++) {
+		w = &v->whole_idx[i];
+		if (w->dev == st->st_dev && w->ino == st->st_ino &&
+		    w->size == size && !strcmp(w->sha256, sha256))
+			return 1;
+	}
+	if (record && strlen(sha256) < sizeof(w->sha256)) {
+		ARRAY_GROW(v->whole_idx, v->alloc_whole_idx,
+			   v->nr_whole_idx + 1);
+		w = &v->whole_idx[v->nr_whole_idx++];
+		w->dev = st->st_dev;
+		w->ino = st->st_ino;
+		w->size = size;
+		strcpy(w->sha256, sha256);
+	}
+	return 0;
+}
+
 /* Checks a file below the root against a size (before reading it) and
- * a SHA256; reports what differs. Returns 0 when it matches, 1 when it
+ * a SHA256 (not again for the same inode: an index linked into another
+ * suite); reports what differs. Returns 0 when it matches, 1 when it
  * differs, -1 when it was not opened. */
 static int check_file(struct verify *v, const char *rel, const char *shown,
 		      long long size, const char *sha256)
 {
 	char hex[2 * PP_HASH_MAX + 1];
+	struct digester d;
 	long long have;
 	struct stat st;
 	int fd, rc = 1;
 
 	v->o->files_checked++;
-	fd = open_file(v, rel, shown);
+	fd = open_file(v, rel, shown, &st);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) == 0 && st.st_size != size)
+	if (seen_whole_index(v, &st, size, sha256, 0)) {
+		close(fd);
+		return 0;
+	}
+	digester_init(&d);
+	if (st.st_size != size)
 		problem(v, shown, "size %lld, expected %lld",
 			(long long)st.st_size, size);
-	else if (fd_digest(fd, &have, hex) < 0)
+	else if (fd_digest(fd, &d, st.st_size, &have, hex) < 0)
 		problem(v, shown, "unreadable");
 	else if (have != size)
 		problem(v, shown, "size %lld, expected %lld", have, size);
@@ -141,15 +247,18 @@ static int check_file(struct verify *v, const char *rel, const char *shown,
 		problem(v, shown, "SHA256 %s, expected %s", hex, sha256);
 	else
 		rc = 0;
+	if (rc == 0)
+		seen_whole_index(v, &st, size, sha256, 1);
+	digester_release(&d);
 	close(fd);
 	return rc;
 }
 
 /* Reads an open file through any compression libarchive knows, stopping
  * past limit octets of output: -2 then, -1 when it cannot be read. */
-static int read_index(int fd, long long limit, struct strbuf *out)
+static int read_index(int fd, const struct stat *sb, long long limit,
+		      struct strbuf *out)
 {
-	struct stat sb;
 	struct archive *a;
 	struct archive_entry *ae;
 	char buf[65536];
@@ -158,7 +267,7 @@ static int read_index(int fd, long long limit, struct strbuf *out)
 
 	/* An architecture without packages has an empty Packages, which
 	 * libarchive's raw format does not read. */
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+	if (sb->st_size == 0)
 		return 0;
 	a = archive_read_new();
 	archive_read_support_filter_all(a);
@@ -192,7 +301,11 @@ enum pool_result { POOL_SKIP, POOL_BAD_STANZA, POOL_ESCAPES, POOL_REFUSED,
 		   POOL_OK, POOL_TODO };
 
 struct pool_check {
-	char *fn, *size, *sha;
+	/* in the index's text, ended there, or with continuation lines
+	 * copied into owned[]; fn is "?" when there is none */
+	const char *fn, *size, *sha;
+	char *owned[3];
+	uint32_t hash; /* whole_hash of them */
 	unsigned line;
 	const char *why; /* POOL_ESCAPES, POOL_REFUSED */
 	long long have;  /* POOL_SIZE: the size found */
@@ -202,20 +315,22 @@ struct pool_check {
 
 /* The file opened below the root and compared with its size (before
  * reading it) and SHA256. */
-static void pool_check_run(const struct verify *v, struct pool_check *c)
+static void pool_check_run(const struct verify *v, struct pool_check *c,
+			   struct digester *d)
 {
 	long long size = atoll(c->size), have;
 	struct stat st;
-	int fd = pp_open_inside_at(v->root_fd, v->root_real, c->fn, &c->why);
+	int fd = pp_open_inside_at(v->root_fd, v->root_real, c->fn, &c->why,
+				   &st);
 
 	if (fd < 0) {
 		c->result = c->why ? POOL_REFUSED : POOL_MISSING;
 		return;
 	}
-	if (fstat(fd, &st) == 0 && st.st_size != size) {
+	if (st.st_size != size) {
 		c->result = POOL_SIZE;
 		c->have = (long long)st.st_size;
-	} else if (fd_digest(fd, &have, c->hex) < 0) {
+	} else if (fd_digest(fd, d, st.st_size, &have, c->hex) < 0) {
 		c->result = POOL_UNREADABLE;
 	} else if (have != size) {
 		c->result = POOL_SIZE;
@@ -241,11 +356,17 @@ struct pool_batch {
 static void *pool_batch_run(void *arg)
 {
 	struct pool_batch *b = arg;
+	struct digester d = { NULL, { NULL, PP_SHA256 } };
 	size_t i;
 
 	while ((i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED)) < b->n)
-		if (b->c[i].result == POOL_TODO)
-			pool_check_run(b->v, &b->c[i]);
+		if (b->c[i].result == POOL_TODO) {
+			if (!d.buf)
+				digester_init(&d);
+			pool_check_run(b->v, &b->c[i], &d);
+		}
+	if (d.buf)
+		digester_release(&d);
 	return NULL;
 }
 
@@ -272,26 +393,52 @@ static void pool_batch_finish(struct pool_batch *b)
 			pthread_join(b->tid[t], NULL);
 }
 
+/* A field's value as a C string: ended in place in the index's text
+ * (its stanza has been read; text is that text, writable), or with its
+ * continuation lines, copied into *owned. NULL when there is none. */
+static const char *span_cstr(const struct pp_field_span *f, char *text,
+			     char **owned)
+{
+	struct strbuf value = STRBUF_INIT;
+	size_t at;
+
+	if (!f)
+		return NULL;
+	if (f->more) {
+		pp_field_span_value(f, &value);
+		*owned = strbuf_detach(&value, NULL);
+		return *owned;
+	}
+	at = (size_t)(f->value - text);
+	text[at + f->vlen] = '\0';
+	return text + at;
+}
+
+#define FIELD(name) name, sizeof(name) - 1
+
 /* A stanza's pool file, to be checked unless the stanza is wrong or the
  * file was found whole already (for another suite). */
-static void pool_check_init(struct verify *v, const struct pp_stanza *st,
-			    struct pool_check *c)
+static void pool_check_init(struct verify *v, const struct pp_stanza_spans *st,
+			    char *text, struct pool_check *c)
 {
-	const char *fn = pp_stanza_get(st, "Filename");
-	const char *size = pp_stanza_get(st, "Size");
-	const char *sha = pp_stanza_get(st, "SHA256");
-
 	memset(c, 0, sizeof(*c));
 	c->line = st->line;
-	c->fn = xstrdup(fn ? fn : "?");
-	c->size = size ? xstrdup(size) : NULL;
-	c->sha = sha ? xstrdup(sha) : NULL;
-	c->why = fn ? pp_path_escapes(fn) : NULL;
-	if (!fn || !size || !sha)
+	c->fn = span_cstr(pp_spans_find(st, FIELD("Filename")), text,
+			  &c->owned[0]);
+	c->size = span_cstr(pp_spans_find(st, FIELD("Size")), text,
+			    &c->owned[1]);
+	c->sha = span_cstr(pp_spans_find(st, FIELD("SHA256")), text,
+			   &c->owned[2]);
+	c->why = c->fn ? pp_path_escapes(c->fn) : NULL;
+	if (!c->fn || !c->size || !c->sha) {
+		c->fn = c->fn ? c->fn : "?";
 		c->result = POOL_BAD_STANZA;
-	else if (c->why)
+		return;
+	}
+	c->hash = whole_hash(c->fn, c->size, c->sha);
+	if (c->why)
 		c->result = POOL_ESCAPES;
-	else if (seen_whole(v, fn, size, sha, 0))
+	else if (seen_whole(v, c->hash, c->fn, c->size, c->sha, 0))
 		c->result = POOL_SKIP;
 	else
 		c->result = POOL_TODO;
@@ -317,7 +464,8 @@ static void pool_check_report(struct verify *v, const char *index,
 		return;
 	}
 	/* listed twice in one index: reported once, as before */
-	if (c->result == POOL_SKIP || seen_whole(v, c->fn, c->size, c->sha, 0))
+	if (c->result == POOL_SKIP ||
+	    seen_whole(v, c->hash, c->fn, c->size, c->sha, 0))
 		return;
 	v->o->files_checked++;
 	if (c->result == POOL_REFUSED)
@@ -338,7 +486,7 @@ static void pool_check_report(struct verify *v, const char *index,
 		problem(v, path->buf, "%s", err->msg);
 		return;
 	}
-	seen_whole(v, c->fn, c->size, c->sha, 1);
+	seen_whole(v, c->hash, c->fn, c->size, c->sha, 1);
 }
 
 static void pool_checks_report(struct verify *v, const char *index,
@@ -347,9 +495,8 @@ static void pool_checks_report(struct verify *v, const char *index,
 {
 	for (size_t i = 0; i < n; i++) {
 		pool_check_report(v, index, &c[i], path, err);
-		free(c[i].fn);
-		free(c[i].size);
-		free(c[i].sha);
+		for (size_t k = 0; k < ARRAY_SIZE(c[i].owned); k++)
+			free(c[i].owned[k]);
 	}
 }
 
@@ -363,12 +510,13 @@ struct pool_checks {
 };
 
 static void pool_checks_add(struct verify *v, struct pool_checks *pc,
-			    const struct pp_stanza *st, const char *index,
-			    struct strbuf *path, struct pp_err *err)
+			    const struct pp_stanza_spans *st, char *text,
+			    const char *index, struct strbuf *path,
+			    struct pp_err *err)
 {
 	const int cur = pc->cur, other = !cur;
 
-	pool_check_init(v, st, &pc->c[cur][pc->n[cur]++]);
+	pool_check_init(v, st, text, &pc->c[cur][pc->n[cur]++]);
 	if (pc->n[cur] < POOL_BATCH)
 		return;
 	if (pc->running) {
@@ -401,27 +549,83 @@ static void pool_checks_end(struct verify *v, struct pool_checks *pc,
 	free(pc->c[1]);
 }
 
+static int same_clean(const struct clean_index *c, const struct listed *file,
+		      const struct listed *text)
+{
+	return c->file_size == file->size && c->text_size == text->size &&
+	       !strcmp(c->file_sha256, file->sha256) &&
+	       !strcmp(c->text_sha256, text->sha256);
+}
+
+/* Whether the index file (as Release lists it, for the text it lists)
+ * was read and found clean already. */
+static int seen_clean(const struct verify *v, const struct listed *file,
+		      const struct listed *text)
+{
+	for (size_t i = 0; i < v->nr_clean; i++)
+		if (same_clean(&v->clean[i], file, text))
+			return 1;
+	return 0;
+}
+
+static void record_clean(struct verify *v, const struct listed *file,
+			 const struct listed *text)
+{
+	struct clean_index *c;
+
+	ARRAY_GROW(v->clean, v->alloc_clean, v->nr_clean + 1);
+	c = &v->clean[v->nr_clean++];
+	memcpy(c->file_sha256, file->sha256, sizeof(c->file_sha256));
+	memcpy(c->text_sha256, text->sha256, sizeof(c->text_sha256));
+	c->file_size = file->size;
+	c->text_size = text->size;
+}
+
+/* Every stanza of a Packages text (writable: each value taken is ended
+ * in place) read as spans, and the pool file it names checked. */
+static void check_stanzas(struct verify *v, struct strbuf *all,
+			  const char *index)
+{
+	struct pool_checks pc = { { NULL, NULL }, { 0, 0 }, 0, 0, { 0 } };
+	struct pp_stanza_spans st = { NULL, 0, 0, 0 };
+	struct strbuf path = STRBUF_INIT;
+	struct pp_deb822 p;
+	struct pp_err err;
+	int r;
+
+	pp_err_init(&err);
+	pp_deb822_init(&p, all->buf, all->len, index);
+	pc.c[0] = xmalloc(POOL_BATCH * sizeof(*pc.c[0]));
+	pc.c[1] = xmalloc(POOL_BATCH * sizeof(*pc.c[1]));
+	while ((r = pp_deb822_scan(&p, &st, &err)) > 0)
+		pool_checks_add(v, &pc, &st, all->buf, index, &path, &err);
+	pool_checks_end(v, &pc, index, &path, &err);
+	if (r < 0)
+		problem(v, index, "%s", err.msg);
+	pp_stanza_spans_release(&st);
+	pp_err_release(&err);
+	strbuf_release(&path);
+}
+
 /* Reads an index (already checked against Release) no further than the
  * uncompressed size Release lists, checks that text against its listed
- * SHA256, then every pool file it names. */
+ * SHA256, then every pool file it names, unless the same index was found
+ * clean already. */
 static void check_packages(struct verify *v, const char *suite,
 			   const struct listed *file, const struct listed *text)
 {
-	struct strbuf index = STRBUF_INIT, rel = STRBUF_INIT, all = STRBUF_INIT,
-		      path = STRBUF_INIT;
+	struct strbuf index = STRBUF_INIT, rel = STRBUF_INIT, all = STRBUF_INIT;
 	char hex[2 * PP_HASH_MAX + 1];
 	struct pp_hash h;
-	struct pp_err err;
-	struct pp_deb822 p;
-	struct pp_stanza st;
-	struct pool_checks pc = { { NULL, NULL }, { 0, 0 }, 0, 0, { 0 } };
-	int fd, r;
+	struct stat st;
+	int fd, r, problems = v->problems;
 
-	pp_err_init(&err);
+	if (seen_clean(v, file, text))
+		return;
 	strbuf_addf(&index, "%s/%s/%s", v->root, suite, file->rel);
 	strbuf_addf(&rel, "%s/%s", suite, file->rel);
-	fd = open_file(v, rel.buf, index.buf);
-	r = fd < 0 ? 0 : read_index(fd, text->size, &all);
+	fd = open_file(v, rel.buf, index.buf, &st);
+	r = fd < 0 ? 0 : read_index(fd, &st, text->size, &all);
 	if (fd >= 0)
 		close(fd);
 	if (fd < 0)
@@ -445,22 +649,13 @@ static void check_packages(struct verify *v, const char *suite,
 			text->size, text->sha256, text->rel);
 		goto out;
 	}
-	pp_deb822_init(&p, all.buf, all.len, index.buf);
-	pc.c[0] = xmalloc(POOL_BATCH * sizeof(*pc.c[0]));
-	pc.c[1] = xmalloc(POOL_BATCH * sizeof(*pc.c[1]));
-	while ((r = pp_deb822_next(&p, &st, &err)) > 0) {
-		pool_checks_add(v, &pc, &st, index.buf, &path, &err);
-		pp_stanza_release(&st);
-	}
-	pool_checks_end(v, &pc, index.buf, &path, &err);
-	if (r < 0)
-		problem(v, index.buf, "%s", err.msg);
+	check_stanzas(v, &all, index.buf);
+	if (v->problems == problems)
+		record_clean(v, file, text);
 out:
-	pp_err_release(&err);
 	strbuf_release(&index);
 	strbuf_release(&rel);
 	strbuf_release(&all);
-	strbuf_release(&path);
 }
 
 /* Reads a Release below the root, refusing one larger than
@@ -468,13 +663,13 @@ out:
 static int read_small(struct verify *v, const char *rel, const char *shown,
 		      struct strbuf *out)
 {
-	int fd = open_file(v, rel, shown);
 	struct stat st;
+	int fd = open_file(v, rel, shown, &st);
 	ssize_t n;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_size > MAX_RELEASE) {
+	if (st.st_size > MAX_RELEASE) {
 		problem(v, shown, "larger than padpack reads (%lld bytes)",
 			MAX_RELEASE);
 		close(fd);
@@ -767,7 +962,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 		   struct pp_err *err)
 {
 	struct verify v = { root, NULL, o, 0, STRBUF_INIT, NULL, 0, 0,
-			    PP_HINDEX_INIT, -1 };
+			    PP_HINDEX_INIT, -1, NULL, 0, 0, NULL, 0, 0 };
 	struct strbuf dists = STRBUF_INIT;
 	struct stat st;
 	DIR *d = NULL;
@@ -797,5 +992,7 @@ int pp_repo_verify(const char *root, struct pp_repo_verify_opts *o,
 	strbuf_release(&v.msg);
 	pp_free_words(v.whole, v.nr_whole);
 	pp_hindex_release(&v.by_whole);
+	free(v.clean);
+	free(v.whole_idx);
 	return rc;
 }

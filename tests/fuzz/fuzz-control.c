@@ -1,8 +1,9 @@
 /* libFuzzer target: deb822 control data (control.c). The input is read as
  * a stream of stanzas (with and without '#' comments, as Packages and
- * conf/distributions are read) and as one binary control file, which is
- * then checked as dpkg-deb --build would, written back, and whose
- * relationship fields go through the relationship parser of each kind. */
+ * conf/distributions are read; and as spans, as repo verify reads
+ * Packages) and as one binary control file, which is then checked as
+ * dpkg-deb --build would, written back, and whose relationship fields go
+ * through the relationship parser of each kind. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,29 @@ static void fuzz_stanzas(const char *buf, size_t size, int comments)
 		(void)pp_stanza_get(&st, "Package");
 		pp_stanza_release(&st);
 	}
+	pp_err_release(&err);
+}
+
+/* The same stream as spans (what repo verify reads Packages with), a
+ * field's value put together from its lines. */
+static void fuzz_spans(const char *buf, size_t size, int comments)
+{
+	struct pp_stanza_spans st = { NULL, 0, 0, 0 };
+	struct strbuf value = STRBUF_INIT;
+	const struct pp_field_span *f;
+	struct pp_deb822 p;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	pp_deb822_init(&p, buf, size, "fuzz");
+	p.allow_comments = comments;
+	while (pp_deb822_scan(&p, &st, &err) > 0)
+		if ((f = pp_spans_find(&st, "Package", 7))) {
+			strbuf_reset(&value);
+			pp_field_span_value(f, &value);
+		}
+	pp_stanza_spans_release(&st);
+	strbuf_release(&value);
 	pp_err_release(&err);
 }
 
@@ -107,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	fuzz_stanzas(buf, size, 0);
 	fuzz_stanzas(buf, size, 1);
+	fuzz_spans(buf, size, 0);
+	fuzz_spans(buf, size, 1);
 	fuzz_binary_control(buf, size);
 	fuzz_lenient_control(buf, size);
 	(void)pp_stanza_end(buf, size);

@@ -127,6 +127,59 @@ rewrite_filename pool/main/p/pkg1/pkg1..1.0_all.deb
 check "a Filename with '..' inside a name (not a component) is read" \
 	"$PADPACK" repo verify "$H"
 
+# ---- Packages stanzas padpack does not write --------------------------------
+
+# rewrite_packages PYTHON: the Packages text t edited by PYTHON, the
+# indices and Release made to agree.
+rewrite_packages() {
+	python3 -c "import sys; p = sys.argv[1]; t = open(p).read(); $1; open(p, 'w').write(t)" \
+		"$S/$IDX/Packages"
+	gzip -9n < "$S/$IDX/Packages" > "$S/$IDX/Packages.gz"
+	xz -6 < "$S/$IDX/Packages" > "$S/$IDX/Packages.xz"
+	python3 "$REHASH" "$S"
+}
+hostile odd-fields
+rewrite_packages "t = t.replace('Filename:', 'fILENAME:').replace('SHA256:', 'sha256:').replace('\nSize: ', '\nX-Note: a\n b\n c\nsize:', 1)"
+check "Packages fields in another case and order, a continuation line between them: verified" \
+	"$PADPACK" repo verify "$H"
+
+hostile no-sha256
+rewrite_packages "t = t.replace('SHA256:', 'X-Sum:', 1)"
+refused "a stanza without SHA256 is named by its line" \
+	"$IDX/Packages: stanza at line 1 lacks Filename, Size or SHA256"
+
+hostile duplicate-size
+rewrite_packages "t = t.replace('\nSize: ', '\nsize: 1\nSize: ', 1)"
+refused "a stanza with a field twice (in another case) is named by its line" \
+	"$IDX/Packages:[0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); keep only one"
+
+# Two suites serving the same index (linked, as a snapshot's): the second
+# is not hashed nor read again when the first was clean, and a damaged
+# index or pool file is still named under each.
+# two_suites NAME: $H with the suite other, its index linked to stable's.
+two_suites() {
+	hostile "$1"
+	mkdir "$H/dists/other"
+	cp -al "$S/main" "$H/dists/other/"
+	sed 's/^Suite: stable$/Suite: other/; s/^Codename: stable$/Codename: other/' \
+		"$S/Release" > "$H/dists/other/Release"
+}
+# both PATTERN: verify names PATTERN twice (one problem a suite).
+both() {
+	bash -c "set -o pipefail; '$PADPACK' repo verify '$H' 2>&1 | tr '\n' ' '" |
+		grep -Eq "$1.*$1.*2 problems"
+}
+two_suites two-suites
+check_fails "two suites with the same index verify" 0 "verified, 8 files checked" \
+	"$PADPACK" repo verify "$H"
+echo x >> "$H/$POOL1"
+check "a damaged pool file both list is named under each" \
+	both "$POOL1: size [0-9]+, expected [0-9]+"
+two_suites two-suites-index
+printf 'x' | dd of="$S/$IDX/Packages.gz" bs=1 seek=100 conv=notrunc 2>/dev/null
+check "a damaged index both link is named under each" \
+	both "$IDX/Packages\.gz: SHA256 [0-9a-f]+, expected [0-9a-f]+"
+
 # ---- compressed indices: checked before, and bounded while, inflating -------
 
 # 1 GiB of zeros as 64 xz streams of 16 MiB (made in a moment).

@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char good[] =
 	"Package: hello\n"
@@ -105,10 +106,43 @@ static void multi_stanza(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+static void spans_of_stanzas(struct t_ctx *t)
+{
+	static const char text[] = "Package: a\nfILENAME: p/a.deb  \n"
+		"X-Note: one\n two  \n\n three\n";
+	struct pp_stanza_spans st = { NULL, 0, 0, 0 };
+	const struct pp_field_span *f;
+	struct strbuf v = STRBUF_INIT;
+	struct pp_deb822 p;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	pp_deb822_init(&p, text, strlen(text), "x");
+	CHECK(pp_deb822_scan(&p, &st, &err) == 1);
+	CHECK_INT(st.nr, 3);
+	CHECK_INT(st.line, 1);
+	f = pp_spans_find(&st, "Filename", 8);
+	CHECK(f && f->vlen == 7 && !memcmp(f->value, "p/a.deb", 7) && !f->more);
+	CHECK(!pp_spans_find(&st, "File", 4));
+	f = pp_spans_find(&st, "x-note", 6);
+	CHECK(f && f->more);
+	if (f)
+		pp_field_span_value(f, &v);
+	CHECK_STR(v.buf, "one\n two");
+	/* the stanza after the blank line: a continuation without a field */
+	CHECK(pp_deb822_scan(&p, &st, &err) == -1);
+	CHECK(strstr(err.msg, "x:6: continuation line without a field"));
+	pp_stanza_spans_release(&st);
+	strbuf_release(&v);
+	pp_err_release(&err);
+}
+
 T_SUITE(control_tests) = {
 	{ "control parse, edit and write", parse_and_write },
 	{ "control errors name file, line and field", errors_name_the_line },
 	{ "deb822 with several stanzas", multi_stanza },
+	{ "deb822 stanzas as spans: any case, continuation lines, errors",
+	  spans_of_stanzas },
 	T_END,
 };
 

@@ -378,7 +378,28 @@ static void odd_texts(struct t_ctx *t)
 	}
 }
 
+static void hash_restarted(struct t_ctx *t)
+{
+	static const char abc[] =
+		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+	char hex[2 * PP_HASH_MAX + 1];
+	struct pp_hash h;
+
+	pp_hash_init(&h, PP_SHA256);
+	pp_hash_update(&h, "abc", 3);
+	pp_hash_final_hex_restart(&h, hex);
+	CHECK_STR(hex, abc);
+	pp_hash_update(&h, "ab", 2);
+	pp_hash_update(&h, "c", 1);
+	pp_hash_final_hex_restart(&h, hex);
+	CHECK_STR(hex, abc);
+	pp_hash_final_hex_restart(&h, hex); /* nothing: the empty input's */
+	CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	pp_hash_release(&h);
+}
+
 T_SUITE(zpieces_tests) = {
+	{ "hash: a digest restarted gives each input's", hash_restarted },
 	{ "zpieces: gzip and xz round trips", roundtrips },
 	{ "zpieces: cache-independent output, local changes", cache_and_locality },
 	{ "zpieces: damaged cached pieces are made again", damaged_cache },
