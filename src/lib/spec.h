@@ -274,6 +274,12 @@ struct pp_spec {
 	int dev_one;         /* packages.dev = "one": one for the source;
 				neither: "auto", one but a C++ library's
 				own beside C libraries */
+	int doc_package;     /* packages.doc = "package": every document in
+				the -doc package */
+	int doc_none;        /* packages.doc = "none": no -doc package while
+				-dev or the programs' can hold them; neither:
+				"auto", one for a manual (512 KiB, or one a
+				generator made) */
 	int runtime_soname;  /* packages.runtime = "soname": one per SONAME
 				(policy 8.1); neither: "auto", one when the
 				build only uses them together */

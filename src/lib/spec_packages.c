@@ -274,10 +274,17 @@ static int is_dev(const char *s)
 	       !strcmp(s, "library");
 }
 
-static int read_package_about(struct pp_spec_loader *L, const config_setting_t *g)
+static int is_doc(const char *s)
+{
+	return !strcmp(s, "auto") || !strcmp(s, "package") ||
+	       !strcmp(s, "none");
+}
+
+/* packages.runtime, .dev and .doc: how many packages of each kind. */
+static int read_package_kinds(struct pp_spec_loader *L, const config_setting_t *g)
 {
 	struct pp_spec *sp = L->spec;
-	char *runtime = NULL, *dev = NULL;
+	char *runtime = NULL, *dev = NULL, *doc = NULL;
 
 	if (pp_spec_read_string(L, g, "runtime", &runtime, is_runtime,
 				"\"auto\" (the default: one package when the "
@@ -299,6 +306,25 @@ static int read_package_about(struct pp_spec_loader *L, const config_setting_t *
 	sp->dev_per_library = dev && !strcmp(dev, "library");
 	sp->dev_one = dev && !strcmp(dev, "one");
 	free(dev);
+	if (pp_spec_read_string(L, g, "doc", &doc, is_doc,
+				"\"auto\" (the default: a -doc package for a "
+				"manual of 512 KiB or one a generator made), "
+				"\"package\" (every document in -doc) or "
+				"\"none\" (documents in -dev or the programs' "
+				"package)") < 0)
+		return -1;
+	sp->doc_package = doc && !strcmp(doc, "package");
+	sp->doc_none = doc && !strcmp(doc, "none");
+	free(doc);
+	return 0;
+}
+
+static int read_package_about(struct pp_spec_loader *L, const config_setting_t *g)
+{
+	struct pp_spec *sp = L->spec;
+
+	if (read_package_kinds(L, g) < 0)
+		return -1;
 	return pp_spec_read_template(L, g, "name", &sp->package) ||
 	       pp_spec_read_string(L, g, "revision", &sp->revision, is_revision,
 				   "a Debian revision: letters, digits, '+', '.', "

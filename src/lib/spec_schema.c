@@ -288,8 +288,12 @@ static const struct pp_skey package_keys[] = {
 	  "runtime package per shared library) or \"one\" (all in one "
 	  "package)" },
 	{ "dev", PP_ST_STRING, 0, NULL,
-	  "\"one\" (one -dev package for the source, the default) or "
-	  "\"library\" (a -dev package per shared library)" },
+	  "\"auto\" (the default: one -dev package for the source, but a "
+	  "C++ library's own beside C ones), \"one\" or \"library\" (a "
+	  "-dev package per shared library)" },
+	{ "doc", PP_ST_STRING, 0, NULL,
+	  "\"auto\" (the default: a -doc package for a manual of 512 KiB or "
+	  "one a generator made), \"package\" or \"none\"" },
 	{ "variants", PP_ST_STRING, 0, NULL,
 	  "\"exclusive\" (variant packages conflict, the default) or "
 	  "\"coinstallable\"" },

@@ -74,6 +74,7 @@ struct names {
 	int has_programs;
 	unsigned long long doc_bytes; /* documentation but manual pages */
 	int generated_manual; /* Doxygen, gtk-doc or Sphinx made one */
+	enum pp_split_doc_mode doc_mode; /* packages.doc */
 	const struct choice *doc_home; /* where a few documents go, or NULL */
 	unsigned long long data_bytes; /* usr/share, but documentation */
 	const struct choice *data_home; /* where a little data goes */
@@ -237,6 +238,8 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 			     pp_split_runtime_group(n->source, &sonames);
 	n->has_programs = programs.nr > 0;
 	n->doc = pp_split_doc_package(n->source, sonames.nr ? n->dev : NULL);
+	n->doc_mode = s->spec->doc_package ? PP_SPLIT_DOC_PACKAGE :
+		      s->spec->doc_none ? PP_SPLIT_DOC_NONE : PP_SPLIT_DOC_AUTO;
 	n->python = pp_split_python_package(s->spec->name, &modules);
 	pp_strlist_release(&modules);
 	if (s->spec->runtime_one ||
@@ -581,13 +584,36 @@ static int data_rule(const struct names *n, struct choice *c)
 	return 0;
 }
 
+/* packages.doc = "package" or "none": the user's choice, said so. */
+static int doc_rule_set(const struct names *n, struct choice *c,
+			unsigned long long kib)
+{
+	const struct choice *home = n->doc_home;
+
+	if (n->doc_mode == PP_SPLIT_DOC_PACKAGE || !home) {
+		choose(c, xstrdup(n->doc), PP_ROLE_DOC, "packages.doc = \"%s\": "
+		       "documentation, %llu KiB in all -> the -doc package%s",
+		       n->doc_mode == PP_SPLIT_DOC_PACKAGE ? "package" : "none",
+		       kib, home ? "" : " (nothing else to hold it)");
+		return 0;
+	}
+	choose(c, xstrdup(home_name(n, home)), home->role, "packages.doc = "
+	       "\"none\": documentation, %llu KiB in all -> the %s package, "
+	       "as Debian keeps libvorbis's and libxslt's manuals in -dev",
+	       kib, pp_role_name(home->role));
+	c->explicit_variant = home->explicit_variant;
+	return 0;
+}
+
 static int doc_rule(const struct names *n, struct choice *c)
 {
 	const struct choice *home = n->doc_home;
 	unsigned long long kib = (n->doc_bytes + 1023) / 1024;
 
-	if (pp_split_wants_doc_package(n->doc_bytes, n->generated_manual) ||
-	    !home) {
+	if (n->doc_mode != PP_SPLIT_DOC_AUTO)
+		return doc_rule_set(n, c, kib);
+	if (pp_split_wants_doc_package(n->doc_mode, n->doc_bytes,
+				       n->generated_manual) || !home) {
 		choose(c, xstrdup(n->doc), PP_ROLE_DOC, "default: "
 		       "documentation, %llu KiB in all (a manual: %llu KiB or "
 		       "more, or one Doxygen, gtk-doc or Sphinx made, which "

@@ -325,8 +325,11 @@ char *pp_split_doc_package(const char *source, const char *dev)
  * gtk-doc or Sphinx made is in a -doc package in 65 of 81, one written
  * by hand in 11 of 25; a gtk-doc book of any size in 137 of the 186
  * sources shipping one (libidn2-doc: 17 pages; doc/split-corpus.md). */
-int pp_split_wants_doc_package(unsigned long long doc_bytes, int generated)
+int pp_split_wants_doc_package(enum pp_split_doc_mode mode,
+			       unsigned long long doc_bytes, int generated)
 {
+	if (mode != PP_SPLIT_DOC_AUTO)
+		return mode == PP_SPLIT_DOC_PACKAGE;
 	return doc_bytes >= PP_SPLIT_DOC_PACKAGE_BYTES || generated;
 }
 

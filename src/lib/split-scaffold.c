@@ -70,6 +70,11 @@ void pp_split_scaffold(const struct pp_split *s, const char *stage,
 		    "\t# one when the programs only use them together:\n"
 		    "\truntime = \"%s\";\n", spec->runtime_one ? "one" :
 		    spec->runtime_soname ? "soname" : "auto");
+	strbuf_addf(out, "\t# \"auto\": a -doc package for a manual of 512 KiB "
+		    "or one Doxygen, gtk-doc or\n\t# Sphinx made; \"none\": "
+		    "documents in -dev (as libvorbis-dev); \"package\": all "
+		    "in -doc:\n\tdoc = \"%s\";\n", spec->doc_none ? "none" :
+		    spec->doc_package ? "package" : "auto");
 	list_packages(s, out);
 	strbuf_addstr(out, "\t# A rule sends files elsewhere, or drops them:\n"
 		      "\t# files = ( { path = \"usr/lib/*/libfoo.so.*\"; "

@@ -109,10 +109,15 @@ int pp_split_has_copyright_notice(const char *text);
 /* A license file upstream installs: usr/share/doc/X/COPYING, LICENSE... */
 int pp_split_is_license_path(const char *path);
 #define PP_SPLIT_DOC_PACKAGE_BYTES (512ULL * 1024)
+/* packages.doc: "auto", "package" or "none" */
+enum pp_split_doc_mode { PP_SPLIT_DOC_AUTO, PP_SPLIT_DOC_PACKAGE,
+			 PP_SPLIT_DOC_NONE };
 /* A -doc package for a manual: PP_SPLIT_DOC_PACKAGE_BYTES of documents,
  * or a manual a generator made, of any size
- * (pp_split_is_generated_manual). */
-int pp_split_wants_doc_package(unsigned long long doc_bytes, int generated);
+ * (pp_split_is_generated_manual); whatever they are with "package",
+ * never with "none". */
+int pp_split_wants_doc_package(enum pp_split_doc_mode mode,
+			       unsigned long long doc_bytes, int generated);
 /* Whether a documentation file shows a generated manual: a gtk-doc book
  * (usr/share/gtk-doc/html/BOOK/...), Doxygen's stylesheet or logo,
  * Sphinx's search index or _static/ directory. */

@@ -635,6 +635,23 @@ check_minimal_docs() {
 		'^usr/share/doc/libdemo/README usr/share/gtk-doc/html/demo/index\.html usr/share/info/demo\.info\.gz $' \
 		bash -c "dpkg-deb -c '$out'/libdemo-doc_1.0-1_all.deb | sed 's|.* \./||' | grep -E '(README|html|info)\$|\.gz\$' |
 			grep -v changelog | LC_ALL=C sort | tr '\n' ' '"
+	# packages.doc = "none": the manual stays in -dev, as Debian's
+	# libvorbis-dev and libxslt1-dev keep theirs; one spec line.
+	check "minimal docs: --scaffold writes packages.doc" bash -c "'$PADPACK' split --stage '$S' --name libdemo \
+		--version 1.0 --scaffold '$WORK/mdoc/demo.cfg' -q && grep -q '^	doc = \"auto\";' '$WORK/mdoc/demo.cfg' &&
+		sed -i 's/^	doc = \"auto\";/	doc = \"none\";/' '$WORK/mdoc/demo.cfg'"
+	check_fails "minimal docs: packages.doc = \"none\": --explain says so" 0 \
+		'index\.html documentation -> libdemo-dev rule: packages\.doc = "none": documentation, [0-9]+ KiB in all -> the dev package' \
+		bash -c "cd '$WORK/mdoc' && '$PADPACK' split -c demo.cfg --stage '$S' --explain 2>&1 | tr '\n' ' ' | tr -s ' '"
+	check_fails "minimal docs: packages.doc = \"none\": no -doc package, the book in -dev" 0 \
+		'^no-doc usr/share/gtk-doc/html/demo/index\.html $' \
+		bash -c "cd '$WORK/mdoc' && '$PADPACK' split -c demo.cfg --stage '$S' -o '$WORK/mdoc/none' -q &&
+			{ ls '$WORK/mdoc/none' | grep -q -- -doc_ || echo no-doc; dpkg-deb -c '$WORK/mdoc/none'/libdemo-dev_1.0-1_amd64.deb |
+			sed 's|.* \./||' | grep 'html\$'; } | tr '\n' ' '"
+	check_fails "minimal docs: packages.doc = \"many\" is refused, naming the values" 3 \
+		'doc.*"auto".*"package".*"none"' \
+		bash -c "cd '$WORK/mdoc' && sed 's/^	doc = \"none\";/	doc = \"many\";/' demo.cfg >bad.cfg &&
+			'$PADPACK' split -c bad.cfg --stage '$S' --explain"
 }
 
 check_minimal

@@ -98,12 +98,19 @@ static void dev_and_group(struct t_ctx *t)
 /* Rule 5: a -doc package for a manual only, named as the -dev. */
 static void docs(struct t_ctx *t)
 {
-	CHECK(!pp_split_wants_doc_package(0, 0));
-	CHECK(!pp_split_wants_doc_package(PP_SPLIT_DOC_PACKAGE_BYTES - 1, 0));
-	CHECK(pp_split_wants_doc_package(PP_SPLIT_DOC_PACKAGE_BYTES, 0));
+	const enum pp_split_doc_mode A = PP_SPLIT_DOC_AUTO;
+
+	CHECK(!pp_split_wants_doc_package(A, 0, 0));
+	CHECK(!pp_split_wants_doc_package(A, PP_SPLIT_DOC_PACKAGE_BYTES - 1, 0));
+	CHECK(pp_split_wants_doc_package(A, PP_SPLIT_DOC_PACKAGE_BYTES, 0));
 	/* a generated manual, of any size: libidn2's gtk-doc book of 17
 	 * pages, libidn2-doc */
-	CHECK(pp_split_wants_doc_package(60 * 1024, 1));
+	CHECK(pp_split_wants_doc_package(A, 60 * 1024, 1));
+	/* packages.doc = "none": libvorbis's 836 KiB manual in -dev, as
+	 * Debian's; "package": a README alone in -doc */
+	CHECK(!pp_split_wants_doc_package(PP_SPLIT_DOC_NONE, 836 * 1024, 0));
+	CHECK(!pp_split_wants_doc_package(PP_SPLIT_DOC_NONE, 60 * 1024, 1));
+	CHECK(pp_split_wants_doc_package(PP_SPLIT_DOC_PACKAGE, 1, 0));
 	CHECK(pp_split_is_generated_manual("usr/share/gtk-doc/html/libidn2/index.html"));
 	CHECK(pp_split_is_generated_manual("usr/share/doc/libfoo/html/doxygen.css"));
 	CHECK(pp_split_is_generated_manual("usr/share/doc/foo/html/_static/basic.css"));
