@@ -174,20 +174,42 @@ static int same_member(const struct pp_repo_member *a,
 
 /* Applying a log: the members, those it dropped marked in dead, and how
  * many of the first are in cmp_member's order (found by a binary
- * search; the others one by one). */
+ * search; the others, added by the log, by their file name's hash in
+ * rest: a log of thousands of adds looked at each before it would be
+ * quadratic). */
 struct log_apply {
 	struct pp_repo_members *ms;
 	char *dead;
 	size_t alloc_dead;
 	size_t sorted;
 	int sorted_known;
+	struct pp_hindex rest;
 };
+
+struct rest_key {
+	const struct log_apply *a;
+	const struct pp_repo_member *m;
+};
+
+static int rest_eq(const void *ctx, size_t pos)
+{
+	const struct rest_key *k = ctx;
+
+	return !k->a->dead[pos] && same_member(&k->a->ms->m[pos], k->m);
+}
+
+static void rest_add(struct log_apply *a, size_t pos)
+{
+	pp_hindex_add(&a->rest, pp_hindex_hash(a->ms->m[pos].filename,
+					       PP_HINDEX_SEED), pos);
+}
 
 /* The live member with m's words, or SIZE_MAX. */
 static size_t log_find(struct log_apply *a, const struct pp_repo_member *m)
 {
 	struct pp_repo_members *ms = a->ms;
-	size_t lo = 0, hi;
+	struct rest_key k = { a, m };
+	size_t lo = 0, hi, at;
 
 	if (!a->sorted_known) { /* the list as written whole: in order */
 		a->sorted = ms->nr ? 1 : 0;
@@ -195,6 +217,8 @@ static size_t log_find(struct log_apply *a, const struct pp_repo_member *m)
 		       cmp_member(&ms->m[a->sorted - 1], &ms->m[a->sorted]) <= 0)
 			a->sorted++;
 		a->sorted_known = 1;
+		for (size_t i = a->sorted; i < ms->nr; i++)
+			rest_add(a, i);
 	}
 	hi = a->sorted;
 	while (lo < hi) {
@@ -208,10 +232,9 @@ static size_t log_find(struct log_apply *a, const struct pp_repo_member *m)
 	for (; lo < a->sorted && !cmp_member(&ms->m[lo], m); lo++)
 		if (!a->dead[lo] && same_member(&ms->m[lo], m))
 			return lo;
-	for (size_t i = a->sorted; i < ms->nr; i++)
-		if (!a->dead[i] && same_member(&ms->m[i], m))
-			return i;
-	return SIZE_MAX;
+	at = pp_hindex_find(&a->rest, pp_hindex_hash(m->filename,
+						     PP_HINDEX_SEED), rest_eq, &k);
+	return at == PP_HINDEX_NONE ? SIZE_MAX : at;
 }
 
 /* One change: added (unless there: a log is applied again after a crash
@@ -228,14 +251,16 @@ static void log_op(struct log_apply *a, int add, const struct pp_repo_member *m)
 	ARRAY_GROW(ms->m, ms->alloc, ms->nr + 1);
 	ARRAY_GROW(a->dead, a->alloc_dead, ms->nr + 1);
 	ms->m[ms->nr] = *m;
-	a->dead[ms->nr++] = 0;
+	a->dead[ms->nr] = 0;
+	rest_add(a, ms->nr++);
 }
 
 /* Applies the log text (its lines "+ LINE" or "- LINE", cut in place). */
 static int log_apply(struct pp_repo_members *ms, char *text, size_t len,
 		     const char *path, struct pp_err *err)
 {
-	struct log_apply a = { ms, xcalloc(ms->nr + 1, 1), ms->nr + 1, 0, 0 };
+	struct log_apply a = { ms, xcalloc(ms->nr + 1, 1), ms->nr + 1, 0, 0,
+			       PP_HINDEX_INIT };
 	unsigned no = 0;
 	size_t pos = 0, kept = 0;
 	int rc = 0;
@@ -265,6 +290,7 @@ static int log_apply(struct pp_repo_members *ms, char *text, size_t len,
 			ms->m[kept++] = ms->m[i];
 	ms->nr = kept;
 	free(a.dead);
+	pp_hindex_release(&a.rest);
 	/* in the order the list written whole would have */
 	if (!rc && ms->nr)
 		pp_sort_nearly_sorted(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
