@@ -462,7 +462,8 @@ static int sign_release(void *ctx, const char *key,
 	return rc;
 }
 
-static int do_publish(struct pp_repo *r, struct repo_opts *o,
+/* only: the suite an add changed, published alone (NULL: every suite). */
+static int do_publish(struct pp_repo *r, struct repo_opts *o, const char *only,
 		      struct pp_err *err)
 {
 	struct pp_repo_publish_opts po = { 0 };
@@ -481,6 +482,7 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 	}
 	po.full = o->full;
 	po.unsigned_ok = o->unsigned_ok;
+	po.suite = only;
 	/* The real time, not SOURCE_DATE_EPOCH: apt refuses a Release whose
 	 * Valid-Until has passed, and a Date is when the suite was served. */
 	po.now = time(NULL);
@@ -493,7 +495,9 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 	if (rc < 0)
 		return -1;
 	for (size_t i = 0; i < r->nr_suites; i++)
-		printf("published %s/dists/%s\n", r->root, r->suites[i].suite);
+		if (!only || !strcmp(only, r->suites[i].suite))
+			printf("published %s/dists/%s\n", r->root,
+			       r->suites[i].suite);
 	printf("(%zu package file%s read, the others from the cache)\n",
 	       po.read_debs, po.read_debs == 1 ? "" : "s");
 	if (po.indices_reused)
@@ -607,7 +611,8 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 
 	if (!strcmp(sub, "add")) {
 		rc = do_add(r, o, argc, argv, err);
-		return !rc && o->publish ? do_publish(r, o, err) : rc;
+		return !rc && o->publish ?
+			do_publish(r, o, pick_suite(r, o, err), err) : rc;
 	}
 	if (!strcmp(sub, "remove"))
 		return do_remove(r, o, argc, argv, err);
@@ -617,7 +622,7 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 		return do_snapshot(r, o, argc, argv, err);
 	if (!strcmp(sub, "diff"))
 		return do_diff(r, argc, argv, err);
-	return do_publish(r, o, err);
+	return do_publish(r, o, NULL, err);
 }
 
 static int dispatch(const char *sub, const char *dir, struct repo_opts *o,

@@ -864,7 +864,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	struct pp_repo_cache *cache;
 	struct pp_repo_contents *contents = NULL;
 	struct pp_zcache zc;
-	int rc = 0;
+	int rc = 0, skipped = 0;
 
 	if (pp_repo_cache_of(r, &cache, err) < 0)
 		return -1;
@@ -885,13 +885,19 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		if (r->suites[i].contents)
 			contents = pp_repo_contents_open(r->root);
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
-		rc = publish_one(r, &r->suites[i], o, cache, &zc, contents, err);
+		if (!o->suite || !strcmp(o->suite, r->suites[i].suite))
+			rc = publish_one(r, &r->suites[i], o, cache, &zc,
+					 contents, err);
+		else /* served as it is: its pieces kept for its next change */
+			skipped = 1;
 	/* every index made, every piece checked: the cache can be trusted */
 	cache->checked = !rc && zc.check_text;
 	if (!rc)
 		rc = pp_repo_drop_garbage(r, cache, o->full, err);
 	if (!rc)
 		rc = pp_repo_reuse_prune(r->root, err);
+	if (!rc && skipped)
+		rc = pp_repo_reuse_use_all(r->root, &zc, err);
 	if (contents && pp_repo_contents_close(r->root, contents, !rc,
 					       !r->no_sync, rc ? NULL : err) < 0)
 		rc = -1;
