@@ -310,7 +310,17 @@ struct index_sink {
 	struct index_hash h;
 	struct index_file *f;  /* its hashes, once done */
 	uint32_t trailer_crc;  /* a gzip file's, once done */
+	long long kicked;      /* bytes written when writeback was last started */
+	/* committed (synced and named) on the thread that made it, once
+	 * whole: its sync then waits beside the other outputs' work, not
+	 * after it; done_rc and done_err, what that commit gave */
+	int committed, done_rc;
+	struct pp_err done_err;
 };
+
+/* A synced file's writeback started every few megabytes as it is
+ * written, so that its sync at the end waits for little. */
+#define WRITEBACK_EVERY (4ll << 20)
 
 static void sink_part(void *ctx, const struct strbuf *out)
 {
@@ -318,6 +328,10 @@ static void sink_part(void *ctx, const struct strbuf *out)
 
 	pp_filebuf_add(s->fb, out->buf, out->len);
 	index_hash_update(&s->h, out->buf, out->len);
+	if (s->sync && s->h.size - s->kicked >= WRITEBACK_EVERY) {
+		sync_file_range(s->fb->of.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+		s->kicked = s->h.size;
+	}
 }
 
 static void sink_done(void *ctx, const struct strbuf *out)
@@ -331,6 +345,10 @@ static void sink_done(void *ctx, const struct strbuf *out)
 			(uint32_t)(unsigned char)out->buf[out->len - 7] << 8 |
 			(uint32_t)(unsigned char)out->buf[out->len - 6] << 16 |
 			(uint32_t)(unsigned char)out->buf[out->len - 5] << 24;
+	s->done_rc = pp_filebuf_commit(s->fb, &s->done_err);
+	free(s->fb);
+	s->fb = NULL;
+	s->committed = 1;
 }
 
 static void sink_abort(struct index_sink *s)
@@ -346,6 +364,10 @@ static void sink_abort(struct index_sink *s)
 static int sink_open(struct index_sink *s, struct pp_err *err)
 {
 	sink_abort(s);
+	s->committed = 0;
+	s->kicked = 0;
+	pp_err_release(&s->done_err);
+	pp_err_init(&s->done_err);
 	s->fb = xmalloc(sizeof(*s->fb));
 	if (pp_filebuf_open(s->fb, s->path, 0644, err) < 0) {
 		free(s->fb);
@@ -359,7 +381,11 @@ static int sink_open(struct index_sink *s, struct pp_err *err)
 
 static int sink_commit(struct index_sink *s, struct pp_err *err)
 {
-	int rc = pp_filebuf_commit(s->fb, err);
+	int rc;
+
+	if (s->committed) /* when it was done */
+		return s->done_rc ? pp_err_move(err, &s->done_err) : 0;
+	rc = pp_filebuf_commit(s->fb, err);
 
 	free(s->fb);
 	s->fb = NULL;
@@ -446,6 +472,7 @@ static void index_job_init(struct index_job *j, const struct publish *p,
 		j->sink[i].path = strbuf_detach(&path, NULL);
 		j->sink[i].sync = p->r->no_sync ? 0 : PP_SYNC;
 		j->sink[i].f = &j->hashes[i + 1];
+		pp_err_init(&j->sink[i].done_err);
 	}
 }
 
@@ -457,6 +484,7 @@ static void index_job_release(struct index_job *j)
 	for (size_t i = 0; i < 2; i++) {
 		sink_abort(&j->sink[i]);
 		free(j->sink[i].path);
+		pp_err_release(&j->sink[i].done_err);
 	}
 	pp_err_release(&j->err);
 }
