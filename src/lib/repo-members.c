@@ -126,8 +126,10 @@ static size_t count_lines(const char *s, size_t len)
 	return n + 1;
 }
 
-int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
-			      struct pp_err *err)
+/* The list at path, with room for extra more members (those its log
+ * adds: grown one by one, 100,000 members would be copied). */
+static int load_path_room(const char *path, size_t extra,
+			  struct pp_repo_members *out, struct pp_err *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	unsigned no = 0;
@@ -138,7 +140,8 @@ int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
 	if (access(path, F_OK) == 0)
 		rc = pp_read_file(path, &text, err);
 	if (!rc) {
-		ARRAY_GROW(out->m, out->alloc, count_lines(text.buf, text.len) + 64);
+		ARRAY_GROW(out->m, out->alloc,
+			   count_lines(text.buf, text.len) + extra + 64);
 		xprefault(out->m, out->alloc * sizeof(*out->m));
 	}
 	while (!rc && pos < text.len) {
@@ -156,6 +159,12 @@ int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
 	if (rc < 0)
 		pp_repo_members_release(out);
 	return rc;
+}
+
+int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
+			      struct pp_err *err)
+{
+	return load_path_room(path, 0, out, err);
 }
 
 /* ---- db/<suite>.list.log: the changes since the list was written whole */
@@ -297,37 +306,37 @@ static int log_apply(struct pp_repo_members *ms, char *text, size_t len,
 	return rc;
 }
 
-/* The log of the list at path, if there is one, applied to ms. */
-static int log_load(const char *path, struct pp_repo_members *ms,
-		    struct pp_err *err)
+/* The log read (log_path's text in log, if there is one) applied to ms. */
+static int log_load(const char *path, struct strbuf *log,
+		    struct pp_repo_members *ms, struct pp_err *err)
 {
-	struct strbuf log = STRBUF_INIT;
-	int rc = 0;
-
-	if (access(path, F_OK) < 0)
-		return 0;
-	rc = pp_read_file(path, &log, err);
-	if (!rc) {
-		ms->log_len = log.len;
-		ms->log_strings = xstrndup(log.buf, log.len);
-		ms->log = strbuf_detach(&log, NULL);
-		rc = log_apply(ms, ms->log_strings, ms->log_len, path, err);
-	}
-	strbuf_release(&log);
-	return rc;
+	ms->log_len = log->len;
+	ms->log_strings = xstrndup(log->buf, log->len);
+	ms->log = strbuf_detach(log, NULL);
+	return log_apply(ms, ms->log_strings, ms->log_len, path, err);
 }
 
-/* The list at path and its log, as they are. */
+/* The list at path and its log, as they are: the log read first, so
+ * that the list is read with room for the members it adds. */
 static int load_with_log(const char *path, struct pp_repo_members *out,
 			 struct pp_err *err)
 {
-	struct strbuf log = STRBUF_INIT;
-	int rc = pp_repo_members_load_path(path, out, err);
+	struct strbuf log_path = STRBUF_INIT, log = STRBUF_INIT;
+	int has_log, rc = 0;
 
+	strbuf_addf(&log_path, "%s.log", path);
+	has_log = access(log_path.buf, F_OK) == 0;
+	if (has_log && pp_read_file(log_path.buf, &log, err) < 0) {
+		memset(out, 0, sizeof(*out));
+		rc = -1;
+	}
+	if (!rc)
+		rc = load_path_room(path, has_log ?
+				    count_lines(log.buf, log.len) : 0, out, err);
 	out->journaled = !rc && access(path, F_OK) == 0;
-	strbuf_addf(&log, "%s.log", path);
-	if (!rc && (rc = log_load(log.buf, out, err)) < 0)
+	if (!rc && has_log && (rc = log_load(log_path.buf, &log, out, err)) < 0)
 		pp_repo_members_release(out);
+	strbuf_release(&log_path);
 	strbuf_release(&log);
 	return rc;
 }
