@@ -951,7 +951,12 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 			skipped = 1;
 	/* every index made, every piece checked: the cache can be trusted */
 	cache->checked = !rc && zc.check_text;
-	if (!rc)
+	/* A suite left out still serves its index as it was: the pool files
+	 * it names may be ones its list dropped since. They go at the next
+	 * publish of every suite. */
+	if (!rc && skipped)
+		rc = pp_repo_cache_save(r->root, cache, err);
+	else if (!rc)
 		rc = pp_repo_drop_garbage(r, cache, o->full, err);
 	if (!rc)
 		rc = pp_repo_reuse_prune(r->root, err);
