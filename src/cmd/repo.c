@@ -55,7 +55,8 @@ static const char usage[] =
 	"        into the suite, beside its other versions (the oldest past\n"
 	"        --keep dropped); a different file with the same name, version\n"
 	"        and architecture is refused, never replaced. --publish\n"
-	"        publishes right after, in the same run.\n"
+	"        publishes that suite right after, in the same run (the\n"
+	"        others stay served as they are; publish publishes them all).\n"
 	"remove  takes packages out of the suite: every version, or the one\n"
 	"        named (their pool files go at the next publish if no suite\n"
 	"        holds them).\n"
@@ -462,7 +463,8 @@ static int sign_release(void *ctx, const char *key,
 	return rc;
 }
 
-static int do_publish(struct pp_repo *r, struct repo_opts *o,
+/* only: the suite an add changed, published alone (NULL: every suite). */
+static int do_publish(struct pp_repo *r, struct repo_opts *o, const char *only,
 		      struct pp_err *err)
 {
 	struct pp_repo_publish_opts po = { 0 };
@@ -481,6 +483,7 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 	}
 	po.full = o->full;
 	po.unsigned_ok = o->unsigned_ok;
+	po.suite = only;
 	/* The real time, not SOURCE_DATE_EPOCH: apt refuses a Release whose
 	 * Valid-Until has passed, and a Date is when the suite was served. */
 	po.now = time(NULL);
@@ -493,7 +496,9 @@ static int do_publish(struct pp_repo *r, struct repo_opts *o,
 	if (rc < 0)
 		return -1;
 	for (size_t i = 0; i < r->nr_suites; i++)
-		printf("published %s/dists/%s\n", r->root, r->suites[i].suite);
+		if (!only || !strcmp(only, r->suites[i].suite))
+			printf("published %s/dists/%s\n", r->root,
+			       r->suites[i].suite);
 	printf("(%zu package file%s read, the others from the cache)\n",
 	       po.read_debs, po.read_debs == 1 ? "" : "s");
 	if (po.indices_reused)
@@ -607,7 +612,8 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 
 	if (!strcmp(sub, "add")) {
 		rc = do_add(r, o, argc, argv, err);
-		return !rc && o->publish ? do_publish(r, o, err) : rc;
+		return !rc && o->publish ?
+			do_publish(r, o, pick_suite(r, o, err), err) : rc;
 	}
 	if (!strcmp(sub, "remove"))
 		return do_remove(r, o, argc, argv, err);
@@ -617,7 +623,7 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 		return do_snapshot(r, o, argc, argv, err);
 	if (!strcmp(sub, "diff"))
 		return do_diff(r, argc, argv, err);
-	return do_publish(r, o, err);
+	return do_publish(r, o, NULL, err);
 }
 
 static int dispatch(const char *sub, const char *dir, struct repo_opts *o,

@@ -182,6 +182,10 @@ int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
 		      size_t nr_pieces, int sync, struct pp_err *err);
 /* Drops the files no suite directory links any more, and their records. */
 int pp_repo_reuse_prune(const char *root, struct pp_err *err);
+/* Marks the pieces every record left names used in zc (a publish of one
+ * suite keeps the pieces of the others, which it did not make again). */
+int pp_repo_reuse_use_all(const char *root, struct pp_zcache *zc,
+			  struct pp_err *err);
 
 /* ---- the pool's garbage (repo-garbage.c) ---- */
 int pp_repo_drop_garbage(struct pp_repo *r, struct pp_repo_cache *cache,

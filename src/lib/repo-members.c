@@ -126,8 +126,10 @@ static size_t count_lines(const char *s, size_t len)
 	return n + 1;
 }
 
-int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
-			      struct pp_err *err)
+/* The list at path, with room for extra more members (those its log
+ * adds: grown one by one, 100,000 members would be copied). */
+static int load_path_room(const char *path, size_t extra,
+			  struct pp_repo_members *out, struct pp_err *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	unsigned no = 0;
@@ -138,7 +140,8 @@ int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
 	if (access(path, F_OK) == 0)
 		rc = pp_read_file(path, &text, err);
 	if (!rc) {
-		ARRAY_GROW(out->m, out->alloc, count_lines(text.buf, text.len) + 64);
+		ARRAY_GROW(out->m, out->alloc,
+			   count_lines(text.buf, text.len) + extra + 64);
 		xprefault(out->m, out->alloc * sizeof(*out->m));
 	}
 	while (!rc && pos < text.len) {
@@ -158,6 +161,12 @@ int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
 	return rc;
 }
 
+int pp_repo_members_load_path(const char *path, struct pp_repo_members *out,
+			      struct pp_err *err)
+{
+	return load_path_room(path, 0, out, err);
+}
+
 /* ---- db/<suite>.list.log: the changes since the list was written whole */
 
 /* A save writes the changes since the list was last written whole (the
@@ -174,20 +183,42 @@ static int same_member(const struct pp_repo_member *a,
 
 /* Applying a log: the members, those it dropped marked in dead, and how
  * many of the first are in cmp_member's order (found by a binary
- * search; the others one by one). */
+ * search; the others, added by the log, by their file name's hash in
+ * rest: a log of thousands of adds looked at each before it would be
+ * quadratic). */
 struct log_apply {
 	struct pp_repo_members *ms;
 	char *dead;
 	size_t alloc_dead;
 	size_t sorted;
 	int sorted_known;
+	struct pp_hindex rest;
 };
+
+struct rest_key {
+	const struct log_apply *a;
+	const struct pp_repo_member *m;
+};
+
+static int rest_eq(const void *ctx, size_t pos)
+{
+	const struct rest_key *k = ctx;
+
+	return !k->a->dead[pos] && same_member(&k->a->ms->m[pos], k->m);
+}
+
+static void rest_add(struct log_apply *a, size_t pos)
+{
+	pp_hindex_add(&a->rest, pp_hindex_hash(a->ms->m[pos].filename,
+					       PP_HINDEX_SEED), pos);
+}
 
 /* The live member with m's words, or SIZE_MAX. */
 static size_t log_find(struct log_apply *a, const struct pp_repo_member *m)
 {
 	struct pp_repo_members *ms = a->ms;
-	size_t lo = 0, hi;
+	struct rest_key k = { a, m };
+	size_t lo = 0, hi, at;
 
 	if (!a->sorted_known) { /* the list as written whole: in order */
 		a->sorted = ms->nr ? 1 : 0;
@@ -195,6 +226,8 @@ static size_t log_find(struct log_apply *a, const struct pp_repo_member *m)
 		       cmp_member(&ms->m[a->sorted - 1], &ms->m[a->sorted]) <= 0)
 			a->sorted++;
 		a->sorted_known = 1;
+		for (size_t i = a->sorted; i < ms->nr; i++)
+			rest_add(a, i);
 	}
 	hi = a->sorted;
 	while (lo < hi) {
@@ -208,10 +241,9 @@ static size_t log_find(struct log_apply *a, const struct pp_repo_member *m)
 	for (; lo < a->sorted && !cmp_member(&ms->m[lo], m); lo++)
 		if (!a->dead[lo] && same_member(&ms->m[lo], m))
 			return lo;
-	for (size_t i = a->sorted; i < ms->nr; i++)
-		if (!a->dead[i] && same_member(&ms->m[i], m))
-			return i;
-	return SIZE_MAX;
+	at = pp_hindex_find(&a->rest, pp_hindex_hash(m->filename,
+						     PP_HINDEX_SEED), rest_eq, &k);
+	return at == PP_HINDEX_NONE ? SIZE_MAX : at;
 }
 
 /* One change: added (unless there: a log is applied again after a crash
@@ -228,14 +260,16 @@ static void log_op(struct log_apply *a, int add, const struct pp_repo_member *m)
 	ARRAY_GROW(ms->m, ms->alloc, ms->nr + 1);
 	ARRAY_GROW(a->dead, a->alloc_dead, ms->nr + 1);
 	ms->m[ms->nr] = *m;
-	a->dead[ms->nr++] = 0;
+	a->dead[ms->nr] = 0;
+	rest_add(a, ms->nr++);
 }
 
 /* Applies the log text (its lines "+ LINE" or "- LINE", cut in place). */
 static int log_apply(struct pp_repo_members *ms, char *text, size_t len,
 		     const char *path, struct pp_err *err)
 {
-	struct log_apply a = { ms, xcalloc(ms->nr + 1, 1), ms->nr + 1, 0, 0 };
+	struct log_apply a = { ms, xcalloc(ms->nr + 1, 1), ms->nr + 1, 0, 0,
+			       PP_HINDEX_INIT };
 	unsigned no = 0;
 	size_t pos = 0, kept = 0;
 	int rc = 0;
@@ -265,43 +299,44 @@ static int log_apply(struct pp_repo_members *ms, char *text, size_t len,
 			ms->m[kept++] = ms->m[i];
 	ms->nr = kept;
 	free(a.dead);
+	pp_hindex_release(&a.rest);
 	/* in the order the list written whole would have */
 	if (!rc && ms->nr)
 		pp_sort_nearly_sorted(ms->m, ms->nr, sizeof(*ms->m), cmp_member);
 	return rc;
 }
 
-/* The log of the list at path, if there is one, applied to ms. */
-static int log_load(const char *path, struct pp_repo_members *ms,
-		    struct pp_err *err)
+/* The log read (log_path's text in log, if there is one) applied to ms. */
+static int log_load(const char *path, struct strbuf *log,
+		    struct pp_repo_members *ms, struct pp_err *err)
 {
-	struct strbuf log = STRBUF_INIT;
-	int rc = 0;
-
-	if (access(path, F_OK) < 0)
-		return 0;
-	rc = pp_read_file(path, &log, err);
-	if (!rc) {
-		ms->log_len = log.len;
-		ms->log_strings = xstrndup(log.buf, log.len);
-		ms->log = strbuf_detach(&log, NULL);
-		rc = log_apply(ms, ms->log_strings, ms->log_len, path, err);
-	}
-	strbuf_release(&log);
-	return rc;
+	ms->log_len = log->len;
+	ms->log_strings = xstrndup(log->buf, log->len);
+	ms->log = strbuf_detach(log, NULL);
+	return log_apply(ms, ms->log_strings, ms->log_len, path, err);
 }
 
-/* The list at path and its log, as they are. */
+/* The list at path and its log, as they are: the log read first, so
+ * that the list is read with room for the members it adds. */
 static int load_with_log(const char *path, struct pp_repo_members *out,
 			 struct pp_err *err)
 {
-	struct strbuf log = STRBUF_INIT;
-	int rc = pp_repo_members_load_path(path, out, err);
+	struct strbuf log_path = STRBUF_INIT, log = STRBUF_INIT;
+	int has_log, rc = 0;
 
+	strbuf_addf(&log_path, "%s.log", path);
+	has_log = access(log_path.buf, F_OK) == 0;
+	if (has_log && pp_read_file(log_path.buf, &log, err) < 0) {
+		memset(out, 0, sizeof(*out));
+		rc = -1;
+	}
+	if (!rc)
+		rc = load_path_room(path, has_log ?
+				    count_lines(log.buf, log.len) : 0, out, err);
 	out->journaled = !rc && access(path, F_OK) == 0;
-	strbuf_addf(&log, "%s.log", path);
-	if (!rc && (rc = log_load(log.buf, out, err)) < 0)
+	if (!rc && has_log && (rc = log_load(log_path.buf, &log, out, err)) < 0)
 		pp_repo_members_release(out);
+	strbuf_release(&log_path);
 	strbuf_release(&log);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
  * not made): its CRC-32, which the gzip trailer joined from cached pieces
  * must match. */
 static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
-			 uint32_t *crc)
+			 uint32_t *crc, const atomic_int *cancel)
 {
 	struct strbuf chunk = STRBUF_INIT;
 	struct index_hash h;
@@ -83,7 +84,7 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
 	uLong c = crc32(0, NULL, 0);
 
 	index_hash_init(&h);
-	for (size_t i = 0; i < t->nr; i++) {
+	for (size_t i = 0; i < t->nr && !atomic_load(cancel); i++) {
 		size += t->s[i].len + 1;
 		if (size < (64 << 10) && i + 1 < t->nr)
 			continue;
@@ -101,21 +102,51 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
 	strbuf_release(&chunk);
 }
 
-/* The hashes of a large index, made on a thread of their own while the
- * same text is compressed. */
+/* The hashes of a large index, made on a thread of their own from the
+ * moment its text is known: while its key is made and looked up, and
+ * while the same text is compressed. cancel: not needed after all (the
+ * index is linked from an earlier publish). */
 struct hash_job {
 	const struct pp_stanzas *text;
 	struct index_file f;
 	int with_crc;
 	uint32_t crc;
+	atomic_int cancel;
+	pthread_t tid;
+	int threaded, started;
 };
 
 static void *hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
-	hash_stanzas(j->text, &j->f, j->with_crc ? &j->crc : NULL);
+	hash_stanzas(j->text, &j->f, j->with_crc ? &j->crc : NULL, &j->cancel);
 	return NULL;
+}
+
+static void hash_job_start(struct hash_job *j, const struct pp_stanzas *text,
+			   int with_crc)
+{
+	j->text = text;
+	j->with_crc = with_crc;
+	atomic_init(&j->cancel, 0);
+	j->threaded = pp_thread_start(&j->tid, hash_job_run, j) == 0;
+	j->started = 1;
+}
+
+/* Its hashes (made here if no thread could be started), or none if
+ * cancelled. */
+static void hash_job_finish(struct hash_job *j, int cancel)
+{
+	if (!j->started)
+		return;
+	if (cancel)
+		atomic_store(&j->cancel, 1);
+	if (j->threaded)
+		pthread_join(j->tid, NULL);
+	else if (!cancel)
+		hash_job_run(j);
+	j->started = 0;
 }
 
 /* Writes an index file into the new suite (not served yet): data, or the
@@ -232,7 +263,7 @@ static int read_missing(struct publish *p, char **names, size_t n,
 
 /* What an index is made from, for its reuse: each pool file's name and
  * stat key, in index order, and how it is compressed. */
-static void index_key(struct pp_repo_entry *const *sel, size_t n,
+static void index_key(const struct pp_stanza_ref *sel, size_t n,
 		      unsigned compression, char *hex)
 {
 	static const char *const tag[] = {
@@ -248,8 +279,8 @@ static void index_key(struct pp_repo_entry *const *sel, size_t n,
 	pp_hash_init(&h, PP_SHA256);
 	strbuf_addstr(&chunk, tag[compression & PP_REPO_COMPRESSION]);
 	for (size_t i = 0; i < n; i++) {
-		strbuf_add(&chunk, sel[i]->filename, strlen(sel[i]->filename) + 1);
-		strbuf_addstr(&chunk, sel[i]->stat_key);
+		strbuf_add(&chunk, sel[i].id, strlen(sel[i].id) + 1);
+		strbuf_addstr(&chunk, sel[i].id2);
 		strbuf_addch(&chunk, '\n');
 		if (chunk.len >= (64 << 10) || i + 1 == n) {
 			pp_hash_update(&h, chunk.buf, chunk.len);
@@ -265,12 +296,12 @@ static void index_key(struct pp_repo_entry *const *sel, size_t n,
 /* The Packages text of the named pool files (of the packages pkgs, in
  * Packages' order: the cache's, so that each entry is found where the
  * one before ends), as the cache's stanzas as it stands (refs, owned by
- * the caller, point into the cache), and its key; -1 when one of them has
- * no entry yet. found (may be NULL): each name's entry (NULL: none yet),
- * in the names' order. */
+ * the caller, point into the cache, each with its pool file's name and
+ * stat key as its ids); -1 when one of them has no entry yet. found (may
+ * be NULL): each name's entry (NULL: none yet), in the names' order. */
 static int cached_text(struct publish *p, char **names, char **pkgs, size_t n,
 		       struct pp_stanzas *text, struct pp_stanza_ref **refs,
-		       char *key, struct pp_repo_entry **found)
+		       struct pp_repo_entry **found)
 {
 	struct pp_repo_entry **sel = xcalloc(n + 1, sizeof(*sel));
 	int rc = 0;
@@ -294,7 +325,6 @@ static int cached_text(struct publish *p, char **names, char **pkgs, size_t n,
 				sel[i]->text, sel[i]->text_len,
 				sel[i]->filename, sel[i]->stat_key };
 		pp_stanzas_set(text, *refs, n);
-		index_key(sel, n, p->s->compression, key);
 	}
 	free(sel);
 	return rc;
@@ -310,7 +340,17 @@ struct index_sink {
 	struct index_hash h;
 	struct index_file *f;  /* its hashes, once done */
 	uint32_t trailer_crc;  /* a gzip file's, once done */
+	long long kicked;      /* bytes written when writeback was last started */
+	/* committed (synced and named) on the thread that made it, once
+	 * whole: its sync then waits beside the other outputs' work, not
+	 * after it; done_rc and done_err, what that commit gave */
+	int committed, done_rc;
+	struct pp_err done_err;
 };
+
+/* A synced file's writeback started every few megabytes as it is
+ * written, so that its sync at the end waits for little. */
+#define WRITEBACK_EVERY (4ll << 20)
 
 static void sink_part(void *ctx, const struct strbuf *out)
 {
@@ -318,6 +358,10 @@ static void sink_part(void *ctx, const struct strbuf *out)
 
 	pp_filebuf_add(s->fb, out->buf, out->len);
 	index_hash_update(&s->h, out->buf, out->len);
+	if (s->sync && s->h.size - s->kicked >= WRITEBACK_EVERY) {
+		sync_file_range(s->fb->of.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+		s->kicked = s->h.size;
+	}
 }
 
 static void sink_done(void *ctx, const struct strbuf *out)
@@ -331,6 +375,10 @@ static void sink_done(void *ctx, const struct strbuf *out)
 			(uint32_t)(unsigned char)out->buf[out->len - 7] << 8 |
 			(uint32_t)(unsigned char)out->buf[out->len - 6] << 16 |
 			(uint32_t)(unsigned char)out->buf[out->len - 5] << 24;
+	s->done_rc = pp_filebuf_commit(s->fb, &s->done_err);
+	free(s->fb);
+	s->fb = NULL;
+	s->committed = 1;
 }
 
 static void sink_abort(struct index_sink *s)
@@ -346,6 +394,10 @@ static void sink_abort(struct index_sink *s)
 static int sink_open(struct index_sink *s, struct pp_err *err)
 {
 	sink_abort(s);
+	s->committed = 0;
+	s->kicked = 0;
+	pp_err_release(&s->done_err);
+	pp_err_init(&s->done_err);
 	s->fb = xmalloc(sizeof(*s->fb));
 	if (pp_filebuf_open(s->fb, s->path, 0644, err) < 0) {
 		free(s->fb);
@@ -359,7 +411,11 @@ static int sink_open(struct index_sink *s, struct pp_err *err)
 
 static int sink_commit(struct index_sink *s, struct pp_err *err)
 {
-	int rc = pp_filebuf_commit(s->fb, err);
+	int rc;
+
+	if (s->committed) /* when it was done */
+		return s->done_rc ? pp_err_move(err, &s->done_err) : 0;
+	rc = pp_filebuf_commit(s->fb, err);
 
 	free(s->fb);
 	s->fb = NULL;
@@ -379,6 +435,7 @@ struct index_job {
 	unsigned compression;        /* which of them (the suite's) */
 	int with_crc; /* the text's CRC made (and compared with the .gz's) */
 	uint32_t text_crc;
+	struct hash_job hasher;      /* the text's hashes */
 	struct pp_err err;
 	int rc;
 };
@@ -396,10 +453,7 @@ static void *index_job_run(void *arg)
 		{ PP_COMP_XZ, 6, &j->xz, sink_done, &j->sink[1], sink_part },
 	};
 	struct pp_zpieces_out outs[ARRAY_SIZE(all)];
-	struct hash_job hj = { &j->text, { 0 }, j->with_crc, 0 };
 	size_t nr_outs = 0;
-	pthread_t hasher;
-	int threaded;
 
 	strbuf_reset(&j->gz);
 	strbuf_reset(&j->xz);
@@ -412,15 +466,8 @@ static void *index_job_run(void *arg)
 	}
 	if (j->rc)
 		return NULL;
-	threaded = pp_thread_start(&hasher, hash_job_run, &hj) == 0;
 	j->rc = pp_zpieces_compress_stanzas(&j->text, outs, nr_outs,
 					    j->zcache, &j->err);
-	if (threaded)
-		pthread_join(hasher, NULL);
-	else
-		hash_job_run(&hj);
-	j->hashes[0] = hj.f;
-	j->text_crc = hj.crc;
 	return NULL;
 }
 
@@ -446,17 +493,20 @@ static void index_job_init(struct index_job *j, const struct publish *p,
 		j->sink[i].path = strbuf_detach(&path, NULL);
 		j->sink[i].sync = p->r->no_sync ? 0 : PP_SYNC;
 		j->sink[i].f = &j->hashes[i + 1];
+		pp_err_init(&j->sink[i].done_err);
 	}
 }
 
 static void index_job_release(struct index_job *j)
 {
+	hash_job_finish(&j->hasher, 1);
 	free(j->refs);
 	strbuf_release(&j->gz);
 	strbuf_release(&j->xz);
 	for (size_t i = 0; i < 2; i++) {
 		sink_abort(&j->sink[i]);
 		free(j->sink[i].path);
+		pp_err_release(&j->sink[i].done_err);
 	}
 	pp_err_release(&j->err);
 }
@@ -575,6 +625,9 @@ static int make_packages(struct publish *p, struct index_job *j,
 	}
 	if (threaded)
 		pthread_join(job, NULL);
+	hash_job_finish(&j->hasher, 0);
+	j->hashes[0] = j->hasher.f;
+	j->text_crc = j->hasher.crc;
 	/* Cached pieces are named by their pool files' names and stat keys,
 	 * not by their text: one whose text is not the text at hand (db/cache
 	 * changed by hand, or by a padpack whose stanzas differ) shows in the
@@ -624,20 +677,26 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	strbuf_addstr(&dir, "/by-hash/SHA256");
 	rc = pp_mkdir_p(dir.buf, 0755, p->err);
 	if (!rc &&
-	    cached_text(p, names, pkgs, n, &j.text, &j.refs, key, found) < 0) {
+	    cached_text(p, names, pkgs, n, &j.text, &j.refs, found) < 0) {
 		rc = read_missing(p, names, n, found);
 		if (!rc)
-			rc = cached_text(p, names, pkgs, n, &j.text, &j.refs, key,
+			rc = cached_text(p, names, pkgs, n, &j.text, &j.refs,
 					 NULL);
+	}
+	if (!rc) { /* the text's hashes begin as its key is made */
+		hash_job_start(&j.hasher, &j.text, j.with_crc);
+		index_key(j.refs, n, p->s->compression, key);
 	}
 	/* (not from a cache that is not as padpack wrote it: its indices are
 	 * made, every piece checked against its text) */
 	if (!rc && !p->o->full && p->cache->trusted &&
 	    pp_repo_reuse_has(p->r->root, key)) {
+		hash_job_finish(&j.hasher, 1);
 		rc = reuse_packages(p, key, comp, arch);
 		if (rc <= 0)
 			goto out;
-		rc = 0;
+		rc = 0; /* no whole record after all: made, hashes again */
+		hash_job_start(&j.hasher, &j.text, j.with_crc);
 	}
 	if (!rc)
 		rc = make_packages(p, &j, comp, arch, key);
@@ -864,7 +923,7 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 	struct pp_repo_cache *cache;
 	struct pp_repo_contents *contents = NULL;
 	struct pp_zcache zc;
-	int rc = 0;
+	int rc = 0, skipped = 0;
 
 	if (pp_repo_cache_of(r, &cache, err) < 0)
 		return -1;
@@ -885,13 +944,24 @@ int pp_repo_publish(struct pp_repo *r, struct pp_repo_publish_opts *o,
 		if (r->suites[i].contents)
 			contents = pp_repo_contents_open(r->root);
 	for (size_t i = 0; i < r->nr_suites && !rc; i++)
-		rc = publish_one(r, &r->suites[i], o, cache, &zc, contents, err);
+		if (!o->suite || !strcmp(o->suite, r->suites[i].suite))
+			rc = publish_one(r, &r->suites[i], o, cache, &zc,
+					 contents, err);
+		else /* served as it is: its pieces kept for its next change */
+			skipped = 1;
 	/* every index made, every piece checked: the cache can be trusted */
 	cache->checked = !rc && zc.check_text;
-	if (!rc)
+	/* A suite left out still serves its index as it was: the pool files
+	 * it names may be ones its list dropped since. They go at the next
+	 * publish of every suite. */
+	if (!rc && skipped)
+		rc = pp_repo_cache_save(r->root, cache, err);
+	else if (!rc)
 		rc = pp_repo_drop_garbage(r, cache, o->full, err);
 	if (!rc)
 		rc = pp_repo_reuse_prune(r->root, err);
+	if (!rc && skipped)
+		rc = pp_repo_reuse_use_all(r->root, &zc, err);
 	if (contents && pp_repo_contents_close(r->root, contents, !rc,
 					       !r->no_sync, rc ? NULL : err) < 0)
 		rc = -1;

@@ -275,3 +275,36 @@ int pp_repo_reuse_prune(const char *root, struct pp_err *err)
 		return -1;
 	return prune_dir(root, ".", record_whole, err);
 }
+
+int pp_repo_reuse_use_all(const char *root, struct pp_zcache *zc,
+			  struct pp_err *err)
+{
+	struct pp_repo_index_file f[PP_REPO_INDEX_FILES];
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, rec = STRBUF_INIT;
+	struct pp_err ignored;
+	const char *pieces;
+	struct dirent *de;
+	DIR *d;
+
+	(void)err; /* a record that cannot be read keeps nothing */
+	pp_err_init(&ignored);
+	store_path(root, ".", &dir);
+	d = opendir(dir.buf);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "files"))
+			continue;
+		strbuf_reset(&path);
+		strbuf_reset(&rec);
+		strbuf_addf(&path, "%s/%s", dir.buf, de->d_name);
+		if (pp_read_file(path.buf, &rec, &ignored) == 0 &&
+		    parse_record(rec.buf, f, &pieces) == 0)
+			use_pieces(pieces, zc);
+	}
+	if (d)
+		closedir(d);
+	pp_err_release(&ignored);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&rec);
+	return 0;
+}

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -20,6 +21,7 @@
 #include "hindex.h"
 #include "repo-internal.h"
 #include "sort.h"
+#include "thread.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -326,6 +328,57 @@ int pp_repo_open(struct pp_repo *r, const char *root, int lock,
 		return -1;
 	}
 	return 0;
+}
+
+/* db/cache loaded on a thread of its own (see cache_and_members). */
+struct cache_job {
+	const char *root;
+	struct pp_repo_cache *c;
+	struct pp_err err;
+	int rc;
+};
+
+static void *cache_job_run(void *arg)
+{
+	struct cache_job *j = arg;
+
+	j->rc = pp_repo_cache_load(j->root, j->c, &j->err);
+	return NULL;
+}
+
+/* The cache and a suite's members, both loaded at once when neither is
+ * yet: at 100,000 packages each is tens of milliseconds of reading,
+ * scanning and faulting memory in, and they share nothing. */
+static int cache_and_members(struct pp_repo *r, const struct pp_repo_suite *s,
+			     struct pp_repo_cache **cache,
+			     struct pp_repo_members **ms, struct pp_err *err)
+{
+	struct cache_job j = { r->root, xmalloc(sizeof(*j.c)), { 0 }, 0 };
+	pthread_t tid;
+	int rc;
+
+	pp_err_init(&j.err);
+	if (r->cache || pp_thread_start(&tid, cache_job_run, &j) != 0)
+		goto one_by_one;
+	rc = pp_repo_members_of(r, s, ms, err);
+	pthread_join(tid, NULL);
+	if (!j.rc) {
+		j.c->sync = !r->no_sync;
+		r->cache = j.c;
+		*cache = j.c;
+	} else {
+		free(j.c);
+	}
+	if (j.rc && !rc)
+		rc = pp_err_move(err, &j.err);
+	pp_err_release(&j.err);
+	return rc;
+one_by_one:
+	free(j.c);
+	pp_err_release(&j.err);
+	if (pp_repo_cache_of(r, cache, err) < 0)
+		return -1;
+	return pp_repo_members_of(r, s, ms, err);
 }
 
 int pp_repo_cache_of(struct pp_repo *r, struct pp_repo_cache **out,
@@ -780,13 +833,12 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	struct strbuf rel = STRBUF_INIT;
 	struct pp_repo_members *ms;
 	struct member_index mi;
-	struct pp_repo_cache *cache;
+	struct pp_repo_cache *cache = NULL;
 	struct pp_outbatch pool;
 	struct pp_err later;
 	int rc = 0;
 
-	if (!s || pp_repo_cache_of(r, &cache, err) < 0 ||
-	    pp_repo_members_of(r, s, &ms, err) < 0)
+	if (!s || cache_and_members(r, s, &cache, &ms, err) < 0)
 		return -1;
 	member_index_init(&mi, ms);
 	pp_outbatch_init(&pool, r->root, !r->no_sync);

@@ -197,6 +197,9 @@ struct pp_progress;
 struct pp_repo_publish_opts {
 	int full;         /* ignore the cache: re-read every pool file */
 	int unsigned_ok;  /* publish suites that have no Signing-Key */
+	/* NULL: every suite; else that one alone (what an add changed: the
+	 * others stay served as they are) */
+	const char *suite;
 	time_t now;       /* the Date; Valid-Until is counted from it */
 	pp_repo_sign_fn sign;
 	void *sign_ctx;

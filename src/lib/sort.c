@@ -25,6 +25,30 @@ static size_t upper_bound(const char *a, size_t end, size_t size,
 	return lo;
 }
 
+/* a[0, i) sorted, a[i, n) not: the rest sorted on its own, then the two
+ * runs merged from their ends (the rest copied out first), so that a
+ * long sorted list with many appended costs a pass, not a whole qsort. */
+static void sort_rest_and_merge(char *a, size_t i, size_t n, size_t size,
+				int (*cmp)(const void *, const void *))
+{
+	size_t nr_rest = n - i, x = i, y = nr_rest, to = n;
+	char *rest = xmalloc(nr_rest * size);
+
+	qsort(a + i * size, nr_rest, size, cmp);
+	memcpy(rest, a + i * size, nr_rest * size);
+	while (y > 0) {
+		to--;
+		if (x > 0 && cmp(a + (x - 1) * size, rest + (y - 1) * size) > 0) {
+			x--;
+			memcpy(a + to * size, a + x * size, size);
+		} else {
+			y--;
+			memcpy(a + to * size, rest + y * size, size);
+		}
+	}
+	free(rest);
+}
+
 void pp_sort_nearly_sorted(void *base, size_t n, size_t size,
 			   int (*cmp)(const void *, const void *))
 {
@@ -40,7 +64,7 @@ void pp_sort_nearly_sorted(void *base, size_t n, size_t size,
 		if (cmp(x - size, x) <= 0)
 			continue;
 		if (++moved > MAX_MOVED) {
-			qsort(base, n, size, cmp);
+			sort_rest_and_merge(a, i, n, size, cmp);
 			break;
 		}
 		at = upper_bound(a, i, size, x, cmp);

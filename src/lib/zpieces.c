@@ -367,6 +367,23 @@ struct join {
 	struct strbuf ptext; /* the text of the piece at hand, when needed */
 	struct pp_err *err;
 	const struct pp_zpieces_out *o; /* its part callback */
+	struct ahead *ahead; /* pieces made on threads of their own, or NULL */
+	size_t nr_ahead;
+};
+
+/* A piece missing from the cache, made on a thread of its own while the
+ * join reads the cached pieces before it (one added package: one piece
+ * of each output, whose compressing would otherwise wait its turn). */
+struct ahead {
+	const struct join *j;
+	size_t piece;
+	char *path;           /* in the cache */
+	struct strbuf made;   /* head, then the compressed bytes */
+	struct strbuf ptext;
+	struct cached_head head;
+	struct pp_err err;
+	pthread_t tid;
+	int rc, threaded;
 };
 
 /* Hands the output so far to the part callback once it is large. */
@@ -393,6 +410,65 @@ static int text_matches(struct join *j, const struct piece *p,
 	return !memcmp(sha, h->text_sha256, SHA256_LEN);
 }
 
+/* The cache's name of piece i of the join's output, with its directory
+ * in path (if set). */
+static void piece_name(const struct join *j, size_t i, struct strbuf *name,
+		       struct strbuf *path)
+{
+	const int last = i + 1 == j->n;
+
+	/* ".5": pieces with a head holding their text's CRC and SHA-256;
+	 * xz ones made with a dictionary sized from the piece, HC4 and nice
+	 * length 16 */
+	strbuf_addf(name, "%s.%s%d%s.5", j->p[i].hex,
+		    j->type == PP_COMP_GZIP ? "gz" : "xz", j->level,
+		    j->type == PP_COMP_GZIP && last ? "L" : "");
+	if (path)
+		strbuf_addf(path, "%s/%s", j->zc->dir, name->buf);
+}
+
+/* Compresses piece i into made (after room for its head) and caches it
+ * at path (NULL: no cache). */
+static int make_and_cache(const struct join *j, size_t i, const char *path,
+			  struct strbuf *ptext, struct strbuf *made,
+			  struct cached_head *head, struct pp_err *err)
+{
+	piece_text(j->t, &j->p[i], ptext);
+	if (make_piece(ptext->buf, ptext->len, j->type, j->level,
+		       i + 1 == j->n, made, head) < 0)
+		return pp_err_set(err, PP_EXIT_IO, "compression failed");
+	if (path && (pp_mkdir_p(j->zc->dir, 0755, err) < 0 ||
+		     pp_write_file(path, made->buf, made->len, 0644, err) < 0))
+		return -1;
+	return 0;
+}
+
+static void *ahead_run(void *arg)
+{
+	struct ahead *a = arg;
+
+	a->rc = make_and_cache(a->j, a->piece, a->path, &a->ptext, &a->made,
+			       &a->head, &a->err);
+	return NULL;
+}
+
+/* The piece made ahead for piece i, once it is done; NULL if none was. */
+static struct ahead *ahead_of(struct join *j, size_t i)
+{
+	for (size_t k = 0; k < j->nr_ahead; k++) {
+		struct ahead *a = &j->ahead[k];
+
+		if (a->piece != i)
+			continue;
+		if (a->threaded) {
+			pthread_join(a->tid, NULL);
+			a->threaded = 0;
+		}
+		return a;
+	}
+	return NULL;
+}
+
 /* Appends piece i compressed to out, from the cache or made (and cached);
  * head gets its sizes (an xz piece's go to the index) and its text's
  * CRC (a gzip trailer's). */
@@ -400,24 +476,18 @@ static int get_piece(struct join *j, size_t i, struct cached_head *head)
 {
 	const size_t hsize = sizeof(struct cached_head);
 	const struct piece *p = &j->p[i];
-	const int last = i + 1 == j->n;
 	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT, made = STRBUF_INIT;
 	struct pp_zcache *zc = j->zc;
 	struct strbuf *out = j->out;
+	struct ahead *a = ahead_of(j, i);
 	size_t was = out->len;
 	int rc = 0;
 
 	if (zc && zc->dir) {
-		/* ".5": pieces with a head holding their text's CRC and
-		 * SHA-256; xz ones made with a dictionary sized from the
-		 * piece, HC4 and nice length 16 */
-		strbuf_addf(&name, "%s.%s%d%s.5", p->hex,
-			    j->type == PP_COMP_GZIP ? "gz" : "xz", j->level,
-			    j->type == PP_COMP_GZIP && last ? "L" : "");
-		strbuf_addf(&path, "%s/%s", zc->dir, name.buf);
+		piece_name(j, i, &name, &path);
 		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
 		zc->used[zc->nr_used++] = strbuf_detach(&name, NULL);
-		if (read_cached(path.buf, p->len, head, out) == 0 &&
+		if (!a && read_cached(path.buf, p->len, head, out) == 0 &&
 		    text_matches(j, p, head)) {
 			zc->hits++;
 			goto out;
@@ -425,20 +495,86 @@ static int get_piece(struct join *j, size_t i, struct cached_head *head)
 		strbuf_setlen(out, was);
 		zc->misses++;
 	}
-	piece_text(j->t, p, &j->ptext);
-	if (make_piece(j->ptext.buf, j->ptext.len, j->type, j->level, last,
-		       &made, head) < 0)
-		rc = pp_err_set(j->err, PP_EXIT_IO, "compression failed");
-	else if (zc && zc->dir &&
-		 (pp_mkdir_p(zc->dir, 0755, j->err) < 0 ||
-		  pp_write_file(path.buf, made.buf, made.len, 0644, j->err) < 0))
-		rc = -1;
+	if (a) { /* made ahead (and cached): its result */
+		rc = a->rc ? pp_err_move(j->err, &a->err) : 0;
+		*head = a->head;
+		made = a->made; /* taken: released here */
+		strbuf_init(&a->made);
+	} else {
+		rc = make_and_cache(j, i, zc && zc->dir ? path.buf : NULL,
+				    &j->ptext, &made, head, j->err);
+	}
 	if (!rc)
 		strbuf_add(out, made.buf + hsize, made.len - hsize);
 out:
 	strbuf_release(&path);
 	strbuf_release(&made);
 	return rc;
+}
+
+/* At most this many pieces of an output are made ahead: past it (a
+ * first publish, a --full one) the outputs' own threads are enough. */
+#define MAX_AHEAD 4
+
+/* Starts making the pieces of the join's output that the cache lacks,
+ * when they are few, each on a thread of its own. */
+static void start_ahead(struct join *j)
+{
+	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
+	size_t missing[MAX_AHEAD], nr = 0;
+
+	j->ahead = NULL;
+	j->nr_ahead = 0;
+	if (!j->zc || !j->zc->dir || j->zc->check_text)
+		return;
+	for (size_t i = 0; i < j->n && nr <= MAX_AHEAD; i++) {
+		if (!j->p[i].len)
+			continue;
+		strbuf_reset(&name);
+		strbuf_reset(&path);
+		piece_name(j, i, &name, &path);
+		if (access(path.buf, F_OK) < 0 && nr++ < MAX_AHEAD)
+			missing[nr - 1] = i;
+	}
+	if (nr && nr <= MAX_AHEAD) {
+		j->ahead = xcalloc(nr, sizeof(*j->ahead));
+		j->nr_ahead = nr;
+	}
+	for (size_t k = 0; k < j->nr_ahead; k++) {
+		struct ahead *a = &j->ahead[k];
+
+		strbuf_reset(&name);
+		strbuf_reset(&path);
+		piece_name(j, missing[k], &name, &path);
+		*a = (struct ahead){ j, missing[k], strbuf_detach(&path, NULL),
+				     STRBUF_INIT, STRBUF_INIT, { 0 }, { 0 }, 0,
+				     0, 0 };
+		pp_err_init(&a->err);
+		a->threaded = pp_thread_start(&a->tid, ahead_run, a) == 0;
+		if (!a->threaded)
+			ahead_run(a);
+	}
+	strbuf_release(&name);
+	strbuf_release(&path);
+}
+
+/* Waits for the pieces made ahead (a join that failed before it reached
+ * them) and frees them. */
+static void release_ahead(struct join *j)
+{
+	for (size_t k = 0; k < j->nr_ahead; k++) {
+		struct ahead *a = &j->ahead[k];
+
+		if (a->threaded)
+			pthread_join(a->tid, NULL);
+		free(a->path);
+		strbuf_release(&a->made);
+		strbuf_release(&a->ptext);
+		pp_err_release(&a->err);
+	}
+	free(j->ahead);
+	j->ahead = NULL;
+	j->nr_ahead = 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -577,6 +713,7 @@ static void *run_join(void *arg)
 	struct join_job *job = arg;
 	const struct pp_zpieces_out *o = job->o;
 
+	start_ahead(&job->j);
 	if (o->type == PP_COMP_GZIP)
 		job->rc = gzip_join(&job->j);
 	else if (o->type == PP_COMP_XZ)
@@ -584,6 +721,7 @@ static void *run_join(void *arg)
 	else
 		job->rc = pp_err_set(&job->err, PP_EXIT_USAGE,
 				     "pieces need gzip or xz");
+	release_ahead(&job->j);
 	if (!job->rc && o->done)
 		o->done(o->ctx, o->out);
 	strbuf_release(&job->j.ptext);
@@ -639,7 +777,7 @@ int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
 		pp_err_init(&job[i].err);
 		job[i].j = (struct join){ t, p, n, outs[i].type, outs[i].level,
 					  &job[i].zc, outs[i].out, STRBUF_INIT,
-					  &job[i].err, &outs[i] };
+					  &job[i].err, &outs[i], NULL, 0 };
 		if (i && pp_thread_start(&tid[i], run_join, &job[i]) == 0)
 			started[i] = 1;
 		else if (i)

@@ -63,9 +63,19 @@ check "the repository verifies" "$PADPACK" repo verify "$R" --keyring "$WORK/key
 python3 - "$WORK/t2" "$WORK/bad1" "$WORK/bad2" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines(True)
+def done(k):  # the line where the call begun at line k completes
+    if not lines[k].rstrip().endswith("<unfinished ...>"):
+        return k
+    pid = lines[k].split()[0]
+    return next(n for n in range(k + 1, len(lines))
+                if lines[n].split()[0] == pid and "resumed>" in lines[n])
 i = next(k for k, l in enumerate(lines) if re.search(r"fsync\(\d+<[^>]*/\.Packages\.xz\.", l))
-j = next(k for k in range(i, len(lines)) if re.search(r"rename\(.*/Packages\.xz\"", lines[k]))
-moved = lines[:i] + lines[i + 1:j + 1] + [lines[i]] + lines[j + 1:]
+j = done(next(k for k in range(i, len(lines)) if re.search(r"rename\(.*/Packages\.xz\"", lines[k])))
+# the fsync (both halves of it, when strace split it: the file is synced
+# on its own thread) moved after the rename completes
+sync = [i] + ([done(i)] if done(i) != i else [])
+moved = [l for k, l in enumerate(lines[:j + 1]) if k not in sync] + \
+    [lines[k] for k in sync] + lines[j + 1:]
 open(sys.argv[2], "w").writelines(moved)
 dropped = [l for l in lines if not re.search(r"fsync\(\d+<[^>]*/pool/main/p/pkg2>\)", l)]
 open(sys.argv[3], "w").writelines(dropped)

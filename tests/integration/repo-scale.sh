@@ -101,10 +101,15 @@ check "... stable serves testing's very Packages.xz" bash -c "
 	[ \$(stat -c %i '$R/dists/stable/main/binary-amd64/Packages.xz') = \$(stat -c %i '$P/Packages.xz') ]"
 check "... which apt reads" "$APT" "$WORK/apt3" "deb [trusted=yes] file:$R stable main" update
 check "... and verify passes" "$PADPACK" repo verify "$R"
+cp "$R/dists/stable/Release" "$WORK/stable.Release"
 "$PADPACK" repo add "$R" --suite testing "$WORK/extra/bench90002_1.0-1_amd64.deb" --publish --unsigned > "$WORK/add2.out"
-check "the next add makes testing's index again (stable's linked)" bash -c "
-	grep -qx '(1 Packages index as published before, linked)' '$WORK/add2.out' &&
+check "the next add publishes testing alone, its index made again" bash -c "
+	grep -qx 'published $R/dists/testing' '$WORK/add2.out' &&
+	! grep -q 'dists/stable' '$WORK/add2.out' &&
 	xzcat '$P/Packages.xz' | grep -q '^Package: bench90002$'"
+check "... stable served as it was (its Release unchanged), which apt reads" bash -c "
+	cmp -s '$R/dists/stable/Release' '$WORK/stable.Release' &&
+	'$APT' '$WORK/apt3' 'deb [trusted=yes] file:$R stable main' update"
 check "... from the pieces the linked publishes kept (none of the others made again)" bash -c "
 	[ \$(ls '$R/db/zcache' | wc -l) -le \$((2 * \$(xz --robot --list '$P/Packages.xz' | awk '\$1 == \"totals\" { print \$3 }') + 6)) ]"
 

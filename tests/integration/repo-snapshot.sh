@@ -81,6 +81,21 @@ rm "$R/db/snapshots/soak-1.list"
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "without the snapshot the file goes" test ! -e "$R/pool/main/o/other/other_1.0_all.deb"
 
+# add --publish publishes the suite added to: a suite left out still
+# serves what it served, so a pool file it names stays (its list dropped
+# it since), until a publish of every suite.
+make_deb late 1.0
+"$PADPACK" repo add "$R" --suite stable "$WORK/debs/other_1.0_all.deb" --publish --unsigned > /dev/null
+"$PADPACK" repo remove "$R" --suite stable other
+"$PADPACK" repo add "$R" --suite testing "$WORK/debs/late_1.0_all.deb" --publish --unsigned > "$WORK/late.out"
+check "add --publish publishes testing alone" bash -c "
+	grep -qx 'published $R/dists/testing' '$WORK/late.out' && ! grep -q dists/stable '$WORK/late.out'"
+check "... and keeps the pool file stable still serves, which verify finds" bash -c "
+	grep -qx 'Package: other' '$R/dists/stable/main/binary-amd64/Packages' &&
+	test -f '$R/pool/main/o/other/other_1.0_all.deb' && '$PADPACK' repo verify '$R'"
+"$PADPACK" repo publish "$R" --unsigned > /dev/null
+check "the next publish of every suite drops it" test ! -e "$R/pool/main/o/other/other_1.0_all.deb"
+
 # Refusals leave the served suite as it was.
 "$PADPACK" repo init "$R" --suite edge --architectures amd64,arm64 > /dev/null
 "$PADPACK" repo add "$R" --suite edge "$WORK/debs/armonly_1.0_arm64.deb" > /dev/null

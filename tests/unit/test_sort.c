@@ -49,6 +49,29 @@ static void nearly_sorted(struct t_ctx *t)
 	}
 }
 
+/* Many appended (the rest sorted and merged with the part in order):
+ * fewer than the list, and more. */
+static void many_appended(struct t_ctx *t)
+{
+	enum { N = 1000, MAX_K = 3000 };
+	static int a[N + MAX_K], want[N + MAX_K];
+	const int ks[] = { 33, 100, 999, MAX_K };
+
+	srand(11);
+	for (size_t c = 0; c < sizeof(ks) / sizeof(ks[0]); c++) {
+		int k = ks[c];
+
+		for (int i = 0; i < N; i++)
+			a[i] = 3 * i;
+		for (int i = 0; i < k; i++)
+			a[N + i] = rand() % (3 * N + 10) - 5;
+		memcpy(want, a, (N + k) * sizeof(int));
+		qsort(want, N + k, sizeof(int), cmp_int);
+		pp_sort_nearly_sorted(a, N + k, sizeof(int), cmp_int);
+		CHECK(!memcmp(a, want, (N + k) * sizeof(int)));
+	}
+}
+
 static void edge_cases(struct t_ctx *t)
 {
 	int one = 5, two[2] = { 9, 1 }, same[4] = { 2, 2, 2, 1 };
@@ -73,6 +96,7 @@ static void edge_cases(struct t_ctx *t)
 
 T_SUITE(sort_tests) = {
 	{ "sort: nearly sorted lists come out as qsort's", nearly_sorted },
+	{ "sort: many appended come out as qsort's", many_appended },
 	{ "sort: empty, one, two, equal keys, large elements", edge_cases },
 	T_END,
 };

@@ -108,6 +108,20 @@ static void cache_and_locality(struct t_ctx *t)
 	CHECK(pp_zpieces_compress(b.buf, b.len, PP_COMP_XZ, 6, &zc, &z3, &err) == 0);
 	CHECK(zc.misses >= 1 && zc.misses <= 2);
 	CHECK(zc.hits > 4);
+	/* the changed pieces, made ahead on threads of their own, are where
+	 * a compress without the cache puts them; gzip's too */
+	strbuf_reset(&z1);
+	CHECK(pp_zpieces_compress(b.buf, b.len, PP_COMP_XZ, 6, NULL, &z1, &err) == 0);
+	CHECK(z1.len == z3.len && !memcmp(z1.buf, z3.buf, z1.len));
+	strbuf_reset(&z2);
+	strbuf_reset(&z3);
+	CHECK(pp_zpieces_compress(a.buf, a.len, PP_COMP_GZIP, 9, &zc, &z2, &err) == 0);
+	zc.misses = zc.hits = 0;
+	CHECK(pp_zpieces_compress(b.buf, b.len, PP_COMP_GZIP, 9, &zc, &z3, &err) == 0);
+	CHECK(zc.misses >= 1 && zc.misses <= 2 && zc.hits > 4);
+	strbuf_reset(&z1);
+	CHECK(pp_zpieces_compress(b.buf, b.len, PP_COMP_GZIP, 9, NULL, &z1, &err) == 0);
+	CHECK(z1.len == z3.len && !memcmp(z1.buf, z3.buf, z1.len));
 	CHECK(pp_zcache_close(&zc, 1, &err) == 0);
 	CHECK(pp_remove_tree(dir, &err) == 0);
 	strbuf_release(&a);
