@@ -146,9 +146,21 @@ static int strip_static(const char *dst, struct pp_err *err)
 
 /* ---- copying the files ------------------------------------------------ */
 
-static int is_compressed_doc(const struct pp_split_file *f)
+/* A link in usr/share/doc names a file of its stage that is compressed:
+ * dh_compress renames the link too. Outside it, a manual page's or info
+ * document's link names one that is. */
+static int is_compressed_doc(const struct pp_split_stage *st,
+			     const struct pp_split_file *f)
 {
-	return pp_split_compressed_doc(f->path);
+	const struct pp_split_file *to;
+
+	if (!S_ISLNK(f->st.st_mode))
+		return pp_split_compressed_doc(f->path, (uint64_t)f->st.st_size);
+	if (strncmp(f->path, "usr/share/doc/", 14))
+		return pp_split_compressed_doc(f->path, 0);
+	to = f->c.target ? pp_split_find(st, f->c.target) : NULL;
+	return to && S_ISREG(to->st.st_mode) &&
+	       pp_split_compressed_doc(to->path, (uint64_t)to->st.st_size);
 }
 
 /* dh_python3: a script's unversioned python "#!" line becomes
@@ -196,7 +208,8 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 {
 	int rc;
 
-	if (is_compressed_doc(f)) { /* dh_compress */
+	if (pp_split_compressed_doc(f->path, (uint64_t)f->st.st_size)) {
+		/* dh_compress */
 		struct strbuf gz = STRBUF_INIT;
 
 		strbuf_addf(&gz, "%s.gz", dst);
@@ -224,7 +237,8 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 	return rc;
 }
 
-static int copy_link(const struct pp_split_file *f, const char *dst,
+static int copy_link(const struct pp_split_stage *st,
+		     const struct pp_split_file *f, const char *dst,
 		     struct pp_err *err)
 {
 	struct strbuf name = STRBUF_INIT, target = STRBUF_INIT;
@@ -232,7 +246,7 @@ static int copy_link(const struct pp_split_file *f, const char *dst,
 
 	strbuf_addstr(&name, dst);
 	strbuf_addstr(&target, f->link);
-	if (is_compressed_doc(f)) { /* the page it names is compressed too */
+	if (is_compressed_doc(st, f)) { /* what it names is compressed too */
 		strbuf_addstr(&name, ".gz");
 		strbuf_addstr(&target, ".gz");
 	}
@@ -263,7 +277,7 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 	if (rc == 0 && S_ISREG(f->st.st_mode))
 		rc = copy_regular(s, pkg, f, src.buf, dst.buf, err);
 	else if (rc == 0 && S_ISLNK(f->st.st_mode))
-		rc = copy_link(f, dst.buf, err);
+		rc = copy_link(&s->stages[ref.stage], f, dst.buf, err);
 	strbuf_release(&src);
 	strbuf_release(&dst);
 	return rc;
@@ -779,7 +793,9 @@ static void collect_build_ids(struct pp_split *s)
 			const struct pp_split_file *f = pp_split_at(s, p->files[j]);
 			struct pp_strlist *ids = &s->pkgs[dbg].build_ids;
 
-			if (S_ISREG(f->st.st_mode) && !is_compressed_doc(f) &&
+			if (S_ISREG(f->st.st_mode) &&
+			    !pp_split_compressed_doc(f->path,
+						     (uint64_t)f->st.st_size) &&
 			    f->c.cls != PP_CLASS_STATIC && has_debug_info(f) &&
 			    f->c.elf->build_id[0] &&
 			    pp_strlist_find(ids, f->c.elf->build_id) < 0)

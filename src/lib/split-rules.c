@@ -290,19 +290,62 @@ int pp_split_is_dev_path(const char *path)
 	return 0;
 }
 
-int pp_split_compressed_doc(const char *path)
+/* Whether name ends in one of the suffixes (case ignored). */
+static int has_suffix(const char *name, const char *const *suffixes)
+{
+	size_t n = strlen(name);
+
+	for (const char *const *k = suffixes; *k; k++)
+		if (n > strlen(*k) && !strcasecmp(name + n - strlen(*k), *k))
+			return 1;
+	return 0;
+}
+
+/* dh_compress's rule for usr/share/doc: files over 4 KiB and every
+ * changelog and NEWS file, but the copyright, web pages and their parts
+ * (a changelog.html is compressed all the same), images, what is
+ * compressed already (and what gzip takes for it), fonts, and the
+ * examples and Sphinx _sources directories, which are kept as they are
+ * to be read or run in place. */
+static int doc_compressed(const char *path, uint64_t size)
+{
+	static const char *const kept[] = {
+		".htm", ".html", ".xhtml", ".css", ".js", ".svg", ".svgz",
+		".gif", ".png", ".jpg", ".jpeg", ".gz", ".taz", ".tgz", ".z",
+		"-gz", "-z", "_z", ".bz2", ".xz", ".lz", ".lzma", ".epub",
+		".jar", ".zip", ".odg", ".odp", ".odt", ".haddock", ".hs",
+		".woff", ".woff2", ".map", ".devhelp2", NULL,
+	};
+	static const char *const whole[] = {
+		"copyright", ".htaccess", "index.sgml", "objects.inv",
+		"search_index.json", NULL,
+	};
+	const char *base = strrchr(path, '/') + 1;
+
+	if (strstr(path, "/examples/") || strstr(path, "/_sources/"))
+		return 0;
+	for (const char *const *w = whole; *w; w++)
+		if (!strcasecmp(base, *w))
+			return 0;
+	if (!strcasecmp(base, "changelog.html"))
+		return 1;
+	if (has_suffix(base, kept))
+		return 0;
+	return size > 4096 || !strncmp(base, "changelog", 9) ||
+	       !strncmp(base, "NEWS", 4);
+}
+
+int pp_split_compressed_doc(const char *path, uint64_t size)
 {
 	static const char *const kept[] = { ".gz", ".gif", ".png", ".jpg",
 					     ".jpeg", NULL };
-	size_t n = strlen(path);
 
+	if (!strncmp(path, "usr/share/doc/", 14) && strchr(path + 14, '/'))
+		return doc_compressed(path, size);
 	if (strncmp(path, "usr/share/man/", 14) &&
 	    strncmp(path, "usr/share/info/", 15))
 		return 0;
-	for (const char *const *k = kept; *k; k++)
-		if (n > strlen(*k) && !strcasecmp(path + n - strlen(*k), *k))
-			return 0;
-	return 1;
+	return !has_suffix(path, kept);
 }
 
 char *pp_split_doc_package(const char *source, const char *dev)

@@ -122,11 +122,13 @@ int pp_split_wants_doc_package(enum pp_split_doc_mode mode,
  * (usr/share/gtk-doc/html/BOOK/...), Doxygen's stylesheet or logo,
  * Sphinx's search index or _static/ directory. */
 int pp_split_is_generated_manual(const char *path);
-/* Whether a staged file is shipped gzipped (gzip -9n, as dh_compress):
- * manual pages and info documents (policy 12.1, 12.2; lintian:
- * info-document-not-compressed), but what is compressed already and
- * images. A link to one names the compressed file. */
-int pp_split_compressed_doc(const char *path);
+/* Whether a staged file of size bytes is shipped gzipped (gzip -9n, as
+ * dh_compress): manual pages and info documents (policy 12.1, 12.2;
+ * lintian: info-document-not-compressed), but what is compressed already
+ * and images; in usr/share/doc, files over 4 KiB and changelogs (policy
+ * 12.3), but web pages, images and examples. A link to one names the
+ * compressed file. */
+int pp_split_compressed_doc(const char *path, uint64_t size);
 /* A -data package holds usr/share's other files only from this size on;
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)

@@ -654,8 +654,33 @@ check_minimal_docs() {
 			'$PADPACK' split -c bad.cfg --stage '$S' --explain"
 }
 
+# dh_compress in usr/share/doc: what is over 4 KiB and every changelog
+# gzipped, a link to such a file renamed with it; web pages, examples
+# and small files as they are (expat's upstream changelog was shipped
+# uncompressed).
+check_doc_compress() {
+	local S=$WORK/dgz/stage out=$WORK/dgz/debs D=usr/share/doc/libdemo
+	mkdir -p "$WORK/dgz" && cp -a "$WORK/mdoc/stage" "$S" || return
+	rm -rf "$S/usr/share/gtk-doc" "$S/usr/share/info"
+	mkdir -p "$S/$D/examples"
+	printf '1.0: first release.\n' >"$S/$D/changelog"
+	head -c 5000 /dev/zero | tr '\0' 'n' | fold -w 70 >"$S/$D/NOTES.txt"
+	ln -s NOTES.txt "$S/$D/NOTES"
+	cp "$S/$D/NOTES.txt" "$S/$D/index.html"
+	cp "$S/$D/NOTES.txt" "$S/$D/examples/demo.c"
+	head -c 4096 /dev/zero | tr '\0' 's' >"$S/$D/SMALL"
+	check "doc compression: split" env DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org "$PADPACK" split --stage "$S" --name libdemo --version 1.0 -o "$out" -q
+	check_fails "doc compression: changelog and the 5,000-byte NOTES.txt gzipped, the link to it renamed; index.html, examples and a 4,096-byte file as they are" 0 \
+		"^\./$D/NOTES\.gz -> NOTES\.txt\.gz \./$D/NOTES\.txt\.gz \./$D/SMALL \./$D/changelog\.gz \./$D/examples/demo\.c \./$D/index\.html \$" \
+		bash -c "for d in '$out'/*.deb; do dpkg-deb -c \"\$d\"; done | awk '{ print \$6, \$7, \$8 }' |
+			grep '^\./$D/[^ ]*[^/ ] ' | grep -v 'copyright\|changelog.Debian\|README' | LC_ALL=C sort | tr '\n' ' ' | tr -s ' '"
+	check "doc compression: lintian finds no error in the packages" bash -c "cd '$out' &&
+		lintian --display-level '>=error' *.changes 2>&1 | grep -v '^running with root' | (! grep '^E:')"
+}
+
 check_minimal
 check_minimal_docs
+check_doc_compress
 build_all
 # Files are shared only when every variant of the spec is there; without
 # nvcc the GPU variants are not, and each CPU variant keeps all its files.

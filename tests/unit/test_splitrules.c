@@ -125,18 +125,32 @@ static void docs(struct t_ctx *t)
 
 /* dh_compress: manual pages and info documents gzipped, but what is
  * compressed already and images (libidn2.info was shipped as it was:
- * lintian's info-document-not-compressed). */
+ * lintian's info-document-not-compressed); in usr/share/doc, what is
+ * over 4 KiB and every changelog, but web pages, images, examples and
+ * the copyright (expat's upstream changelog was shipped as it was). */
 static void compressed_docs(struct t_ctx *t)
 {
-	CHECK(pp_split_compressed_doc("usr/share/man/man1/idn2.1"));
-	CHECK(pp_split_compressed_doc("usr/share/man/man3/idn2_free.3"));
-	CHECK(pp_split_compressed_doc("usr/share/info/libidn2.info"));
-	CHECK(pp_split_compressed_doc("usr/share/info/gmp.info-1"));
-	CHECK(!pp_split_compressed_doc("usr/share/info/libidn2.info.gz"));
-	CHECK(!pp_split_compressed_doc("usr/share/info/figure.PNG"));
-	CHECK(!pp_split_compressed_doc("usr/share/man/man1/x.1.gz"));
-	CHECK(!pp_split_compressed_doc("usr/share/doc/libidn2/README"));
-	CHECK(!pp_split_compressed_doc("usr/share/infobook/x"));
+	CHECK(pp_split_compressed_doc("usr/share/man/man1/idn2.1", 10));
+	CHECK(pp_split_compressed_doc("usr/share/man/man3/idn2_free.3", 10));
+	CHECK(pp_split_compressed_doc("usr/share/info/libidn2.info", 10));
+	CHECK(pp_split_compressed_doc("usr/share/info/gmp.info-1", 10));
+	CHECK(!pp_split_compressed_doc("usr/share/info/libidn2.info.gz", 10));
+	CHECK(!pp_split_compressed_doc("usr/share/info/figure.PNG", 10));
+	CHECK(!pp_split_compressed_doc("usr/share/man/man1/x.1.gz", 10));
+	CHECK(!pp_split_compressed_doc("usr/share/infobook/x", 10000));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/libidn2/README", 4096));
+	CHECK(pp_split_compressed_doc("usr/share/doc/libidn2/README", 4097));
+	CHECK(pp_split_compressed_doc("usr/share/doc/expat/changelog", 100));
+	CHECK(pp_split_compressed_doc("usr/share/doc/x/NEWS.md", 100));
+	CHECK(pp_split_compressed_doc("usr/share/doc/x/changelog.html", 100));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/x/index.HTML", 90000));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/x/logo.png", 90000));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/x/copyright", 90000));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/x/a.tar.xz", 90000));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/x/examples/big.c", 90000));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/x/html/_sources/a.txt",
+				       90000));
+	CHECK(!pp_split_compressed_doc("usr/share/doc/README", 90000));
 }
 
 /* Rule 7: a synopsis by default, never starting with the package's name
