@@ -7,6 +7,7 @@
  * (placeholders), which never call back up into the build. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 #include "shlibs.h"
 #include "splitint.h"
 #include "tree.h"
-#include "workpool.h"
+#include "thread.h"
 #include "xalloc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -631,16 +632,27 @@ static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
 	return rc;
 }
 
+/* Where the packs write: a directory in the output directory, so that
+ * no package takes its name there before every package is made (a split
+ * that fails leaves none behind, nor half of the set). */
+static char *packed_dir(const struct pp_split *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/.padpack-split.tmp", s->opts.out_dir);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int pack(struct pp_split *s, size_t pkg, int threads,
 		struct pp_err *err)
 {
 	struct pp_pack_opts o = { s->opts.comp, s->opts.timestamp, NULL };
-	char *root = pkg_root(s, pkg), *written = NULL;
+	char *root = pkg_root(s, pkg), *dir = packed_dir(s), *written = NULL;
 	const char *base;
 	int rc;
 
 	o.comp.threads = threads; /* the bytes do not depend on it */
-	rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
+	rc = pp_deb_pack(root, dir, &o, &written, err);
 
 	if (rc == 0) {
 		base = strrchr(written, '/');
@@ -650,6 +662,43 @@ static int pack(struct pp_split *s, size_t pkg, int threads,
 	}
 	free(written);
 	free(root);
+	free(dir);
+	return rc;
+}
+
+/* A failed run: the packages made go. */
+static void drop_packed(const struct pp_split *s)
+{
+	char *dir = packed_dir(s);
+	struct pp_err ignored;
+
+	pp_err_init(&ignored);
+	pp_remove_tree(dir, &ignored);
+	pp_err_release(&ignored);
+	free(dir);
+}
+
+/* Every package made: each to its name in the output directory. */
+static int publish_packed(struct pp_split *s, struct pp_err *err)
+{
+	char *dir = packed_dir(s);
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
+		strbuf_reset(&from);
+		strbuf_reset(&to);
+		strbuf_addf(&from, "%s/%s", dir, s->pkgs[i].deb);
+		strbuf_addf(&to, "%s/%s", s->opts.out_dir, s->pkgs[i].deb);
+		if (rename(from.buf, to.buf) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot rename '%s' "
+					  "to '%s'", from.buf, to.buf);
+	}
+	if (rc == 0 && rmdir(dir) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'", dir);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	free(dir);
 	return rc;
 }
 
@@ -693,15 +742,21 @@ static int remove_previous(const struct pp_split *s, struct pp_err *err)
 
 static int prepare_dirs(const struct pp_split *s, struct pp_err *err)
 {
+	char *packed = packed_dir(s);
+	int rc = 0;
+
 	if (pp_remove_tree(s->opts.work_dir, err) < 0 ||
 	    pp_mkdir_p(s->opts.work_dir, 0755, err) < 0 ||
-	    pp_mkdir_p(s->opts.out_dir, 0755, err) < 0)
-		return -1;
-	return remove_previous(s, err);
+	    pp_remove_tree(packed, err) < 0 ||
+	    pp_mkdir_p(packed, 0755, err) < 0)
+		rc = -1;
+	free(packed);
+	return rc < 0 ? -1 : remove_previous(s, err);
 }
 
 /* The -dbgsym packages' Build-Ids, in the order of their packages'
- * files: gathered after the trees were built side by side. */
+ * files (from the staged files' ELF data: known before any tree is
+ * built). */
 static void collect_build_ids(struct pp_split *s)
 {
 	for (size_t i = 0; i < s->nr_pkgs; i++) {
@@ -721,22 +776,157 @@ static void collect_build_ids(struct pp_split *s)
 	}
 }
 
-static int build_job(void *ctx, size_t pkg, struct pp_err *err)
+/* The bytes of a built tree: what its pack will compress. */
+static unsigned long long tree_bytes(const struct pp_split *s, size_t pkg)
 {
-	struct pp_split *s = ctx;
+	struct pp_tree tree = { 0 };
+	struct pp_err ignored;
+	char *root = pkg_root(s, pkg);
+	unsigned long long n = 0;
 
-	pp_progress_add(s->opts.progress, 1, s->pkgs[pkg].name);
-	if (s->pkgs[pkg].role == PP_ROLE_DBGSYM)
-		return 0; /* filled by its package's job */
-	return build_tree(s, pkg, err);
+	pp_err_init(&ignored);
+	if (pp_tree_walk(root, NULL, &tree, &ignored) == 0)
+		for (size_t i = 0; i < tree.nr; i++)
+			if (S_ISREG(tree.e[i].st.st_mode))
+				n += (unsigned long long)tree.e[i].st.st_size;
+	pp_err_release(&ignored);
+	pp_tree_release(&tree);
+	free(root);
+	return n;
 }
 
-static int pack_job(void *ctx, size_t pkg, struct pp_err *err)
-{
-	const struct pp_split_sched *sched = ctx;
+/* The pipeline: each worker takes the steps the schedule gives, a
+ * package's tree or its control data and .deb; what each step reports
+ * is kept by package and phase, and gathered in that order after, so
+ * that what is printed depends on neither the workers nor the timing. */
+struct pipeline {
+	struct pp_split_sched sched;
+	pthread_mutex_t control_lock; /* the dependency lookups share caches */
+	struct pp_shlibs_ctx *ctx;    /* made by the first control step */
+	struct pp_err *build_errs, *control_errs, *pack_errs; /* a package */
+};
 
-	pp_progress_add(sched->s->opts.progress, 1, sched->s->pkgs[pkg].name);
-	return pack(sched->s, pkg, sched->pack_threads, err);
+static int build_step(struct pipeline *pl, size_t pkg)
+{
+	struct pp_split *s = pl->sched.s;
+	long dbg = dbgsym_of(s, pkg);
+	int rc;
+
+	pp_progress_add(s->opts.progress, 0, s->pkgs[pkg].name);
+	rc = build_tree(s, pkg, &pl->build_errs[pkg]);
+	if (rc == 0)
+		pl->sched.weight[pkg] = tree_bytes(s, pkg);
+	if (rc == 0 && dbg >= 0)
+		pl->sched.weight[dbg] = tree_bytes(s, (size_t)dbg);
+	return rc;
+}
+
+static int control_step(struct pipeline *pl, size_t pkg)
+{
+	struct pp_split *s = pl->sched.s;
+	struct pp_err *err = &pl->control_errs[pkg];
+	int rc = 0;
+
+	pthread_mutex_lock(&pl->control_lock);
+	if (!pl->ctx)
+		pl->ctx = pp_shlibs_ctx_new(s, err);
+	if (!pl->ctx)
+		rc = -1;
+	if (rc == 0)
+		rc = control(s, pl->ctx, pkg, err);
+	pthread_mutex_unlock(&pl->control_lock);
+	return rc;
+}
+
+static int pack_step(struct pipeline *pl, const struct pp_split_step *step)
+{
+	struct pp_split *s = pl->sched.s;
+	struct pp_err *err = &pl->pack_errs[step->pkg];
+	int rc = control_step(pl, step->pkg);
+
+	if (rc == 0 && s->opts.mem_limit && step->memory > s->opts.mem_limit)
+		pp_warn(err, "padpack split: package %s: its compressor takes "
+			"%llu MiB, over the memory limit of %llu MiB: packed "
+			"with no other beside it", s->pkgs[step->pkg].name,
+			(unsigned long long)(step->memory >> 20),
+			(unsigned long long)(s->opts.mem_limit >> 20));
+	if (rc == 0)
+		rc = pack(s, step->pkg, step->threads, err);
+	if (rc == 0)
+		pp_progress_add(s->opts.progress, 1, s->pkgs[step->pkg].name);
+	return rc;
+}
+
+static void *pipeline_worker(void *arg)
+{
+	struct pipeline *pl = arg;
+	struct pp_split_step step;
+
+	while (pp_split_sched_next(&pl->sched, &step)) {
+		int rc = step.kind == PP_SPLIT_BUILD ?
+			 build_step(pl, step.pkg) : pack_step(pl, &step);
+
+		pp_split_sched_done(&pl->sched, &step, rc);
+	}
+	return NULL;
+}
+
+/* Warnings of every step, then the first error, into err; frees errs. */
+static int gather(struct pp_err *errs, size_t n, int rc, struct pp_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pp_err *e = &errs[i];
+
+		if (e->code != PP_EXIT_OK && rc == 0)
+			rc = pp_err_move(err, e); /* its warnings too */
+		else
+			strbuf_add(&err->warnings, e->warnings.buf,
+				   e->warnings.len);
+		pp_err_release(e);
+	}
+	free(errs);
+	return rc;
+}
+
+static struct pp_err *new_errs(size_t n)
+{
+	struct pp_err *errs = xcalloc(n ? n : 1, sizeof(*errs));
+
+	for (size_t i = 0; i < n; i++)
+		pp_err_init(&errs[i]);
+	return errs;
+}
+
+/* Every package built and packed; the builds' warnings and first error
+ * come first, then the control data's, then the packs'. */
+static int run_pipeline(struct pp_split *s, struct pp_err *err)
+{
+	struct pipeline pl = { .ctx = NULL };
+	pthread_t *tids;
+	size_t started = 0;
+	int rc;
+
+	pp_split_sched_init(&pl.sched, s);
+	pthread_mutex_init(&pl.control_lock, NULL);
+	pl.build_errs = new_errs(s->nr_pkgs);
+	pl.control_errs = new_errs(s->nr_pkgs);
+	pl.pack_errs = new_errs(s->nr_pkgs);
+	tids = xcalloc(pl.sched.workers, sizeof(*tids));
+	/* the caller is a worker too; the others are threads */
+	for (size_t i = 1; i < pl.sched.workers; i++)
+		if (pp_thread_start(&tids[started], pipeline_worker, &pl) == 0)
+			started++;
+	pipeline_worker(&pl);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	rc = gather(pl.build_errs, s->nr_pkgs, 0, err);
+	rc = gather(pl.control_errs, s->nr_pkgs, rc, err);
+	rc = gather(pl.pack_errs, s->nr_pkgs, rc, err);
+	pp_shlibs_ctx_free(pl.ctx);
+	pthread_mutex_destroy(&pl.control_lock);
+	pp_split_sched_release(&pl.sched);
+	free(tids);
+	return rc;
 }
 
 static int split_run_locked(struct pp_split *s, struct pp_err *err);
@@ -766,14 +956,14 @@ int pp_split_run(struct pp_split *s, struct pp_err *err)
 
 static int split_run_locked(struct pp_split *s, struct pp_err *err)
 {
-	struct pp_progress *pg = s->opts.progress;
-	struct pp_split_sched sched;
-	struct pp_shlibs_ctx *ctx;
 	int rc = pp_split_isa_check(s, err);
+
+	int prepared;
 
 	/* nothing is written, nor removed, when the proof fails */
 	if (rc == 0)
 		rc = prepare_dirs(s, err);
+	prepared = rc == 0;
 
 	/* -dbgsym trees fill while their packages' binaries are stripped */
 	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
@@ -788,29 +978,18 @@ static int split_run_locked(struct pp_split *s, struct pp_err *err)
 			strbuf_release(&d);
 			free(root);
 		}
-	pp_split_sched_init(&sched, s);
-	pp_progress_task(pg, "staging and stripping", s->nr_pkgs, "packages");
-	if (rc == 0)
-		rc = pp_pool_run(s->nr_pkgs, sched.order, sched.workers,
-				 build_job, s, err);
 	if (rc == 0)
 		collect_build_ids(s);
-	ctx = rc == 0 ? pp_shlibs_ctx_new(s, err) : NULL;
-	if (!ctx)
-		rc = -1;
-	pp_progress_task(pg, "computing dependencies", s->nr_pkgs, "packages");
-	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
-		pp_progress_add(pg, 1, s->pkgs[i].name);
-		rc = control(s, ctx, i, err);
-	}
-	pp_shlibs_ctx_free(ctx);
-	pp_progress_task(pg, "packing", s->nr_pkgs, "packages");
+	pp_progress_task(s->opts.progress, "building and packing", s->nr_pkgs,
+			 "packages");
 	if (rc == 0)
-		rc = pp_pool_run(s->nr_pkgs, sched.order, sched.workers,
-				 pack_job, &sched, err);
+		rc = run_pipeline(s, err);
+	if (rc == 0)
+		rc = publish_packed(s, err);
+	else if (prepared)
+		drop_packed(s);
 	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
 		pp_strlist_push(&s->written, s->pkgs[i].deb);
-	pp_split_sched_release(&sched);
 	if (rc == 0)
 		rc = pp_split_write_changes(s, err);
 	return rc;

@@ -20,6 +20,7 @@
 #define PP_SPLIT_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -45,6 +46,7 @@ struct pp_split_opts {
 				     error, not skipped */
 	time_t timestamp;         /* SOURCE_DATE_EPOCH, or now */
 	struct pp_compress_opts comp;
+	uint64_t mem_limit;       /* the packs' compressors together; 0: none */
 	struct pp_progress *progress; /* told how far pp_split_run is; NULL */
 };
 
