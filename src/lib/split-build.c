@@ -844,12 +844,6 @@ static int pack_step(struct pipeline *pl, const struct pp_split_step *step)
 	struct pp_err *err = &pl->pack_errs[step->pkg];
 	int rc = control_step(pl, step->pkg);
 
-	if (rc == 0 && s->opts.mem_limit && step->memory > s->opts.mem_limit)
-		pp_warn(err, "padpack split: package %s: its compressor takes "
-			"%llu MiB, over the memory limit of %llu MiB: packed "
-			"with no other beside it", s->pkgs[step->pkg].name,
-			(unsigned long long)(step->memory >> 20),
-			(unsigned long long)(s->opts.mem_limit >> 20));
 	if (rc == 0)
 		rc = pack(s, step->pkg, step->threads, err);
 	if (rc == 0)
@@ -922,6 +916,13 @@ static int run_pipeline(struct pp_split *s, struct pp_err *err)
 	rc = gather(pl.build_errs, s->nr_pkgs, 0, err);
 	rc = gather(pl.control_errs, s->nr_pkgs, rc, err);
 	rc = gather(pl.pack_errs, s->nr_pkgs, rc, err);
+	if (pl.sched.nr_alone)
+		pp_warn(err, "padpack split: the compressor of %zu package%s "
+			"takes %.1f MiB, over the memory limit of %.1f MiB: "
+			"each was packed with no other beside it",
+			pl.sched.nr_alone, pl.sched.nr_alone == 1 ? "" : "s",
+			(double)pl.sched.alone_memory / (1 << 20),
+			(double)s->opts.mem_limit / (1 << 20));
 	pp_shlibs_ctx_free(pl.ctx);
 	pthread_mutex_destroy(&pl.control_lock);
 	pp_split_sched_release(&pl.sched);

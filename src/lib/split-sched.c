@@ -125,7 +125,6 @@ static void size_pack(const struct pp_split_sched *sched, size_t pkg,
 	}
 	if (sched->packing) /* it waits for memory */
 		step->threads = 0;
-	/* else: alone, over the limit; the caller notes it */
 }
 
 /* A step to start now, if there is one: 1 and step filled. */
@@ -141,6 +140,11 @@ static int take(struct pp_split_sched *sched, struct pp_split_step *step)
 			sched->taken[pkg] = 1;
 			sched->packing++;
 			sched->mem_used += step->memory;
+			if (sched->mem_limit && step->memory > sched->mem_limit) {
+				sched->nr_alone++; /* alone, over the limit */
+				if (step->memory > sched->alone_memory)
+					sched->alone_memory = step->memory;
+			}
 			return 1;
 		}
 	}

@@ -322,6 +322,8 @@ struct pp_split_sched {
 	size_t workers, busy, packing;
 	int cpus, failed;
 	uint64_t mem_limit, mem_used;
+	size_t nr_alone;          /* packs over the limit, each run alone */
+	uint64_t alone_memory;    /* the largest of their compressors' */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 };
