@@ -594,38 +594,33 @@ static int has_python_script(const struct pp_split *s,
 	return 0;
 }
 
-static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
-		   struct pp_err *err)
+/* DEPS: the package's shared-library dependencies (dpkg-shlibdeps'). */
+static int control(struct pp_split *s, const struct pp_shlibdeps *deps,
+		   size_t pkg, struct pp_err *err)
 {
-	struct pp_shlibdeps deps;
 	struct pp_strlist rel = PP_STRLIST_INIT;
 	struct strbuf depends = STRBUF_INIT;
 	char *root = pkg_root(s, pkg), *joined;
-	int rc;
+	int rc = 0;
 
-	rc = pp_shlibdeps_package(ctx, s, pkg, &deps, err);
-	if (rc == 0) {
-		pp_shlibdeps_format(&deps, &depends);
-		pp_split_run_relations(s, pkg, &rel, NULL);
-		if (s->pkgs[pkg].role == PP_ROLE_DEV)
-			rc = pp_split_dev_depends(s, pkg, &rel, NULL, err);
-		if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
-			python_deps(s, &s->pkgs[pkg], &rel);
-		else if (has_python_script(s, &s->pkgs[pkg]))
-			pp_strlist_push(&rel, "python3:any");
-		joined = pp_strlist_join(&rel, ", ");
-		if (*joined)
-			strbuf_addf(&depends, "%s%s", depends.len ? ", " : "",
-				    joined);
-		free(joined);
-		if (rc == 0)
-			rc = pp_split_control(s, pkg, depends.buf, root, err);
-	}
+	pp_shlibdeps_format(deps, &depends);
+	pp_split_run_relations(s, pkg, &rel, NULL);
+	if (s->pkgs[pkg].role == PP_ROLE_DEV)
+		rc = pp_split_dev_depends(s, pkg, &rel, NULL, err);
+	if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
+		python_deps(s, &s->pkgs[pkg], &rel);
+	else if (has_python_script(s, &s->pkgs[pkg]))
+		pp_strlist_push(&rel, "python3:any");
+	joined = pp_strlist_join(&rel, ", ");
+	if (*joined)
+		strbuf_addf(&depends, "%s%s", depends.len ? ", " : "", joined);
+	free(joined);
+	if (rc == 0)
+		rc = pp_split_control(s, pkg, depends.buf, root, err);
 	if (rc == 0)
 		rc = pp_split_maint_scripts(s, pkg, root, err);
 	if (rc == 0)
 		rc = settle_dirs(root, s->opts.timestamp, err);
-	pp_shlibdeps_release(&deps);
 	pp_strlist_release(&rel);
 	strbuf_release(&depends);
 	free(root);
@@ -801,8 +796,9 @@ static unsigned long long tree_bytes(const struct pp_split *s, size_t pkg)
  * that what is printed depends on neither the workers nor the timing. */
 struct pipeline {
 	struct pp_split_sched sched;
-	pthread_mutex_t control_lock; /* the dependency lookups share caches */
-	struct pp_shlibs_ctx *ctx;    /* made by the first control step */
+	pthread_mutex_t control_lock; /* control data, one package at a time */
+	struct pp_shlibdeps *deps;    /* a package: its shared libraries' */
+	struct pp_err deps_err;
 	struct pp_err *build_errs, *control_errs, *pack_errs; /* a package */
 };
 
@@ -821,19 +817,29 @@ static int build_step(struct pipeline *pl, size_t pkg)
 	return rc;
 }
 
+/* Every package's shared-library dependencies, in package order (the
+ * first that cannot be resolved is the error, whatever the timing),
+ * while the first trees are built. */
+static int deps_step(struct pipeline *pl)
+{
+	struct pp_split *s = pl->sched.s;
+	struct pp_shlibs_ctx *ctx = pp_shlibs_ctx_new(s, &pl->deps_err);
+	int rc = ctx ? 0 : -1;
+
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+		rc = pp_shlibdeps_package(ctx, s, i, &pl->deps[i],
+					  &pl->deps_err);
+	pp_shlibs_ctx_free(ctx);
+	return rc;
+}
+
 static int control_step(struct pipeline *pl, size_t pkg)
 {
 	struct pp_split *s = pl->sched.s;
-	struct pp_err *err = &pl->control_errs[pkg];
-	int rc = 0;
+	int rc;
 
 	pthread_mutex_lock(&pl->control_lock);
-	if (!pl->ctx)
-		pl->ctx = pp_shlibs_ctx_new(s, err);
-	if (!pl->ctx)
-		rc = -1;
-	if (rc == 0)
-		rc = control(s, pl->ctx, pkg, err);
+	rc = control(s, &pl->deps[pkg], pkg, &pl->control_errs[pkg]);
 	pthread_mutex_unlock(&pl->control_lock);
 	return rc;
 }
@@ -857,7 +863,8 @@ static void *pipeline_worker(void *arg)
 	struct pp_split_step step;
 
 	while (pp_split_sched_next(&pl->sched, &step)) {
-		int rc = step.kind == PP_SPLIT_BUILD ?
+		int rc = step.kind == PP_SPLIT_DEPS ? deps_step(pl) :
+			 step.kind == PP_SPLIT_BUILD ?
 			 build_step(pl, step.pkg) : pack_step(pl, &step);
 
 		pp_split_sched_done(&pl->sched, &step, rc);
@@ -865,7 +872,7 @@ static void *pipeline_worker(void *arg)
 	return NULL;
 }
 
-/* Warnings of every step, then the first error, into err; frees errs. */
+/* Warnings of every step, then the first error, into err. */
 static int gather(struct pp_err *errs, size_t n, int rc, struct pp_err *err)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -878,7 +885,6 @@ static int gather(struct pp_err *errs, size_t n, int rc, struct pp_err *err)
 				   e->warnings.len);
 		pp_err_release(e);
 	}
-	free(errs);
 	return rc;
 }
 
@@ -892,16 +898,19 @@ static struct pp_err *new_errs(size_t n)
 }
 
 /* Every package built and packed; the builds' warnings and first error
- * come first, then the control data's, then the packs'. */
+ * come first, then the dependencies' and control data's, then the
+ * packs'. */
 static int run_pipeline(struct pp_split *s, struct pp_err *err)
 {
-	struct pipeline pl = { .ctx = NULL };
+	struct pipeline pl = { .deps = NULL };
 	pthread_t *tids;
 	size_t started = 0;
 	int rc;
 
 	pp_split_sched_init(&pl.sched, s);
 	pthread_mutex_init(&pl.control_lock, NULL);
+	pl.deps = xcalloc(s->nr_pkgs + 1, sizeof(*pl.deps));
+	pp_err_init(&pl.deps_err);
 	pl.build_errs = new_errs(s->nr_pkgs);
 	pl.control_errs = new_errs(s->nr_pkgs);
 	pl.pack_errs = new_errs(s->nr_pkgs);
@@ -914,8 +923,12 @@ static int run_pipeline(struct pp_split *s, struct pp_err *err)
 	for (size_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	rc = gather(pl.build_errs, s->nr_pkgs, 0, err);
+	rc = gather(&pl.deps_err, 1, rc, err);
 	rc = gather(pl.control_errs, s->nr_pkgs, rc, err);
 	rc = gather(pl.pack_errs, s->nr_pkgs, rc, err);
+	free(pl.build_errs);
+	free(pl.control_errs);
+	free(pl.pack_errs);
 	if (pl.sched.nr_alone)
 		pp_warn(err, "padpack split: the compressor of %zu package%s "
 			"takes %.1f MiB, over the memory limit of %.1f MiB: "
@@ -923,7 +936,9 @@ static int run_pipeline(struct pp_split *s, struct pp_err *err)
 			pl.sched.nr_alone, pl.sched.nr_alone == 1 ? "" : "s",
 			(double)pl.sched.alone_memory / (1 << 20),
 			(double)s->opts.mem_limit / (1 << 20));
-	pp_shlibs_ctx_free(pl.ctx);
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		pp_shlibdeps_release(&pl.deps[i]);
+	free(pl.deps);
 	pthread_mutex_destroy(&pl.control_lock);
 	pp_split_sched_release(&pl.sched);
 	free(tids);

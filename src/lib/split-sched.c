@@ -86,6 +86,8 @@ static size_t largest_ready(const struct pp_split_sched *sched)
 {
 	size_t best = sched->s->nr_pkgs;
 
+	if (!sched->deps_done)
+		return best;
 	for (size_t i = 0; i < sched->s->nr_pkgs; i++)
 		if (!sched->waiting[i] && !sched->taken[i] &&
 		    (best == sched->s->nr_pkgs ||
@@ -132,6 +134,11 @@ static int take(struct pp_split_sched *sched, struct pp_split_step *step)
 {
 	size_t pkg = largest_ready(sched);
 
+	if (!sched->deps_taken) {
+		*step = (struct pp_split_step){ PP_SPLIT_DEPS, 0, 1, 0 };
+		sched->deps_taken = 1;
+		return 1;
+	}
 	if (pkg < sched->s->nr_pkgs) {
 		size_pack(sched, pkg, step);
 		if (step->threads > 0) {
@@ -181,7 +188,9 @@ void pp_split_sched_done(struct pp_split_sched *sched,
 	sched->busy--;
 	if (rc < 0)
 		sched->failed = 1;
-	if (step->kind == PP_SPLIT_PACK) {
+	if (step->kind == PP_SPLIT_DEPS) {
+		sched->deps_done = 1;
+	} else if (step->kind == PP_SPLIT_PACK) {
 		sched->packing--;
 		sched->mem_used -= step->memory;
 	} else {

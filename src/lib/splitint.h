@@ -302,8 +302,11 @@ int pp_split_write_changes(struct pp_split *s, struct pp_err *err);
  * when nothing else is left to start. Under MEM_LIMIT (0: none) the
  * compressors' memory together stays under it: a pack that does not fit
  * waits for one that runs to end (one over the limit alone runs alone).
- * The packages' bytes depend on none of it. */
-enum pp_split_step_kind { PP_SPLIT_BUILD, PP_SPLIT_PACK };
+ * The first step works out every package's shared-library dependencies
+ * (in package order, so the first error does not depend on the timing);
+ * no pack starts before it ends. The packages' bytes depend on none of
+ * it. */
+enum pp_split_step_kind { PP_SPLIT_DEPS, PP_SPLIT_BUILD, PP_SPLIT_PACK };
 
 struct pp_split_step {
 	enum pp_split_step_kind kind;
@@ -321,6 +324,7 @@ struct pp_split_sched {
 	unsigned char *taken;     /* a package: its pack has started */
 	size_t workers, busy, packing;
 	int cpus, failed;
+	int deps_taken, deps_done; /* every package's dependencies, first */
 	uint64_t mem_limit, mem_used;
 	size_t nr_alone;          /* packs over the limit, each run alone */
 	uint64_t alone_memory;    /* the largest of their compressors' */
