@@ -265,6 +265,8 @@ check_memory_limit() {
 			cmp -s "$f" "$WORK/mem-$lim/$(basename "$f")" || bad="$bad $lim:$(basename "$f")"
 		done
 	done
+	check "packed, then renamed into place: no packing directory left" \
+		test ! -e "$WORK/mem-1MiB/.padpack-split.tmp"
 	if [ -z "$bad" ]; then
 		ok "--memory-limit 200MiB and 1MiB: the same .debs as without"
 	else
@@ -468,6 +470,8 @@ check_errors() {
 		'stage/usr/bin/needy: NEEDED libnothere\.so\.7 cannot be resolved to a package.*packages\.needed' \
 		"$PADPACK" split -c "$CORE_SPEC" -B "$bad" -o "$WORK/bad-out" --variant cpu-noavx
 	check "a failed split leaves no package behind" bash -c "! ls '$WORK/bad-out'/*.deb 2>/dev/null"
+	check "a failed split leaves no packing directory behind" \
+		test ! -e "$WORK/bad-out/.padpack-split.tmp"
 	mkdir -p "$WORK/nodb/info" "$WORK/nodb/updates" && : >"$WORK/nodb/status"
 	check_fails "a system library no installed package owns: says so (dpkg-query)" 3 \
 		'NEEDED libc\.so\.6 cannot be resolved to a package: .*libc\.so\.6 has it, but no installed package owns that file \(dpkg-query --search\)' \
