@@ -1,5 +1,7 @@
 /* padpack split: the stage trees of padpack build -> Debian packages.
  * Options and presentation only; the work is in lib/split*.c. */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
@@ -51,6 +53,10 @@ static const char usage[] =
 	"      --threads=N       CPUs to use: packages built and packed side by\n"
 	"                        side (default: one per CPU; 1: one after the\n"
 	"                        other); the packages' bytes are the same\n"
+	"      --memory-limit=SIZE  the compressors' memory together stays\n"
+	"                        under SIZE (512MiB, 1GiB): fewer packages\n"
+	"                        packed at once, never smaller dictionaries,\n"
+	"                        so the same bytes; one over it packs alone\n"
 	"      --admindir=DIR    the dpkg database dpkg-query reads to find\n"
 	"                        which package has a system library\n"
 	"  -q, --quiet           print nothing but problems\n"
@@ -88,13 +94,14 @@ struct split_cli {
 	const char *scaffold;
 	struct pp_strlist variants;
 	struct pp_compress_opts comp;
+	uint64_t mem_limit;
 	int explain, quiet, json;
 	char *tmp;   /* --stage: the work directory, removed at the end */
 };
 
 enum { OPT_VARIANT = 256, OPT_EXPLAIN, OPT_ADMINDIR, OPT_STAGE, OPT_NAME,
        OPT_VERSION, OPT_MAINTAINER, OPT_SUMMARY, OPT_COPYRIGHT, OPT_SCAFFOLD,
-       OPT_JSON, OPT_THREADS, OPT_X86 };
+       OPT_JSON, OPT_THREADS, OPT_X86, OPT_MEMORY };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -106,6 +113,7 @@ static const struct option long_opts[] = {
 	{ "level", required_argument, NULL, 'z' },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "x86-filter", required_argument, NULL, OPT_X86 },
+	{ "memory-limit", required_argument, NULL, OPT_MEMORY },
 	{ "admindir", required_argument, NULL, OPT_ADMINDIR },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "stage", required_argument, NULL, OPT_STAGE },
@@ -118,6 +126,32 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* "512MiB", "1.5GiB", "2G", "300000000": bytes, in binary units (as
+ * xz --memlimit-compress reads them); 0 if not a size above zero. */
+static uint64_t parse_size(const char *text)
+{
+	static const struct { const char *suffix; double scale; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "k", 1024 }, { "K", 1024 },
+		{ "KiB", 1024 }, { "M", 1 << 20 }, { "MiB", 1 << 20 },
+		{ "G", 1 << 30 }, { "GiB", 1 << 30 },
+	};
+	char *end;
+	double n;
+
+	if (!isdigit((unsigned char)*text))
+		return 0;
+	errno = 0;
+	n = strtod(text, &end);
+	if (errno || end == text)
+		return 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].suffix)) {
+			n *= units[i].scale;
+			return n >= 1 && n < 18e18 ? (uint64_t)n : 0;
+		}
+	return 0;
+}
 
 static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 {
@@ -161,6 +195,14 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 			return pp_usage_error(err, "--threads '%s' is not a "
 					      "number from 1 to 1024", optarg);
 		cli->comp.threads = (int)v;
+		break;
+	case OPT_MEMORY:
+		cli->mem_limit = parse_size(optarg);
+		if (!cli->mem_limit)
+			return pp_usage_error(err, "--memory-limit '%s' is not "
+					      "a size: give bytes, or a number "
+					      "with KiB, MiB or GiB (512MiB)",
+					      optarg);
 		break;
 	default:
 		return pp_usage_error(err, "unknown option");
@@ -402,6 +444,7 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 	o.explicit_selection = cli->variants.nr > 0;
 	o.timestamp = (time_t)ts;
 	o.comp = cli->comp;
+	o.mem_limit = cli->mem_limit;
 	progress_view_init(&view, &progress, "padpack split",
 			   cli->quiet || cli->json || cli->explain ||
 			   cli->scaffold);

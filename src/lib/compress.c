@@ -9,6 +9,7 @@
 
 #include <lzma.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_estimateCCtxSize */
 #include <zstd.h>
 
 #include "fsutil.h"
@@ -85,6 +86,43 @@ int pp_compress_opts_check(struct pp_compress_opts *o, struct pp_err *err)
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 		o->threads = n > 0 ? (int)n : 1;
+	}
+	return 0;
+}
+
+static uint64_t xz_memusage(const struct pp_compress_opts *o, int threads)
+{
+	lzma_options_lzma opt;
+	lzma_filter filters[3];
+	lzma_mt mt = { 0 };
+	uint64_t n;
+
+	if (pp_xz_filters((uint32_t)o->level, o->x86 != PP_X86_OFF, &opt,
+			  filters) < 0)
+		return 0;
+	if (threads <= 1) /* xzblocks: one block encoder */
+		n = lzma_raw_encoder_memusage(filters);
+	else {
+		mt.filters = filters;
+		mt.check = LZMA_CHECK_CRC64;
+		mt.threads = (uint32_t)threads;
+		n = lzma_stream_encoder_mt_memusage(&mt);
+	}
+	return n == UINT64_MAX ? 0 : n;
+}
+
+uint64_t pp_compress_memusage(const struct pp_compress_opts *o, int threads)
+{
+	switch (o->type) {
+	case PP_COMP_GZIP: /* deflateInit2's window and hash, 15 and 8 */
+		return (1u << 17) + (1u << 17);
+	case PP_COMP_XZ:
+		return xz_memusage(o, threads);
+	case PP_COMP_ZSTD: /* a context a worker, and the caller's */
+		return (uint64_t)ZSTD_estimateCCtxSize(o->level) *
+		       (uint64_t)(threads < 1 ? 2 : threads + 1);
+	case PP_COMP_NONE:
+		break;
 	}
 	return 0;
 }

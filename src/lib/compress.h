@@ -11,6 +11,7 @@
 #define PP_COMPRESS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -40,6 +41,12 @@ const char *pp_compressor_ext(enum pp_compressor type);
 const char *pp_compressor_name(enum pp_compressor type);
 /* Checks the level for the compressor; fills the default for -1. */
 int pp_compress_opts_check(struct pp_compress_opts *o, struct pp_err *err);
+
+/* The memory the compressor of o takes with THREADS threads, as liblzma
+ * (lzma_raw_encoder_memusage, or its multi-threaded encoder's), zlib and
+ * libzstd count it; an xz chain is counted with the x86 filter unless o
+ * turns it off. */
+uint64_t pp_compress_memusage(const struct pp_compress_opts *o, int threads);
 
 struct pp_zwriter;
 

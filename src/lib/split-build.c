@@ -8,10 +8,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,7 +28,7 @@
 #include "shlibs.h"
 #include "splitint.h"
 #include "tree.h"
-#include "workpool.h"
+#include "thread.h"
 #include "xalloc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -133,15 +136,62 @@ static int strip_elf(struct pp_split *s, size_t pkg,
 	return rc;
 }
 
-static int strip_static(const char *dst, struct pp_err *err)
+static int strip_archive(const char *path, struct pp_err *err)
 {
 	char *argv[] = { "strip", "--strip-debug", "--remove-section=.comment",
 			 "--remove-section=.note",
 			 "--enable-deterministic-archives", "-R", ".gnu.lto_*",
 			 "-R", ".gnu.debuglto_*", "-N", "__gnu_lto_slim", "-N",
-			 "__gnu_lto_v1", (char *)dst, NULL };
+			 "__gnu_lto_v1", (char *)path, NULL };
 
 	return pp_split_run_tool(argv, err);
+}
+
+/* strip writes each member of an archive as a file beside it. On ext4 a
+ * file made soon after many were deleted (the previous archive's
+ * members, the previous run's trees) scans past each of them: OpenBLAS's
+ * archive of 3,301 members took 1.9 s of kernel time so, 0.24 s on a
+ * tmpfs. An archive is therefore stripped in a directory of /dev/shm
+ * when that is a tmpfs with room for it, and copied back (the same
+ * bytes: the archive is deterministic). NULL: strip it where it is. */
+static char *strip_scratch(off_t size)
+{
+	struct statfs fs;
+	char *dir;
+
+	if (statfs("/dev/shm", &fs) < 0 || fs.f_type != TMPFS_MAGIC ||
+	    (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize < 4 * (uint64_t)size)
+		return NULL;
+	dir = xstrdup("/dev/shm/padpack-strip.XXXXXX");
+	if (!mkdtemp(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static int strip_static(const char *dst, off_t size, struct pp_err *err)
+{
+	char *dir = strip_scratch(size);
+	const char *base = strrchr(dst, '/');
+	struct strbuf tmp = STRBUF_INIT;
+	struct pp_err ignored;
+	int rc;
+
+	if (!dir)
+		return strip_archive(dst, err);
+	strbuf_addf(&tmp, "%s/%s", dir, base ? base + 1 : dst);
+	rc = pp_copy_file(dst, tmp.buf, 0644, err);
+	if (rc == 0)
+		rc = strip_archive(tmp.buf, err);
+	if (rc == 0)
+		rc = pp_copy_file(tmp.buf, dst, 0644, err);
+	pp_err_init(&ignored);
+	pp_remove_tree(dir, &ignored);
+	pp_err_release(&ignored);
+	strbuf_release(&tmp);
+	free(dir);
+	return rc;
 }
 
 /* ---- copying the files ------------------------------------------------ */
@@ -222,7 +272,7 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 	rc = f->python_shebang ? copy_python3(src, dst, err) :
 	     pp_copy_file(src, dst, fixed_mode(f), err);
 	if (rc == 0 && f->c.cls == PP_CLASS_STATIC)
-		rc = strip_static(dst, err);
+		rc = strip_static(dst, f->st.st_size, err);
 	else if (rc == 0 && has_debug_info(f))
 		rc = strip_elf(s, pkg, f, dst, err);
 	if (rc == 0 && pp_split_default_runpath(f)) {
@@ -674,54 +724,60 @@ static int has_python_script(const struct pp_split *s,
 	return 0;
 }
 
-static int control(struct pp_split *s, struct pp_shlibs_ctx *ctx, size_t pkg,
-		   struct pp_err *err)
+/* DEPS: the package's shared-library dependencies (dpkg-shlibdeps'). */
+static int control(struct pp_split *s, const struct pp_shlibdeps *deps,
+		   size_t pkg, struct pp_err *err)
 {
-	struct pp_shlibdeps deps;
 	struct pp_strlist rel = PP_STRLIST_INIT;
 	struct strbuf depends = STRBUF_INIT;
 	char *root = pkg_root(s, pkg), *joined;
-	int rc;
+	int rc = 0;
 
-	rc = pp_shlibdeps_package(ctx, s, pkg, &deps, err);
-	if (rc == 0) {
-		pp_shlibdeps_format(&deps, &depends);
-		pp_split_run_relations(s, pkg, &rel, NULL);
-		if (s->pkgs[pkg].role == PP_ROLE_DEV)
-			rc = pp_split_dev_depends(s, pkg, &rel, NULL, err);
-		if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
-			python_deps(s, &s->pkgs[pkg], &rel);
-		else if (has_python_script(s, &s->pkgs[pkg]))
-			pp_strlist_push(&rel, "python3:any");
-		joined = pp_strlist_join(&rel, ", ");
-		if (*joined)
-			strbuf_addf(&depends, "%s%s", depends.len ? ", " : "",
-				    joined);
-		free(joined);
-		if (rc == 0)
-			rc = pp_split_control(s, pkg, depends.buf, root, err);
-	}
+	pp_shlibdeps_format(deps, &depends);
+	pp_split_run_relations(s, pkg, &rel, NULL);
+	if (s->pkgs[pkg].role == PP_ROLE_DEV)
+		rc = pp_split_dev_depends(s, pkg, &rel, NULL, err);
+	if (s->pkgs[pkg].role == PP_ROLE_PYTHON)
+		python_deps(s, &s->pkgs[pkg], &rel);
+	else if (has_python_script(s, &s->pkgs[pkg]))
+		pp_strlist_push(&rel, "python3:any");
+	joined = pp_strlist_join(&rel, ", ");
+	if (*joined)
+		strbuf_addf(&depends, "%s%s", depends.len ? ", " : "", joined);
+	free(joined);
+	if (rc == 0)
+		rc = pp_split_control(s, pkg, depends.buf, root, err);
 	if (rc == 0)
 		rc = pp_split_maint_scripts(s, pkg, root, err);
 	if (rc == 0)
 		rc = settle_dirs(root, s->opts.timestamp, err);
-	pp_shlibdeps_release(&deps);
 	pp_strlist_release(&rel);
 	strbuf_release(&depends);
 	free(root);
 	return rc;
 }
 
+/* Where the packs write: a directory in the output directory, so that
+ * no package takes its name there before every package is made (a split
+ * that fails leaves none behind, nor half of the set). */
+static char *packed_dir(const struct pp_split *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/.padpack-split.tmp", s->opts.out_dir);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int pack(struct pp_split *s, size_t pkg, int threads,
 		struct pp_err *err)
 {
 	struct pp_pack_opts o = { s->opts.comp, s->opts.timestamp, NULL };
-	char *root = pkg_root(s, pkg), *written = NULL;
+	char *root = pkg_root(s, pkg), *dir = packed_dir(s), *written = NULL;
 	const char *base;
 	int rc;
 
 	o.comp.threads = threads; /* the bytes do not depend on it */
-	rc = pp_deb_pack(root, s->opts.out_dir, &o, &written, err);
+	rc = pp_deb_pack(root, dir, &o, &written, err);
 
 	if (rc == 0) {
 		base = strrchr(written, '/');
@@ -731,6 +787,43 @@ static int pack(struct pp_split *s, size_t pkg, int threads,
 	}
 	free(written);
 	free(root);
+	free(dir);
+	return rc;
+}
+
+/* A failed run: the packages made go. */
+static void drop_packed(const struct pp_split *s)
+{
+	char *dir = packed_dir(s);
+	struct pp_err ignored;
+
+	pp_err_init(&ignored);
+	pp_remove_tree(dir, &ignored);
+	pp_err_release(&ignored);
+	free(dir);
+}
+
+/* Every package made: each to its name in the output directory. */
+static int publish_packed(struct pp_split *s, struct pp_err *err)
+{
+	char *dir = packed_dir(s);
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
+		strbuf_reset(&from);
+		strbuf_reset(&to);
+		strbuf_addf(&from, "%s/%s", dir, s->pkgs[i].deb);
+		strbuf_addf(&to, "%s/%s", s->opts.out_dir, s->pkgs[i].deb);
+		if (rename(from.buf, to.buf) < 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot rename '%s' "
+					  "to '%s'", from.buf, to.buf);
+	}
+	if (rc == 0 && rmdir(dir) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot remove '%s'", dir);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	free(dir);
 	return rc;
 }
 
@@ -774,15 +867,21 @@ static int remove_previous(const struct pp_split *s, struct pp_err *err)
 
 static int prepare_dirs(const struct pp_split *s, struct pp_err *err)
 {
+	char *packed = packed_dir(s);
+	int rc = 0;
+
 	if (pp_remove_tree(s->opts.work_dir, err) < 0 ||
 	    pp_mkdir_p(s->opts.work_dir, 0755, err) < 0 ||
-	    pp_mkdir_p(s->opts.out_dir, 0755, err) < 0)
-		return -1;
-	return remove_previous(s, err);
+	    pp_remove_tree(packed, err) < 0 ||
+	    pp_mkdir_p(packed, 0755, err) < 0)
+		rc = -1;
+	free(packed);
+	return rc < 0 ? -1 : remove_previous(s, err);
 }
 
 /* The -dbgsym packages' Build-Ids, in the order of their packages'
- * files: gathered after the trees were built side by side. */
+ * files (from the staged files' ELF data: known before any tree is
+ * built). */
 static void collect_build_ids(struct pp_split *s)
 {
 	for (size_t i = 0; i < s->nr_pkgs; i++) {
@@ -804,22 +903,178 @@ static void collect_build_ids(struct pp_split *s)
 	}
 }
 
-static int build_job(void *ctx, size_t pkg, struct pp_err *err)
+/* The bytes of a built tree: what its pack will compress. */
+static unsigned long long tree_bytes(const struct pp_split *s, size_t pkg)
 {
-	struct pp_split *s = ctx;
+	struct pp_tree tree = { 0 };
+	struct pp_err ignored;
+	char *root = pkg_root(s, pkg);
+	unsigned long long n = 0;
 
-	pp_progress_add(s->opts.progress, 1, s->pkgs[pkg].name);
-	if (s->pkgs[pkg].role == PP_ROLE_DBGSYM)
-		return 0; /* filled by its package's job */
-	return build_tree(s, pkg, err);
+	pp_err_init(&ignored);
+	if (pp_tree_walk(root, NULL, &tree, &ignored) == 0)
+		for (size_t i = 0; i < tree.nr; i++)
+			if (S_ISREG(tree.e[i].st.st_mode))
+				n += (unsigned long long)tree.e[i].st.st_size;
+	pp_err_release(&ignored);
+	pp_tree_release(&tree);
+	free(root);
+	return n;
 }
 
-static int pack_job(void *ctx, size_t pkg, struct pp_err *err)
-{
-	const struct pp_split_sched *sched = ctx;
+/* The pipeline: each worker takes the steps the schedule gives, a
+ * package's tree or its control data and .deb; what each step reports
+ * is kept by package and phase, and gathered in that order after, so
+ * that what is printed depends on neither the workers nor the timing. */
+struct pipeline {
+	struct pp_split_sched sched;
+	pthread_mutex_t control_lock; /* control data, one package at a time */
+	struct pp_shlibdeps *deps;    /* a package: its shared libraries' */
+	struct pp_err deps_err;
+	struct pp_err *build_errs, *control_errs, *pack_errs; /* a package */
+};
 
-	pp_progress_add(sched->s->opts.progress, 1, sched->s->pkgs[pkg].name);
-	return pack(sched->s, pkg, sched->pack_threads, err);
+static int build_step(struct pipeline *pl, size_t pkg)
+{
+	struct pp_split *s = pl->sched.s;
+	long dbg = dbgsym_of(s, pkg);
+	int rc;
+
+	pp_progress_add(s->opts.progress, 0, s->pkgs[pkg].name);
+	rc = build_tree(s, pkg, &pl->build_errs[pkg]);
+	if (rc == 0)
+		pl->sched.weight[pkg] = tree_bytes(s, pkg);
+	if (rc == 0 && dbg >= 0)
+		pl->sched.weight[dbg] = tree_bytes(s, (size_t)dbg);
+	return rc;
+}
+
+/* Every package's shared-library dependencies, in package order (the
+ * first that cannot be resolved is the error, whatever the timing),
+ * while the first trees are built. */
+static int deps_step(struct pipeline *pl)
+{
+	struct pp_split *s = pl->sched.s;
+	struct pp_shlibs_ctx *ctx = pp_shlibs_ctx_new(s, &pl->deps_err);
+	int rc = ctx ? 0 : -1;
+
+	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
+		rc = pp_shlibdeps_package(ctx, s, i, &pl->deps[i],
+					  &pl->deps_err);
+	pp_shlibs_ctx_free(ctx);
+	return rc;
+}
+
+static int control_step(struct pipeline *pl, size_t pkg)
+{
+	struct pp_split *s = pl->sched.s;
+	int rc;
+
+	pthread_mutex_lock(&pl->control_lock);
+	rc = control(s, &pl->deps[pkg], pkg, &pl->control_errs[pkg]);
+	pthread_mutex_unlock(&pl->control_lock);
+	return rc;
+}
+
+static int pack_step(struct pipeline *pl, const struct pp_split_step *step)
+{
+	struct pp_split *s = pl->sched.s;
+	struct pp_err *err = &pl->pack_errs[step->pkg];
+	int rc = control_step(pl, step->pkg);
+
+	if (rc == 0)
+		rc = pack(s, step->pkg, step->threads, err);
+	if (rc == 0)
+		pp_progress_add(s->opts.progress, 1, s->pkgs[step->pkg].name);
+	return rc;
+}
+
+static void *pipeline_worker(void *arg)
+{
+	struct pipeline *pl = arg;
+	struct pp_split_step step;
+
+	while (pp_split_sched_next(&pl->sched, &step)) {
+		int rc = step.kind == PP_SPLIT_DEPS ? deps_step(pl) :
+			 step.kind == PP_SPLIT_BUILD ?
+			 build_step(pl, step.pkg) : pack_step(pl, &step);
+
+		pp_split_sched_done(&pl->sched, &step, rc);
+	}
+	return NULL;
+}
+
+/* Warnings of every step, then the first error, into err. */
+static int gather(struct pp_err *errs, size_t n, int rc, struct pp_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pp_err *e = &errs[i];
+
+		if (e->code != PP_EXIT_OK && rc == 0)
+			rc = pp_err_move(err, e); /* its warnings too */
+		else
+			strbuf_add(&err->warnings, e->warnings.buf,
+				   e->warnings.len);
+		pp_err_release(e);
+	}
+	return rc;
+}
+
+static struct pp_err *new_errs(size_t n)
+{
+	struct pp_err *errs = xcalloc(n ? n : 1, sizeof(*errs));
+
+	for (size_t i = 0; i < n; i++)
+		pp_err_init(&errs[i]);
+	return errs;
+}
+
+/* Every package built and packed; the builds' warnings and first error
+ * come first, then the dependencies' and control data's, then the
+ * packs'. */
+static int run_pipeline(struct pp_split *s, struct pp_err *err)
+{
+	struct pipeline pl = { .deps = NULL };
+	pthread_t *tids;
+	size_t started = 0;
+	int rc;
+
+	pp_split_sched_init(&pl.sched, s);
+	pthread_mutex_init(&pl.control_lock, NULL);
+	pl.deps = xcalloc(s->nr_pkgs + 1, sizeof(*pl.deps));
+	pp_err_init(&pl.deps_err);
+	pl.build_errs = new_errs(s->nr_pkgs);
+	pl.control_errs = new_errs(s->nr_pkgs);
+	pl.pack_errs = new_errs(s->nr_pkgs);
+	tids = xcalloc(pl.sched.workers, sizeof(*tids));
+	/* the caller is a worker too; the others are threads */
+	for (size_t i = 1; i < pl.sched.workers; i++)
+		if (pp_thread_start(&tids[started], pipeline_worker, &pl) == 0)
+			started++;
+	pipeline_worker(&pl);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	rc = gather(pl.build_errs, s->nr_pkgs, 0, err);
+	rc = gather(&pl.deps_err, 1, rc, err);
+	rc = gather(pl.control_errs, s->nr_pkgs, rc, err);
+	rc = gather(pl.pack_errs, s->nr_pkgs, rc, err);
+	free(pl.build_errs);
+	free(pl.control_errs);
+	free(pl.pack_errs);
+	if (pl.sched.nr_alone)
+		pp_warn(err, "padpack split: the compressor of %zu package%s "
+			"takes %.1f MiB, over the memory limit of %.1f MiB: "
+			"each was packed with no other beside it",
+			pl.sched.nr_alone, pl.sched.nr_alone == 1 ? "" : "s",
+			(double)pl.sched.alone_memory / (1 << 20),
+			(double)s->opts.mem_limit / (1 << 20));
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		pp_shlibdeps_release(&pl.deps[i]);
+	free(pl.deps);
+	pthread_mutex_destroy(&pl.control_lock);
+	pp_split_sched_release(&pl.sched);
+	free(tids);
+	return rc;
 }
 
 static int split_run_locked(struct pp_split *s, struct pp_err *err);
@@ -849,14 +1104,14 @@ int pp_split_run(struct pp_split *s, struct pp_err *err)
 
 static int split_run_locked(struct pp_split *s, struct pp_err *err)
 {
-	struct pp_progress *pg = s->opts.progress;
-	struct pp_split_sched sched;
-	struct pp_shlibs_ctx *ctx;
 	int rc = pp_split_isa_check(s, err);
+
+	int prepared;
 
 	/* nothing is written, nor removed, when the proof fails */
 	if (rc == 0)
 		rc = prepare_dirs(s, err);
+	prepared = rc == 0;
 
 	/* -dbgsym trees fill while their packages' binaries are stripped */
 	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
@@ -871,29 +1126,18 @@ static int split_run_locked(struct pp_split *s, struct pp_err *err)
 			strbuf_release(&d);
 			free(root);
 		}
-	pp_split_sched_init(&sched, s);
-	pp_progress_task(pg, "staging and stripping", s->nr_pkgs, "packages");
-	if (rc == 0)
-		rc = pp_pool_run(s->nr_pkgs, sched.order, sched.workers,
-				 build_job, s, err);
 	if (rc == 0)
 		collect_build_ids(s);
-	ctx = rc == 0 ? pp_shlibs_ctx_new(s, err) : NULL;
-	if (!ctx)
-		rc = -1;
-	pp_progress_task(pg, "computing dependencies", s->nr_pkgs, "packages");
-	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++) {
-		pp_progress_add(pg, 1, s->pkgs[i].name);
-		rc = control(s, ctx, i, err);
-	}
-	pp_shlibs_ctx_free(ctx);
-	pp_progress_task(pg, "packing", s->nr_pkgs, "packages");
+	pp_progress_task(s->opts.progress, "building and packing", s->nr_pkgs,
+			 "packages");
 	if (rc == 0)
-		rc = pp_pool_run(s->nr_pkgs, sched.order, sched.workers,
-				 pack_job, &sched, err);
+		rc = run_pipeline(s, err);
+	if (rc == 0)
+		rc = publish_packed(s, err);
+	else if (prepared)
+		drop_packed(s);
 	for (size_t i = 0; rc == 0 && i < s->nr_pkgs; i++)
 		pp_strlist_push(&s->written, s->pkgs[i].deb);
-	pp_split_sched_release(&sched);
 	if (rc == 0)
 		rc = pp_split_write_changes(s, err);
 	return rc;

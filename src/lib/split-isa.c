@@ -18,6 +18,7 @@
 #include "isa.h"
 #include "progress.h"
 #include "splitint.h"
+#include "workpool.h"
 #include "xalloc.h"
 
 /* The width --explain wraps lists of exempt functions at. */
@@ -65,41 +66,85 @@ static void policy_for(const struct pp_spec *spec, const char *path,
 	pol->nr_dispatcher_globs = nd;
 }
 
+/* The files to scan, largest first, decoded side by side on the CPUs of
+ * opts.comp.threads: each file's report is its own, so the order they
+ * end in changes nothing. */
+struct scan_job {
+	struct pp_split *s;
+	struct pp_split_ref *refs; /* the scannable files */
+};
+
+static int scan_file(void *ctx, size_t job, struct pp_err *err)
+{
+	const struct scan_job *sj = ctx;
+	struct pp_split_stage *st = &sj->s->stages[sj->refs[job].stage];
+	struct pp_split_file *f = &st->files[sj->refs[job].file];
+	struct strbuf path = STRBUF_INIT;
+	struct pp_isa_policy pol;
+	const char **globs, **disp;
+	int rc;
+
+	policy_for(sj->s->spec, f->path, &pol, &globs, &disp);
+	pp_split_file_source(st, f, &path);
+	f->isa = xcalloc(1, sizeof(*f->isa));
+	rc = pp_isa_scan(path.buf, &pol, f->isa, err);
+	pp_progress_add(sj->s->opts.progress, (uint64_t)f->st.st_size, f->path);
+	free(globs);
+	free(disp);
+	strbuf_release(&path);
+	return rc;
+}
+
+struct sized_job {
+	size_t job;
+	off_t size;
+};
+
+static int larger_first(const void *a, const void *b)
+{
+	const struct sized_job *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
 int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 {
+	struct scan_job sj = { s, NULL };
+	struct sized_job *by_size = NULL;
+	size_t n = 0, *order;
 	uint64_t bytes = 0;
+	int rc, cpus = s->opts.comp.threads > 0 ? s->opts.comp.threads : 1;
 
 	if (strcmp(s->arch, "amd64"))
 		return 0; /* the scanner decodes x86-64 */
-	for (size_t k = 0; k < s->nr_stages; k++)
-		for (size_t i = 0; i < s->stages[k].nr; i++)
-			if (scannable(&s->stages[k].files[i]))
-				bytes += (uint64_t)s->stages[k].files[i].st.st_size;
-	pp_progress_task(s->opts.progress, "scanning instructions", bytes,
-			 "bytes");
+	/* jobs in stage order (the first error is the first file's) */
 	for (size_t k = 0; k < s->nr_stages; k++)
 		for (size_t i = 0; i < s->stages[k].nr; i++) {
-			struct pp_split_file *f = &s->stages[k].files[i];
-			struct strbuf path = STRBUF_INIT;
-			struct pp_isa_policy pol;
-			const char **globs, **disp;
-			int rc;
+			const struct pp_split_file *f = &s->stages[k].files[i];
 
 			if (!scannable(f))
 				continue;
-			policy_for(s->spec, f->path, &pol, &globs, &disp);
-			pp_split_file_source(&s->stages[k], f, &path);
-			f->isa = xcalloc(1, sizeof(*f->isa));
-			rc = pp_isa_scan(path.buf, &pol, f->isa, err);
-			pp_progress_add(s->opts.progress,
-					(uint64_t)f->st.st_size, f->path);
-			free(globs);
-			free(disp);
-			strbuf_release(&path);
-			if (rc < 0)
-				return -1;
+			sj.refs = xrealloc(sj.refs, (n + 1) * sizeof(*sj.refs));
+			by_size = xrealloc(by_size, (n + 1) * sizeof(*by_size));
+			sj.refs[n] = (struct pp_split_ref){ k, i };
+			by_size[n] = (struct sized_job){ n, f->st.st_size };
+			n++;
+			bytes += (uint64_t)f->st.st_size;
 		}
-	return 0;
+	pp_progress_task(s->opts.progress, "scanning instructions", bytes,
+			 "bytes");
+	/* started largest first */
+	qsort(by_size, n, sizeof(*by_size), larger_first);
+	order = xcalloc(n + 1, sizeof(*order));
+	for (size_t i = 0; i < n; i++)
+		order[i] = by_size[i].job;
+	rc = pp_pool_run(n, order, (size_t)cpus, scan_file, &sj, err);
+	free(by_size);
+	free(sj.refs);
+	free(order);
+	return rc;
 }
 
 /* ---- what a variant allows and requires --------------------------------- */

@@ -22,6 +22,7 @@
 #include "shlibs.h"
 #include "splitint.h"
 #include "tree.h"
+#include "workpool.h"
 #include "xalloc.h"
 
 char *pp_split_debian_version(const char *upstream, const char *revision)
@@ -169,8 +170,6 @@ static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 		    struct pp_err *err)
 {
 	struct pp_split_file *f;
-	struct strbuf full = STRBUF_INIT;
-	int rc = 0;
 
 	if (!S_ISREG(e->st.st_mode) && !S_ISDIR(e->st.st_mode) &&
 	    !S_ISLNK(e->st.st_mode))
@@ -184,6 +183,18 @@ static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 	f->st = e->st;
 	f->link = e->link_target ? xstrdup(e->link_target) : NULL;
 	f->pkg = -1;
+	return 0;
+}
+
+/* What a file's bytes say: its class (and ELF data), its SHA-256, a
+ * script's #! line. */
+static int inspect_file(void *ctx, size_t i, struct pp_err *err)
+{
+	struct pp_split_stage *st = ctx;
+	struct pp_split_file *f = &st->files[i];
+	struct strbuf full = STRBUF_INIT;
+	int rc = 0;
+
 	if (pp_classify(st->dir, f->path, &f->st, f->link, &f->c, err) < 0)
 		return -1;
 	if (S_ISREG(f->st.st_mode)) {
@@ -202,7 +213,44 @@ static int add_file(struct pp_split_stage *st, const struct pp_tree_entry *e,
 	return rc;
 }
 
-static int read_stage(struct pp_split_stage *st, struct pp_err *err)
+struct sized_file {
+	size_t i;
+	off_t size;
+};
+
+static int larger_file_first(const void *a, const void *b)
+{
+	const struct sized_file *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Every file of the stage inspected on THREADS threads, the largest
+ * first; the first error is that of the first file in the tree. */
+static int inspect_files(struct pp_split_stage *st, int threads,
+			 struct pp_err *err)
+{
+	struct sized_file *by_size = xcalloc(st->nr + 1, sizeof(*by_size));
+	size_t *order = xcalloc(st->nr + 1, sizeof(*order));
+	int rc;
+
+	for (size_t i = 0; i < st->nr; i++)
+		by_size[i] = (struct sized_file){ i, S_ISREG(st->files[i].st.st_mode)
+						  ? st->files[i].st.st_size : 0 };
+	qsort(by_size, st->nr, sizeof(*by_size), larger_file_first);
+	for (size_t i = 0; i < st->nr; i++)
+		order[i] = by_size[i].i;
+	rc = pp_pool_run(st->nr, order, threads > 0 ? (size_t)threads : 1,
+			 inspect_file, st, err);
+	free(by_size);
+	free(order);
+	return rc;
+}
+
+static int read_stage(struct pp_split_stage *st, int threads,
+		      struct pp_err *err)
 {
 	struct pp_tree t = { 0 };
 	unsigned char *nonempty;
@@ -229,6 +277,8 @@ static int read_stage(struct pp_split_stage *st, struct pp_err *err)
 		}
 		rc = add_file(st, &t.e[i], err);
 	}
+	if (!rc)
+		rc = inspect_files(st, threads, err);
 	if (!rc)
 		pp_split_index_stage(st);
 	free(nonempty);
@@ -270,7 +320,7 @@ static int carry_hwcaps(struct pp_split *s, struct pp_strlist *higher,
 		st.dir = xstrdup(tab + 1);
 		*tab = 0;
 		st.variant = pp_spec_find_variant(s->spec, higher->items[i]);
-		rc = read_stage(&st, err);
+		rc = read_stage(&st, s->opts.comp.threads, err);
 		if (!rc)
 			rc = pp_split_hwcaps_carry(s, &st, err);
 		for (size_t j = 0; j < st.nr; j++)
@@ -324,7 +374,7 @@ static int load_stages(struct pp_split *s, struct pp_err *err)
 		st->variant = &spec->variants[i];
 		st->dir = strbuf_detach(&dir, NULL);
 		s->nr_stages++;
-		if (read_stage(st, err) < 0) {
+		if (read_stage(st, s->opts.comp.threads, err) < 0) {
 			pp_strlist_release(&missing);
 			pp_strlist_release(&higher);
 			return -1;

@@ -20,6 +20,7 @@
 #define PP_SPLIT_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -45,6 +46,7 @@ struct pp_split_opts {
 				     error, not skipped */
 	time_t timestamp;         /* SOURCE_DATE_EPOCH, or now */
 	struct pp_compress_opts comp;
+	uint64_t mem_limit;       /* the packs' compressors together; 0: none */
 	struct pp_progress *progress; /* told how far pp_split_run is; NULL */
 };
 
@@ -137,7 +139,8 @@ struct pp_split {
 void pp_split_file_source(const struct pp_split_stage *st,
 			  const struct pp_split_file *f, struct strbuf *out);
 
-/* Plans the split of the selected variants' stage trees. */
+/* Plans the split of the selected variants' stage trees (reading their
+ * files and scanning their instructions on opts.comp.threads threads). */
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 		  const struct pp_split_opts *opts, struct pp_err *err);
 void pp_split_release(struct pp_split *s);
@@ -153,9 +156,12 @@ void pp_split_explain(const struct pp_split *s, struct strbuf *out);
 void pp_split_scaffold(const struct pp_split *s, const char *stage,
 		       const char *copyright, struct strbuf *out);
 
-/* Builds and packs every package, then SHA256SUMS, .buildinfo and
- * .changes. Files a previous run listed in OUT/SHA256SUMS are removed
- * first; every file is written under a temporary name and renamed. */
+/* Builds and packs every package (a pipeline on opts.comp.threads
+ * workers, split-sched.c), then SHA256SUMS, .buildinfo and .changes.
+ * Files a previous run listed in OUT/SHA256SUMS are removed first; the
+ * packages are packed into OUT/.padpack-split.tmp and renamed into OUT
+ * when every one is made; every other file is written under a temporary
+ * name and renamed. */
 int pp_split_run(struct pp_split *s, struct pp_err *err);
 
 #endif

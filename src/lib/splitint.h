@@ -5,6 +5,9 @@
 #ifndef PP_SPLITINT_H
 #define PP_SPLITINT_H
 
+#include <pthread.h>
+#include <stdint.h>
+
 #include "dpkgdb.h"
 #include "split-plan.h"
 
@@ -299,19 +302,58 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 
 int pp_split_write_changes(struct pp_split *s, struct pp_err *err);
 
-/* split-sched.c: how the packages are built and packed side by side.
- * ORDER: the packages, largest first (so the longest job does not start
- * last); WORKERS: the opts.comp.threads CPUs, one package each, and
- * PACK_THREADS each package's compressor threads (the whole budget when
- * there is one worker). The packages' bytes depend on none of it. */
+/* split-sched.c: how the packages are built and packed side by side, as
+ * a pipeline: a package is packed as soon as its tree is built (and a
+ * -dbgsym package's, its parent's), while other trees are still being
+ * built. The trees are built largest first (ORDER, by staged bytes), and
+ * of the packages ready, the largest tree (WEIGHT, its bytes once built)
+ * is packed first: the longest compressions start early and no single
+ * long one is left for the end. WORKERS: the opts.comp.threads CPUs, a
+ * step each; a pack gets one compressor thread, or the CPUs left idle
+ * when nothing else is left to start. Under MEM_LIMIT (0: none) the
+ * compressors' memory together stays under it: a pack that does not fit
+ * waits for one that runs to end (one over the limit alone runs alone).
+ * The first step works out every package's shared-library dependencies
+ * (in package order, so the first error does not depend on the timing);
+ * no pack starts before it ends. The packages' bytes depend on none of
+ * it. */
+enum pp_split_step_kind { PP_SPLIT_DEPS, PP_SPLIT_BUILD, PP_SPLIT_PACK };
+
+struct pp_split_step {
+	enum pp_split_step_kind kind;
+	size_t pkg;
+	int threads;      /* a pack's compressor threads */
+	uint64_t memory;  /* what its compressor takes */
+};
+
 struct pp_split_sched {
 	struct pp_split *s;
-	size_t *order;
-	size_t workers;
-	int pack_threads;
+	size_t *order;            /* the trees to build, largest first */
+	size_t nr_builds, next_build;
+	size_t *waiting;          /* a package: builds its tree waits for */
+	unsigned long long *weight; /* a package: its tree's bytes, built */
+	unsigned char *taken;     /* a package: its pack has started */
+	size_t workers, busy, packing;
+	int cpus, failed;
+	int deps_taken, deps_done; /* every package's dependencies, first */
+	uint64_t mem_limit, mem_used;
+	size_t nr_alone;          /* packs over the limit, each run alone */
+	uint64_t alone_memory;    /* the largest of their compressors' */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
 };
 
 void pp_split_sched_init(struct pp_split_sched *sched, struct pp_split *s);
+/* The next step for a worker, waiting while none is ready but others
+ * run; 0 when nothing is left (or a step failed). */
+int pp_split_sched_next(struct pp_split_sched *sched,
+			struct pp_split_step *step);
+/* The step ended (rc < 0: failed; no new step starts). A build fills
+ * WEIGHT of its package and of its -dbgsym package before. */
+void pp_split_sched_done(struct pp_split_sched *sched,
+			 const struct pp_split_step *step, int rc);
+/* The compressor memory of one pack with THREADS threads. */
+uint64_t pp_split_pack_memory(const struct pp_split *s, int threads);
 void pp_split_sched_release(struct pp_split_sched *sched);
 
 

@@ -20,6 +20,9 @@
 # and install steps empty (the tree is staged already), dh_strip with
 # automatic -dbgsym packages, dh_makeshlibs, dh_shlibdeps, dh_builddeb
 # (xz -6, as padpack). Both run one after the other, RUNS times; medians.
+# A last row: padpack --threads 2 --memory-limit at the peak RSS of the
+# largest debhelper process of the run (the packs' xz encoders held under
+# it: one at a time at xz -6), the wall time this memory costs.
 #   RUNS=1 JOBS=2 make bench PARTS=openblas
 set -eu
 shopt -s nullglob
@@ -150,6 +153,11 @@ for _ in $(seq "$RUNS"); do
 	for j in $JOBS; do
 		timed "$work/p$j" split_run "$j" "$j" "${VARIANT_ARGS[@]}"
 	done
+	# --threads 2 with the compressors held under the peak of this
+	# run's largest debhelper process: the other side of the trade-off
+	MEMLIMIT=$(for v in "${VARIANTS[@]}"; do tail -n 1 "$work/dh-$v.t"; done |
+		awk '$3 > m { m = $3 } END { print m }')
+	timed "$work/pmem" split_run mem 2 --memory-limit="${MEMLIMIT}MiB" "${VARIANT_ARGS[@]}"
 done
 
 ncpu=$(nproc)
@@ -185,6 +193,10 @@ for j in $JOBS; do
 		"$j" "$(ls "$work/p$j"/*.deb | wc -l)" "$(bytes "$work/p$j"/*.deb)" "$t" "$c" \
 		"$(echo "100 * $c / ($t * $ncpu)" | bc -l)" "$r"
 done
+t=$(col "$work/pmem.t" 1) c=$(col "$work/pmem.t" 2) r=$(col "$work/pmem.t" 3)
+printf '| padpack split --threads 2 --memory-limit=%sMiB, the set | %d | %d | %.1f | %.1f | %.0f%% | %.1f |\n' \
+	"$MEMLIMIT" "$(ls "$work/pmem"/*.deb | wc -l)" "$(bytes "$work/pmem"/*.deb)" "$t" "$c" \
+	"$(echo "100 * $c / ($t * $ncpu)" | bc -l)" "$r"
 echo
 echo "| padpack / debhelper's sum | wall | CPU | bytes | peak RSS |"
 echo "| --- | ---: | ---: | ---: | ---: |"
@@ -193,9 +205,17 @@ for j in $JOBS; do
 		"$(ratio "$(col "$work/p$j.t" 1)" "$dh_t")" "$(ratio "$(col "$work/p$j.t" 2)" "$dh_c")" \
 		"$(ratio "$(bytes "$work/p$j"/*.deb)" "$dh_b")" "$(ratio "$(col "$work/p$j.t" 3)" "$dh_r")"
 done
+printf '| --threads 2 --memory-limit=%sMiB | %.3f | %.3f | %.4f | %.3f |\n' "$MEMLIMIT" \
+	"$(ratio "$(col "$work/pmem.t" 1)" "$dh_t")" "$(ratio "$(col "$work/pmem.t" 2)" "$dh_c")" \
+	"$(ratio "$(bytes "$work/pmem"/*.deb)" "$dh_b")" "$(ratio "$(col "$work/pmem.t" 3)" "$dh_r")"
 echo
 first=${JOBS%% *}
 threads_identical "$work" "$JOBS"
+same=yes
+for f in "$work/p$first"/*.deb; do
+	cmp -s "$f" "$work/pmem/$(basename "$f")" || same="no ($(basename "$f"))"
+done
+echo "Packages byte-identical with --memory-limit: $same."
 echo "Target: the set's wall time <= 0.5 x the sum of debhelper's; bytes and RSS ratios <= 1."
 echo
 bytes_table "$work/p$first" "$work"/dh-*/out

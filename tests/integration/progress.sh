@@ -28,7 +28,7 @@ printf 'Copyright (c) 2024 Jane Upstream\n\nPermission is granted to use it.\n' 
 	> "$S/usr/share/doc/progdemo/COPYING"
 split_cmd="$(q "$PADPACK") split --stage $(q "$S") --name progdemo --version 1.0"
 check_fails "split on a terminal: a line per task, redrawn, how far and the time" 0 \
-	$'\r\e\\[Kpadpack split: packing [a-z-]* ?\\([0-9]/2 packages, [0-9]+%, [0-9]+ s' \
+	$'\r\e\\[Kpadpack split: building and packing [a-z-]* ?\\([0-9]/2 packages, [0-9]+%, [0-9]+ s' \
 	on_tty "PADPACK_PROGRESS=always $split_cmd -o d1"
 check_fails "split on a terminal: a summary line with the time taken" 0 \
 	$'\r\e\\[Kpadpack split: 2 packages of progdemo 1.0-1 in [0-9]+\\.[0-9] s\r?$' \
@@ -45,7 +45,7 @@ check "split without a terminal: nothing on stderr" bash -c \
 check "split without a terminal: stdout as before (the table only)" bash -c \
 	"sed 's/ d6\$/ d3/' out6 | cmp - <(PADPACK_PROGRESS=never $split_cmd -o d3)"
 check_fails "PADPACK_PROGRESS=always without a terminal: plain lines, no escapes" 0 \
-	'^padpack split: packing .*packages' \
+	'^padpack split: building and packing .*packages' \
 	bash -c "PADPACK_PROGRESS=always $split_cmd -o d7 2>&1 >/dev/null | grep -v $'\e'"
 check_fails "PADPACK_PROGRESS=never on a terminal: no progress" 0 '^[^\r]*$' \
 	on_tty "PADPACK_PROGRESS=never $split_cmd -o d8 2>&1 >/dev/null"

@@ -249,6 +249,39 @@ check_threads() {
 		     <(grep -v buildinfo '$WORK/threads-3/paddle_${V}_amd64.changes')"
 	check_fails "--threads 0: a usage error" 2 "--threads '0' is not a number" \
 		split_core -q --threads 0 -o "$WORK/threads-0"
+	check_memory_limit
+}
+
+# --memory-limit: the packs' xz encoders (93 MiB each at -6) together stay
+# under it; fewer packed at once, the same bytes. Under 93 MiB each
+# package packs alone, with one note saying so.
+check_memory_limit() {
+	local lim bad=
+	for lim in 200MiB 1MiB; do
+		split_core --threads 3 --memory-limit=$lim -o "$WORK/mem-$lim" \
+			>/dev/null 2>"$WORK/mem-$lim.err" ||
+			{ not_ok "--memory-limit=$lim" "$(cat "$WORK/mem-$lim.err")"; return; }
+		for f in "$D"/*.deb; do
+			cmp -s "$f" "$WORK/mem-$lim/$(basename "$f")" || bad="$bad $lim:$(basename "$f")"
+		done
+	done
+	check "packed, then renamed into place: no packing directory left" \
+		test ! -e "$WORK/mem-1MiB/.padpack-split.tmp"
+	if [ -z "$bad" ]; then
+		ok "--memory-limit 200MiB and 1MiB: the same .debs as without"
+	else
+		not_ok "--memory-limit 200MiB and 1MiB: the same .debs as without" "differ:$bad"
+	fi
+	check "--memory-limit under one encoder: one note, each package packed alone" \
+		grep -qx 'padpack split: the compressor of [0-9]* packages takes [0-9.]* MiB, over the memory limit of 1.0 MiB: each was packed with no other beside it' \
+		"$WORK/mem-1MiB.err"
+	check "--memory-limit over the encoders: no note" \
+		bash -c "! grep -q 'memory limit' '$WORK/mem-200MiB.err'"
+	check_fails "--memory-limit=12XB: a usage error naming the value and the units" 2 \
+		"--memory-limit '12XB' is not a size: give bytes, or a number with KiB, MiB or GiB" \
+		split_core -q --memory-limit=12XB -o "$WORK/mem-bad"
+	check_fails "--memory-limit=0: a usage error" 2 "--memory-limit '0' is not a size" \
+		split_core -q --memory-limit=0 -o "$WORK/mem-bad"
 }
 
 # xz's x86 BCJ filter (--x86-filter, default auto): in the data member of
@@ -437,6 +470,8 @@ check_errors() {
 		'stage/usr/bin/needy: NEEDED libnothere\.so\.7 cannot be resolved to a package.*packages\.needed' \
 		"$PADPACK" split -c "$CORE_SPEC" -B "$bad" -o "$WORK/bad-out" --variant cpu-noavx
 	check "a failed split leaves no package behind" bash -c "! ls '$WORK/bad-out'/*.deb 2>/dev/null"
+	check "a failed split leaves no packing directory behind" \
+		test ! -e "$WORK/bad-out/.padpack-split.tmp"
 	mkdir -p "$WORK/nodb/info" "$WORK/nodb/updates" && : >"$WORK/nodb/status"
 	check_fails "a system library no installed package owns: says so (dpkg-query)" 3 \
 		'NEEDED libc\.so\.6 cannot be resolved to a package: .*libc\.so\.6 has it, but no installed package owns that file \(dpkg-query --search\)' \
