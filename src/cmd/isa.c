@@ -12,7 +12,8 @@
 
 static const char usage[] =
 	"usage: padpack isa [--max LIMIT] [--exempt GLOB]... [--ifunc]\n"
-	"                   [--dispatcher GLOB]... [--json] FILE...\n\n"
+	"                   [--dispatcher GLOB]... [--list-exempt] [--json]\n"
+	"                   FILE...\n\n"
 	"Decodes the executable code of ELF files (executables, shared\n"
 	"libraries, .o files, and .a archives member by member) and prints,\n"
 	"per file, the highest x86-64 level its code needs, then one line per\n"
@@ -37,6 +38,10 @@ static const char usage[] =
 	"  --dispatcher GLOB  with --ifunc: functions matching GLOB hand out\n"
 	"                  variants as resolvers do (glibc's\n"
 	"                  __libc_ifunc_impl_list); implies --ifunc\n"
+	"  --list-exempt   after each file, a line per exempt function: its\n"
+	"                  name, why it is exempt, its instructions and the\n"
+	"                  extensions its code needs (in --json, always, as\n"
+	"                  exempt_functions)\n"
 	"  --json          print a JSON array, one object per file\n\n"
 	"Exit status: 0 within the limit, 1 above it, 2 usage, 3 a file is not\n"
 	"a readable x86-64 ELF file or archive, 4 a file cannot be read.\n";
@@ -46,7 +51,7 @@ struct opts {
 	const char **globs, **dispatchers;
 	size_t nr_globs, globs_alloc, nr_dispatchers, dispatchers_alloc;
 	struct pp_isa_limit limit;
-	int has_limit, json;
+	int has_limit, json, list_exempt;
 };
 
 static int parse(int argc, char **argv, struct opts *o, struct pp_err *err)
@@ -57,6 +62,7 @@ static int parse(int argc, char **argv, struct opts *o, struct pp_err *err)
 		{ "ifunc", no_argument, NULL, 'i' },
 		{ "dispatcher", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "list-exempt", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -83,6 +89,9 @@ static int parse(int argc, char **argv, struct opts *o, struct pp_err *err)
 			break;
 		case 'j':
 			o->json = 1;
+			break;
+		case 'l':
+			o->list_exempt = 1;
 			break;
 		default:
 			return pp_usage_error(err, "unknown option");
@@ -151,6 +160,23 @@ static void print_text(const char *path, const struct pp_isa_report *r)
 	strbuf_release(&sb);
 }
 
+/* "  exempt NAME (WHY, N instructions): EXT EXT", one a function, in
+ * name order, with the extensions above the baseline its code needs. */
+static void print_exempt(const struct pp_isa_report *r)
+{
+	struct strbuf exts = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nr_exempt_funcs; i++) {
+		const struct pp_isa_func *fn = &r->exempt_funcs[i];
+
+		strbuf_reset(&exts);
+		pp_isa_set_format(&fn->exts, &exts);
+		printf("  exempt %s (%s, %lu instructions): %s\n", fn->name,
+		       why_name(fn->why), fn->nr_insns, exts.buf);
+	}
+	strbuf_release(&exts);
+}
+
 static void add_json(json_t *files, const char *path,
 		     const struct pp_isa_report *r, const char *violation)
 {
@@ -179,6 +205,8 @@ static int scan_one(const char *path, const struct opts *o, json_t *files,
 		add_json(files, path, &r, violation->len ? violation->buf : NULL);
 	else
 		print_text(path, &r);
+	if (!o->json && o->list_exempt)
+		print_exempt(&r);
 	pp_isa_report_release(&r);
 	return 0;
 }

@@ -167,10 +167,26 @@ static json_t *isa_use(const struct pp_isa_use *u)
 	return obj;
 }
 
+static json_t *isa_func(const struct pp_isa_func *fn)
+{
+	json_t *obj = json_object(), *exts = json_array();
+
+	set(obj, "name", pp_json_text(fn->name));
+	set(obj, "exempt", pp_json_text(why_name(fn->why)));
+	set(obj, "instructions", json_integer((json_int_t)fn->nr_insns));
+	for (int e = 0; e < PP_ISA_NR_EXTS; e++)
+		if (fn->exts.has[e] && (pp_isa_ext_beyond((enum pp_isa_ext)e) ||
+		    pp_isa_ext_level((enum pp_isa_ext)e) != PP_ISA_BASELINE))
+			json_array_append_new(exts, json_string(
+				pp_isa_ext_name((enum pp_isa_ext)e)));
+	set(obj, "needs", exts);
+	return obj;
+}
+
 json_t *pp_json_isa(const char *path, const struct pp_isa_report *r,
 		    const char *needs, const char *violation)
 {
-	json_t *doc = json_object(), *uses = json_array();
+	json_t *doc = json_object(), *uses = json_array(), *funcs = json_array();
 
 	set(doc, "file", pp_json_text(path));
 	set(doc, "level", json_string(pp_isa_level_name(r->level)));
@@ -185,6 +201,9 @@ json_t *pp_json_isa(const char *path, const struct pp_isa_report *r,
 	for (size_t i = 0; i < r->nr_uses; i++)
 		json_array_append_new(uses, isa_use(&r->uses[i]));
 	set(doc, "extensions", uses);
+	for (size_t i = 0; i < r->nr_exempt_funcs; i++)
+		json_array_append_new(funcs, isa_func(&r->exempt_funcs[i]));
+	set(doc, "exempt_functions", funcs);
 	return doc;
 }
 

@@ -53,6 +53,18 @@ check_fails "x86-64-v2+AVX (Paddle's -mavx build) still refuses AVX2" 1 \
 check_fails "--exempt takes saxpy out of the verdict" 0 \
 	"^  AVX2 .*saxpy\+0x[0-9a-f]+  \(exempt: glob\)$" \
 	"$PADPACK" isa --max x86-64-v2 --exempt 'sax*' "$WORK/fast.o"
+check_fails "--list-exempt: a line per exempt function, with why and the extensions its code needs" 0 \
+	"^  exempt saxpy \(glob, [0-9]+ instructions\): AVX, AVX2, FMA$" \
+	"$PADPACK" isa --exempt 'sax*' --list-exempt "$WORK/fast.o"
+check_fails "--list-exempt: no exempt function, no line" 0 '^none$' \
+	bash -c "'$PADPACK' isa --list-exempt '$WORK/fast.o' | grep -c '^  exempt ' | sed 's/^0\$/none/'"
+check "--json: exempt_functions names saxpy with its extensions" bash -c "
+	'$PADPACK' isa --json --exempt 'sax*' '$WORK/fast.o' | python3 -c '
+import json, sys
+f = json.load(sys.stdin)[0][\"exempt_functions\"]
+assert [x[\"name\"] for x in f] == [\"saxpy\"], f
+assert f[0][\"exempt\"] == \"glob\" and \"AVX2\" in f[0][\"needs\"] and f[0][\"instructions\"] > 0, f
+'"
 check_fails "an unknown level is a usage error" 2 "'x86-64-v9' is not an ISA level" \
 	"$PADPACK" isa --max x86-64-v9 "$WORK/fast.o"
 
