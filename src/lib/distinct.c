@@ -60,6 +60,8 @@ void pp_distinct_add(struct pp_distinct *d, uint32_t value)
 
 uint64_t pp_distinct_count(struct pp_distinct *d)
 {
+	if (!d->hash)
+		return 0; /* nothing added */
 	compact(d);
 	if (!d->saturated)
 		return d->nr;
