@@ -15,6 +15,7 @@
 #include "repo-internal.h"
 #include "sort.h"
 #include "xalloc.h"
+#include "zpieces.h"
 
 #define STAT_FIELD "X-Padpack-Stat"
 
@@ -390,6 +391,8 @@ struct record_lines {
 	const char *last;
 	const char *package, *filename;
 	size_t package_len, filename_len;
+	size_t first_len; /* the first line's, without its newline */
+	unsigned first_hash;
 };
 
 /* The length of the record at s (avail bytes left in the file): up to
@@ -405,6 +408,10 @@ static size_t scan_record(const char *s, size_t avail, struct record_lines *r)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
 
+		if (p == s) { /* while it is in the CPU's cache */
+			r->first_len = n;
+			r->first_hash = pp_zpieces_line_hash(p, n);
+		}
 		if (p[0] == 'P' && !r->package && n >= 9 &&
 		    !memcmp(p, "Package: ", 9)) {
 			r->package = p + 9;
@@ -483,6 +490,9 @@ static int load_entry(struct cache_load *ld, const char *s, size_t len,
 		return -1; /* its strings stay in the block, unused */
 	e.text = s;
 	e.text_len = (size_t)(last - s);
+	/* (as the cut would take it: the line is whole in the text) */
+	e.has_cut_hash = rl->first_len < e.text_len;
+	e.cut_hash = rl->first_hash;
 	in_order = e.package && (!max || cmp_entry(max, &e) < 0);
 	if (in_order && drop) { /* of nothing before it */
 		c->stale++;
@@ -790,6 +800,7 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		e = &c->e[c->nr++];
 	}
 	e->borrowed = 0;
+	e->has_cut_hash = 0;
 	e->filename = xstrdup(filename);
 	e->stat_key = xstrdup(stat_key);
 	e->package = xstrdup(package);

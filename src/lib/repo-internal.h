@@ -23,6 +23,10 @@ struct pp_repo_entry {
 	int borrowed;     /* the three strings are in the cache's strings */
 	int pending;      /* new or changed since loaded: not in the file yet */
 	int listed;       /* an index this publish made or linked lists it */
+	/* the hash of text's first line that zpieces' cut needs, taken as
+	 * the load reads that line (has_cut_hash) */
+	unsigned cut_hash;
+	int has_cut_hash;
 };
 
 /* db/cache is appended to: a save adds the entries new or changed since

@@ -323,7 +323,8 @@ static int cached_text(struct publish *p, char **names, char **pkgs, size_t n,
 		for (size_t i = 0; i < n; i++)
 			(*refs)[i] = (struct pp_stanza_ref){
 				sel[i]->text, sel[i]->text_len,
-				sel[i]->filename, sel[i]->stat_key };
+				sel[i]->filename, sel[i]->stat_key,
+				sel[i]->cut_hash, sel[i]->has_cut_hash };
 		pp_stanzas_set(text, *refs, n);
 	}
 	free(sel);
@@ -723,7 +724,7 @@ static struct pp_stanza_ref *line_refs(const struct strbuf *text, size_t *nr)
 		size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
 
 		ARRAY_GROW(refs, alloc, *nr + 1);
-		refs[(*nr)++] = (struct pp_stanza_ref){ p, len, NULL, NULL };
+		refs[(*nr)++] = (struct pp_stanza_ref){ p, len, NULL, NULL, 0, 0 };
 		p += len + 1;
 	}
 	if (*nr && text->buf[text->len - 1] == '\n')

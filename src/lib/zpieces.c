@@ -36,7 +36,8 @@ struct piece {
 	char hex[2 * PP_HASH_MAX + 1]; /* SHA-256 of the text: the cache key */
 };
 
-static uint32_t fnv1a(const char *s, size_t n)
+/* FNV-1a */
+unsigned pp_zpieces_line_hash(const char *s, size_t n)
 {
 	uint32_t h = 2166136261u;
 
@@ -54,13 +55,20 @@ static size_t joined_len(const struct pp_stanzas *t, size_t i)
 static int piece_ends(const struct pp_stanzas *t, size_t i, size_t size)
 {
 	const char *first = t->s[i].text, *nl;
+	uint32_t h;
 
 	if (i + 1 == t->nr || size >= MAX_PIECE)
 		return 1;
-	nl = memchr(first, '\n', t->s[i].len);
-	return size >= MIN_PIECE &&
-	       fnv1a(first, nl ? (size_t)(nl - first) : t->s[i].len) %
-			       CUT_EVERY == 0;
+	if (size < MIN_PIECE)
+		return 0;
+	if (t->s[i].has_cut_hash) {
+		h = t->s[i].cut_hash;
+	} else {
+		nl = memchr(first, '\n', t->s[i].len);
+		h = pp_zpieces_line_hash(first, nl ? (size_t)(nl - first) :
+						     t->s[i].len);
+	}
+	return h % CUT_EVERY == 0;
 }
 
 static size_t cut(const struct pp_stanzas *t, struct piece **out)
@@ -809,7 +817,7 @@ static void split_stanzas(const char *text, size_t len, struct pp_stanzas *t,
 			stop = len;
 		ARRAY_GROW(*refs, alloc, nr + 1);
 		(*refs)[nr++] = (struct pp_stanza_ref){ text + at, stop - at,
-							 NULL, NULL };
+							 NULL, NULL, 0, 0 };
 		at = stop + 1;
 	}
 	pp_stanzas_set(t, *refs, nr);

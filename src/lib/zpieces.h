@@ -70,7 +70,16 @@ struct pp_stanza_ref {
 	 * named by its stanzas' ids, not by hashing its text: set in all of
 	 * a text's stanzas or in none. */
 	const char *id, *id2;
+	/* The hash of the text's first line that the cut looks at
+	 * (pp_zpieces_line_hash), when the caller has it (has_cut_hash):
+	 * the cut then touches no stanza's text. */
+	unsigned cut_hash;
+	int has_cut_hash;
 };
+
+/* The hash of a stanza's first line (n bytes at s, without its newline)
+ * that the cut looks at. */
+unsigned pp_zpieces_line_hash(const char *s, size_t n);
 
 struct pp_stanzas {
 	const struct pp_stanza_ref *s;

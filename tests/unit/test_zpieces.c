@@ -250,7 +250,8 @@ static void count_done(void *ctx, const struct strbuf *out)
 static void stanzas_as_text(struct t_ctx *t)
 {
 	struct strbuf a = STRBUF_INIT, gz1 = STRBUF_INIT, xz1 = STRBUF_INIT,
-		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
+		      gz2 = STRBUF_INIT, xz2 = STRBUF_INIT, gz3 = STRBUF_INIT,
+		      xz3 = STRBUF_INIT;
 	size_t done_gz[2] = { 0, 0 }, done_xz[2] = { 0, 0 }, nr = 0;
 	struct pp_zpieces_out o1[] = {
 		{ PP_COMP_GZIP, 9, &gz1, NULL, NULL, NULL },
@@ -277,7 +278,7 @@ static void stanzas_as_text(struct t_ctx *t)
 		memcpy(copies[nr], p, (size_t)(end + 1 - p));
 		refs[nr] = (struct pp_stanza_ref){ copies[nr],
 						   (size_t)(end + 1 - p),
-						   NULL, NULL };
+						   NULL, NULL, 0, 0 };
 		nr++;
 	}
 	pp_stanzas_set(&st, refs, nr);
@@ -287,11 +288,33 @@ static void stanzas_as_text(struct t_ctx *t)
 	SAME(xz1, xz2);
 	CHECK(done_gz[0] == 1 && done_gz[1] == gz2.len);
 	CHECK(done_xz[0] == 1 && done_xz[1] == xz2.len);
+	/* the first lines' hashes given (as db/cache's load takes them):
+	 * the same cut, the same output */
+	for (size_t i = 0; i < nr; i++) {
+		const char *nl = memchr(refs[i].text, '\n', refs[i].len);
+
+		refs[i].cut_hash = pp_zpieces_line_hash(refs[i].text,
+						(size_t)(nl - refs[i].text));
+		refs[i].has_cut_hash = 1;
+	}
+	o1[0].out = &gz3;
+	o1[1].out = &xz3;
+	CHECK(pp_zpieces_compress_stanzas(&st, o1, 2, NULL, &err) == 0);
+	SAME(gz1, gz3);
+	SAME(xz1, xz3);
+	/* and they are what the cut reads: hashes that all say "cut" make
+	 * more pieces */
+	for (size_t i = 0; i < nr; i++)
+		refs[i].cut_hash = 0;
+	strbuf_reset(&xz3);
+	CHECK(pp_zpieces_compress_stanzas(&st, &o1[1], 1, NULL, &err) == 0);
+	CHECK(xz3.len != xz1.len || memcmp(xz3.buf, xz1.buf, xz1.len));
 	for (size_t i = 0; i < nr; i++)
 		free(copies[i]);
 	free(copies);
 	free(refs);
-	release_all((struct strbuf *[]){ &a, &gz1, &xz1, &gz2, &xz2 }, 5);
+	release_all((struct strbuf *[]){ &a, &gz1, &xz1, &gz2, &xz2, &gz3,
+					 &xz3 }, 7);
 	pp_err_release(&err);
 }
 
