@@ -37,6 +37,11 @@ struct pp_xzblocks *pp_xzblocks_new(unsigned preset, int x86,
  * Returns 0; -1 when emit failed; otherwise the failing lzma_ret. */
 int pp_xzblocks_code(struct pp_xzblocks *x, const void *in, size_t len,
 		     int end);
+/* emit writes to fd, a file that can seek (before the first code): each
+ * block's bytes then go out as they come, its header written back in
+ * place, instead of the block kept whole until its end. The same bytes.
+ * A failing read, write or seek of fd returns -1, errno set. */
+void pp_xzblocks_seekable(struct pp_xzblocks *x, int fd);
 void pp_xzblocks_free(struct pp_xzblocks *x);
 
 #endif
