@@ -8,7 +8,8 @@
  * of the input's size, some 70 MiB beside the 94 MiB LZMA encoder. Here the
  * input goes straight into a block encoder and only the block's
  * compressed bytes are kept, until its header (which holds their size)
- * can be written before them. Packing several packages side by side, one
+ * can be written before them; into a file that can seek, not even those
+ * (pp_xzblocks_seekable). Packing several packages side by side, one
  * encoder each, then costs the encoders and little more.
  *
  * pp_xz_filters gives the chain of both, so that they cannot differ. */
