@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <lzma.h>
 #include <zlib.h>
@@ -211,6 +212,9 @@ static int code_xzb(struct pp_zwriter *z, const void *in, size_t len, int end)
 
 	if (r > 0)
 		snprintf(z->msg, sizeof(z->msg), "liblzma failed (error %d)", r);
+	else if (r < 0 && !z->msg[0]) /* a seek or read of the output */
+		snprintf(z->msg, sizeof(z->msg),
+			 "cannot write compressed data: %s", strerror(errno));
 	return r ? -1 : 0;
 }
 
@@ -320,6 +324,15 @@ static void *compress_thread(void *arg)
 
 /* ---- set-up ----------------------------------------------------------- */
 
+/* A regular file, where a block's header can be written back in place. */
+static int is_seekable(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       lseek(fd, 0, SEEK_CUR) >= 0;
+}
+
 static int init_xz(struct pp_zwriter *z, struct pp_err *err)
 {
 	uint64_t limit = lzma_physmem() / 2;
@@ -350,6 +363,8 @@ static int init_xz(struct pp_zwriter *z, struct pp_err *err)
 			return pp_err_set(err, PP_EXIT_IO, "cannot start the "
 					  "xz encoder (preset %d)",
 					  z->opts.level);
+		if (is_seekable(z->fd))
+			pp_xzblocks_seekable(z->s.xzb, z->fd);
 		return 0;
 	}
 	if (lzma_stream_encoder_mt(&z->s.xz, &mt) != LZMA_OK)

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -336,12 +338,33 @@ static int scan_member(struct scan *s, Elf *m, const char *path,
 	return scan_object(s, m, path, name, err);
 }
 
+/* The pages of an archive mapped from its file, up to the end of member
+ * m, leave the resident set (the page cache keeps them): else a large
+ * archive (OpenBLAS's is 100 MiB) is resident whole by its last member.
+ * Only a mapping libelf made of the file: a page-aligned start, which
+ * its malloc'd copy (if mmap failed) never has; MADV_DONTNEED would
+ * clear that, while a read-only file mapping is only read again. */
+static void drop_scanned(Elf *ar, Elf *m, size_t *dropped)
+{
+	size_t ar_size = 0, m_size = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+	char *base = elf_rawfile(ar, &ar_size), *mp = elf_rawfile(m, &m_size);
+	size_t end;
+
+	if (!base || !mp || (uintptr_t)base % page || mp < base ||
+	    (size_t)(mp - base) + m_size > ar_size)
+		return;
+	end = ((size_t)(mp - base) + m_size) / page * page;
+	if (end > *dropped &&
+	    madvise(base + *dropped, end - *dropped, MADV_DONTNEED) == 0)
+		*dropped = end;
+}
+
 /* The members of archive ar, which libelf began with cmd on fd (-1 and
  * ELF_C_READ_MMAP_PRIVATE for one in memory: members are begun alike). */
 static int scan_archive(struct scan *s, int fd, Elf_Cmd cmd, Elf *ar,
 			const char *path, struct pp_err *err)
 {
-	size_t size = 0;
+	size_t size = 0, dropped = 0;
 
 	if (elf_rawfile(ar, &size) && size == SARMAG)
 		return 0; /* an archive with no members */
@@ -356,6 +379,8 @@ static int scan_archive(struct scan *s, int fd, Elf_Cmd cmd, Elf *ar,
 					  "malformed archive (%s)", path,
 					  elf_errmsg(-1));
 		rc = scan_member(s, m, path, err);
+		if (fd >= 0 && cmd == ELF_C_READ_MMAP)
+			drop_scanned(ar, m, &dropped);
 		cmd = elf_next(m);
 		elf_end(m);
 		if (rc < 0)

@@ -540,18 +540,29 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	return rc;
 }
 
+#define MD5_PIECE (1 << 16)
+
+/* Read in pieces, not whole: this runs beside a pack's encoder, and a
+ * stripped archive or debug file is tens of MiB. */
 static int md5_file(const char *path, char *hex, struct pp_err *err)
 {
-	struct strbuf data = STRBUF_INIT;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned char *buf;
 	struct pp_hash h;
+	ssize_t n;
+	int rc;
 
-	if (pp_read_file(path, &data, err) < 0)
-		return -1;
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
+	buf = xmalloc(MD5_PIECE);
 	pp_hash_init(&h, PP_MD5);
-	pp_hash_update(&h, data.buf, data.len);
+	while ((n = pp_read_full(fd, buf, MD5_PIECE)) > 0)
+		pp_hash_update(&h, buf, (size_t)n);
 	pp_hash_final_hex(&h, hex);
-	strbuf_release(&data);
-	return 0;
+	rc = n < 0 ? pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path) : 0;
+	free(buf);
+	close(fd);
+	return rc;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -4,11 +4,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 
 #define OUT_MIN (1u << 20)    /* first size of the block's output buffer */
 #define OUT_ROOM (64u << 10)  /* free output space for each lzma_code */
+#define OUT_FLUSH (256u << 10) /* seekable output: written out from here */
 
 struct pp_xzblocks {
 	pp_xzblocks_emit emit;
@@ -25,6 +28,9 @@ struct pp_xzblocks {
 	int open;             /* a block is begun */
 	uint8_t *out;         /* the current block: room for its header, data */
 	size_t out_len, out_alloc;
+	int fd;               /* seekable output, or -1 (pp_xzblocks_seekable) */
+	off_t block_at;       /* fd: where the current block's header goes */
+	size_t flushed;       /* fd: its bytes written out of out already */
 };
 
 int pp_xz_filters(unsigned preset, int x86, lzma_options_lzma *opt,
@@ -53,6 +59,7 @@ struct pp_xzblocks *pp_xzblocks_new(unsigned preset, int x86,
 	}
 	x->emit = emit;
 	x->ctx = ctx;
+	x->fd = -1;
 	x->strm = (lzma_stream)LZMA_STREAM_INIT;
 	/* liblzma's multi-threaded default: three dictionaries, >= 1 MiB */
 	x->block_size = 3 * (uint64_t)x->opt.dict_size;
@@ -65,6 +72,11 @@ struct pp_xzblocks *pp_xzblocks_new(unsigned preset, int x86,
 		return NULL;
 	}
 	return x;
+}
+
+void pp_xzblocks_seekable(struct pp_xzblocks *x, int fd)
+{
+	x->fd = fd;
 }
 
 void pp_xzblocks_free(struct pp_xzblocks *x)
@@ -110,9 +122,31 @@ static int begin_block(struct pp_xzblocks *x)
 		r = (int)lzma_block_encoder(&x->strm, &x->block);
 	if (r != LZMA_OK)
 		return r;
+	if (x->fd >= 0) {
+		x->block_at = lseek(x->fd, 0, SEEK_CUR);
+		if (x->block_at < 0)
+			return -1;
+	}
+	x->out_len = 0;
+	out_room(x, x->block.header_size);
+	memset(x->out, 0, x->block.header_size); /* written over at the end */
 	x->out_len = x->block.header_size;
+	x->flushed = 0;
 	x->in_block = 0;
 	x->open = 1;
+	return 0;
+}
+
+/* Seekable output: the block's bytes so far go out, its header's room
+ * first, so that out stays small (it was some 8 MiB at -6). */
+static int flush_out(struct pp_xzblocks *x)
+{
+	if (x->fd < 0 || x->out_len < OUT_FLUSH)
+		return 0;
+	if (x->emit(x->ctx, x->out, x->out_len) < 0)
+		return -1;
+	x->flushed += x->out_len;
+	x->out_len = 0;
 	return 0;
 }
 
@@ -129,6 +163,8 @@ static int run(struct pp_xzblocks *x, const uint8_t *in, size_t len,
 		x->strm.avail_out = x->out_alloc - x->out_len;
 		r = lzma_code(&x->strm, action);
 		x->out_len = x->out_alloc - x->strm.avail_out;
+		if (flush_out(x) < 0)
+			return -1;
 	} while (r == LZMA_OK && (x->strm.avail_in || action == LZMA_FINISH));
 	return r == LZMA_OK || r == LZMA_STREAM_END ? 0 : (int)r;
 }
@@ -164,14 +200,49 @@ static int store_block(struct pp_xzblocks *x)
 	return 0;
 }
 
+/* A block written out in part that outgrew its buffer: back into out,
+ * and off the output, to be stored as if it had never left. */
+static int take_back(struct pp_xzblocks *x)
+{
+	size_t n = x->flushed + x->out_len;
+	uint8_t *all = xmalloc(n);
+
+	memcpy(all + x->flushed, x->out, x->out_len);
+	free(x->out);
+	x->out = all;
+	x->out_len = x->out_alloc = n;
+	if (pread(x->fd, all, x->flushed, x->block_at) != (ssize_t)x->flushed ||
+	    ftruncate(x->fd, x->block_at) < 0 ||
+	    lseek(x->fd, x->block_at, SEEK_SET) < 0)
+		return -1;
+	x->flushed = 0;
+	return 0;
+}
+
+/* The header, once its sizes are known: in place when its room is out. */
+static int write_header(struct pp_xzblocks *x)
+{
+	uint8_t head[LZMA_BLOCK_HEADER_SIZE_MAX];
+	int r;
+
+	if (!x->flushed)
+		return (int)lzma_block_header_encode(&x->block, x->out);
+	r = (int)lzma_block_header_encode(&x->block, head);
+	if (r == LZMA_OK && pwrite(x->fd, head, x->block.header_size,
+				   x->block_at) != (ssize_t)x->block.header_size)
+		return -1;
+	return r;
+}
+
 static int finish_block(struct pp_xzblocks *x)
 {
 	int r = run(x, NULL, 0, LZMA_FINISH);
 
 	x->open = 0;
+	if (r == 0 && x->flushed + x->out_len > x->bound && x->flushed)
+		r = take_back(x);
 	if (r == 0)
-		r = x->out_len > x->bound ? store_block(x) :
-			(int)lzma_block_header_encode(&x->block, x->out);
+		r = x->out_len > x->bound ? store_block(x) : write_header(x);
 	if (r != 0)
 		return r;
 	if (x->emit(x->ctx, x->out, x->out_len) < 0)

@@ -8,7 +8,8 @@
  * of the input's size, some 70 MiB beside the 94 MiB LZMA encoder. Here the
  * input goes straight into a block encoder and only the block's
  * compressed bytes are kept, until its header (which holds their size)
- * can be written before them. Packing several packages side by side, one
+ * can be written before them; into a file that can seek, not even those
+ * (pp_xzblocks_seekable). Packing several packages side by side, one
  * encoder each, then costs the encoders and little more.
  *
  * pp_xz_filters gives the chain of both, so that they cannot differ. */
@@ -37,6 +38,11 @@ struct pp_xzblocks *pp_xzblocks_new(unsigned preset, int x86,
  * Returns 0; -1 when emit failed; otherwise the failing lzma_ret. */
 int pp_xzblocks_code(struct pp_xzblocks *x, const void *in, size_t len,
 		     int end);
+/* emit writes to fd, a file that can seek (before the first code): each
+ * block's bytes then go out as they come, its header written back in
+ * place, instead of the block kept whole until its end. The same bytes.
+ * A failing read, write or seek of fd returns -1, errno set. */
+void pp_xzblocks_seekable(struct pp_xzblocks *x, int fd);
 void pp_xzblocks_free(struct pp_xzblocks *x);
 
 #endif

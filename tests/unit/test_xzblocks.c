@@ -210,6 +210,65 @@ static void x86_smaller(struct t_ctx *t)
 	strbuf_release(&b);
 }
 
+static int to_fd(void *ctx, const void *buf, size_t len)
+{
+	return write(*(int *)ctx, buf, len) == (ssize_t)len ? 0 : -1;
+}
+
+/* As blocks, into a file that can seek (after a few bytes of its own, as
+ * a member of a larger file): blocks written out as they come, each
+ * header written back in place, an incompressible block taken back. */
+static int blocks_seekable(const uint8_t *in, size_t len, int kind,
+			   struct strbuf *out)
+{
+	char name[] = "/tmp/padpack-unit-xzb.XXXXXX";
+	int fd = mkstemp(name);
+	struct pp_xzblocks *x = pp_xzblocks_new(0, kind == 3, to_fd, &fd);
+	int r = fd >= 0 && x && write(fd, "head", 4) == 4 ? 0 : -1;
+	struct stat st;
+
+	if (x && fd >= 0)
+		pp_xzblocks_seekable(x, fd);
+	for (size_t off = 0; r == 0 && off < len; off += 100003)
+		r = pp_xzblocks_code(x, in + off,
+				     len - off < 100003 ? len - off : 100003, 0);
+	if (r == 0)
+		r = pp_xzblocks_code(x, NULL, 0, 1);
+	pp_xzblocks_free(x);
+	if (r == 0 && fstat(fd, &st) == 0 && st.st_size >= 4) {
+		strbuf_grow(out, (size_t)st.st_size);
+		if (pread(fd, out->buf, (size_t)st.st_size - 4, 4) !=
+		    st.st_size - 4)
+			r = -1;
+		strbuf_setlen(out, (size_t)st.st_size - 4);
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(name);
+	return r;
+}
+
+static void seekable(struct t_ctx *t)
+{
+	static const size_t lens[] = { 0, 1, (1u << 20) + 1, (5u << 20) / 2 };
+
+	for (int kind = 0; kind <= 3; kind++)
+		for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+			uint8_t *in = make_input(lens[i], kind);
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+			CHECK(blocks(in, lens[i], 0, kind == 3, &a) == 0);
+			CHECK(blocks_seekable(in, lens[i], kind, &b) == 0);
+			if (a.len != b.len || memcmp(a.buf, b.buf, a.len))
+				t_fail(t, __FILE__, __LINE__, "length %zu "
+				       "kind %d: %zu bytes seekable, %zu not",
+				       lens[i], kind, b.len, a.len);
+			strbuf_release(&a);
+			strbuf_release(&b);
+			free(in);
+		}
+}
+
 /* A tally of code bytes and n call sites whose relative targets take
  * nrel distinct values and absolute ones nabs. */
 static int gains(uint64_t code, uint64_t reloc, uint64_t all, size_t n,
@@ -312,6 +371,7 @@ T_SUITE(xzblocks_tests) = {
 	{ "xzblocks: liblzma's stream for incompressible data", incompressible },
 	{ "xzblocks: liblzma's stream with the x86 BCJ filter", x86_chain },
 	{ "xzblocks: the x86 filter shrinks x86 code", x86_smaller },
+	{ "xzblocks: the same stream into a seekable file, headers written back", seekable },
 	{ "x86code: when the filter is used", x86_rule },
 	{ "distinct: exact to 16,384 values, then estimated in bounded memory", distinct_counts },
 	{ "x86code: an ELF program's code is tallied, text is not", x86_tally_files },
