@@ -48,7 +48,7 @@ offers "repo's subcommands" "add diff init list publish remove snapshot verify" 
 offers "an option of repo list" "--snapshot" "$PADPACK" repo list "$WORK/r" --sn
 offers "the options of repo list, and no other subcommand's" "--json --snapshot --suite" \
 	"$PADPACK" repo list "$WORK/r" --
-offers "the options of isa" "--dispatcher --exempt --ifunc --json --max" "$PADPACK" isa --
+offers "the options of isa" "--dispatcher --exempt --ifunc --json --list-exempt --max" "$PADPACK" isa --
 offers "docker prod: its options and the COMMON ones" \
 	"--apt-mirror --apt-sources --build-dir --debs --output --quiet --records --registry --revision --source --spec --variant" \
 	"$PADPACK" docker prod --
