@@ -95,24 +95,10 @@ static int scan_file(void *ctx, size_t job, struct pp_err *err)
 	return rc;
 }
 
-struct sized_job {
-	size_t job;
-	off_t size;
-};
-
-static int larger_first(const void *a, const void *b)
-{
-	const struct sized_job *x = a, *y = b;
-
-	if (x->size != y->size)
-		return x->size < y->size ? 1 : -1;
-	return x->job < y->job ? -1 : x->job > y->job;
-}
-
 int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 {
 	struct scan_job sj = { s, NULL };
-	struct sized_job *by_size = NULL;
+	uint64_t *sizes = NULL;
 	size_t n = 0, *order;
 	uint64_t bytes = 0;
 	int rc, cpus = s->opts.comp.threads > 0 ? s->opts.comp.threads : 1;
@@ -127,21 +113,18 @@ int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 			if (!scannable(f))
 				continue;
 			sj.refs = xrealloc(sj.refs, (n + 1) * sizeof(*sj.refs));
-			by_size = xrealloc(by_size, (n + 1) * sizeof(*by_size));
+			sizes = xrealloc(sizes, (n + 1) * sizeof(*sizes));
 			sj.refs[n] = (struct pp_split_ref){ k, i };
-			by_size[n] = (struct sized_job){ n, f->st.st_size };
+			sizes[n] = (uint64_t)f->st.st_size;
 			n++;
 			bytes += (uint64_t)f->st.st_size;
 		}
 	pp_progress_task(s->opts.progress, "scanning instructions", bytes,
 			 "bytes");
 	/* started largest first */
-	qsort(by_size, n, sizeof(*by_size), larger_first);
-	order = xcalloc(n + 1, sizeof(*order));
-	for (size_t i = 0; i < n; i++)
-		order[i] = by_size[i].job;
+	order = pp_split_largest_first(sizes, n);
 	rc = pp_pool_run(n, order, (size_t)cpus, scan_file, &sj, err);
-	free(by_size);
+	free(sizes);
 	free(sj.refs);
 	free(order);
 	return rc;

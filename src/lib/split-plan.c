@@ -213,38 +213,22 @@ static int inspect_file(void *ctx, size_t i, struct pp_err *err)
 	return rc;
 }
 
-struct sized_file {
-	size_t i;
-	off_t size;
-};
-
-static int larger_file_first(const void *a, const void *b)
-{
-	const struct sized_file *x = a, *y = b;
-
-	if (x->size != y->size)
-		return x->size < y->size ? 1 : -1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* Every file of the stage inspected on THREADS threads, the largest
  * first; the first error is that of the first file in the tree. */
 static int inspect_files(struct pp_split_stage *st, int threads,
 			 struct pp_err *err)
 {
-	struct sized_file *by_size = xcalloc(st->nr + 1, sizeof(*by_size));
-	size_t *order = xcalloc(st->nr + 1, sizeof(*order));
+	uint64_t *sizes = xcalloc(st->nr + 1, sizeof(*sizes));
+	size_t *order;
 	int rc;
 
 	for (size_t i = 0; i < st->nr; i++)
-		by_size[i] = (struct sized_file){ i, S_ISREG(st->files[i].st.st_mode)
-						  ? st->files[i].st.st_size : 0 };
-	qsort(by_size, st->nr, sizeof(*by_size), larger_file_first);
-	for (size_t i = 0; i < st->nr; i++)
-		order[i] = by_size[i].i;
+		sizes[i] = S_ISREG(st->files[i].st.st_mode) ?
+			   (uint64_t)st->files[i].st.st_size : 0;
+	order = pp_split_largest_first(sizes, st->nr);
 	rc = pp_pool_run(st->nr, order, threads > 0 ? (size_t)threads : 1,
 			 inspect_file, st, err);
-	free(by_size);
+	free(sizes);
 	free(order);
 	return rc;
 }

@@ -7,30 +7,44 @@
 #include "xalloc.h"
 
 struct sized {
-	size_t pkg;
-	unsigned long long bytes;
+	size_t i;
+	uint64_t size;
 };
 
 static int larger_first(const void *a, const void *b)
 {
 	const struct sized *x = a, *y = b;
 
-	if (x->bytes != y->bytes)
-		return x->bytes < y->bytes ? 1 : -1;
-	return x->pkg < y->pkg ? -1 : x->pkg > y->pkg;
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+size_t *pp_split_largest_first(const uint64_t *sizes, size_t n)
+{
+	struct sized *by_size = xcalloc(n + 1, sizeof(*by_size));
+	size_t *order = xcalloc(n + 1, sizeof(*order));
+
+	for (size_t i = 0; i < n; i++)
+		by_size[i] = (struct sized){ i, sizes[i] };
+	qsort(by_size, n, sizeof(*by_size), larger_first);
+	for (size_t i = 0; i < n; i++)
+		order[i] = by_size[i].i;
+	free(by_size);
+	return order;
 }
 
 /* The bytes staged for a package: what it costs to strip and compress. */
-static unsigned long long staged_bytes(const struct pp_split *s, size_t pkg)
+static uint64_t staged_bytes(const struct pp_split *s, size_t pkg)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
-	unsigned long long n = 0;
+	uint64_t n = 0;
 
 	for (size_t i = 0; i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
 
 		if (S_ISREG(f->st.st_mode))
-			n += (unsigned long long)f->st.st_size;
+			n += (uint64_t)f->st.st_size;
 	}
 	return n;
 }
@@ -40,17 +54,21 @@ static unsigned long long staged_bytes(const struct pp_split *s, size_t pkg)
 static void build_order(struct pp_split_sched *sched)
 {
 	const struct pp_split *s = sched->s;
-	struct sized *by_size = xcalloc(s->nr_pkgs + 1, sizeof(*by_size));
-	size_t n = 0;
+	uint64_t *bytes = xcalloc(s->nr_pkgs + 1, sizeof(*bytes));
+	size_t *pkg = xcalloc(s->nr_pkgs + 1, sizeof(*pkg)), *order, n = 0;
 
 	for (size_t i = 0; i < s->nr_pkgs; i++)
-		if (s->pkgs[i].role != PP_ROLE_DBGSYM)
-			by_size[n++] = (struct sized){ i, staged_bytes(s, i) };
-	qsort(by_size, n, sizeof(*by_size), larger_first);
+		if (s->pkgs[i].role != PP_ROLE_DBGSYM) {
+			pkg[n] = i;
+			bytes[n++] = staged_bytes(s, i);
+		}
+	order = pp_split_largest_first(bytes, n);
 	for (size_t i = 0; i < n; i++)
-		sched->order[i] = by_size[i].pkg;
+		sched->order[i] = pkg[order[i]];
 	sched->nr_builds = n;
-	free(by_size);
+	free(order);
+	free(pkg);
+	free(bytes);
 }
 
 void pp_split_sched_init(struct pp_split_sched *sched, struct pp_split *s)

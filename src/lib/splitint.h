@@ -302,6 +302,11 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 
 int pp_split_write_changes(struct pp_split *s, struct pp_err *err);
 
+/* The indexes 0..n-1 ordered by sizes[], largest first, ties in index
+ * order: the order jobs start in, so that no long one is the tail.
+ * The caller frees it. */
+size_t *pp_split_largest_first(const uint64_t *sizes, size_t n);
+
 /* split-sched.c: how the packages are built and packed side by side, as
  * a pipeline: a package is packed as soon as its tree is built (and a
  * -dbgsym package's, its parent's), while other trees are still being
