@@ -7,7 +7,6 @@
  * (placeholders), which never call back up into the build. */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,17 +435,13 @@ static int spec_overrides(const struct pp_split *s,
 
 	for (size_t i = 0; rc == 0 && i < s->spec->nr_control; i++) {
 		const struct pp_control_rule *r = &s->spec->control[i];
-		struct strbuf glob = STRBUF_INIT;
+		int hit = r->lintian.nr ? pp_split_rule_names(s, p, r, err) : 0;
 
-		rc = r->lintian.nr ? pp_spec_expand(r->package, &ec, &glob, err) : 0;
-		if (rc == 0 && r->lintian.nr && !fnmatch(glob.buf, p->name, 0)) {
-			for (size_t k = 0; rc == 0 && k < r->lintian.nr; k++) {
-				rc = pp_spec_expand(r->lintian.items[k], &ec,
-						    text, err);
-				strbuf_addch(text, '\n');
-			}
+		rc = hit < 0 ? -1 : 0;
+		for (size_t k = 0; hit > 0 && rc == 0 && k < r->lintian.nr; k++) {
+			rc = pp_spec_expand(r->lintian.items[k], &ec, text, err);
+			strbuf_addch(text, '\n');
 		}
-		strbuf_release(&glob);
 	}
 	return rc;
 }

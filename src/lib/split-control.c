@@ -574,6 +574,20 @@ static void set_computed(const struct pp_split *s, const struct pp_split_pkg *p,
 		pp_stanza_set(st, "Isa-Level", p->isa);
 }
 
+int pp_split_rule_names(const struct pp_split *s, const struct pp_split_pkg *p,
+			const struct pp_control_rule *r, struct pp_err *err)
+{
+	struct pp_expand_ctx ec = { s->spec, p->variant, s->upstream, 1, 1,
+				    NULL };
+	struct strbuf glob = STRBUF_INIT;
+	int hit = pp_spec_expand(r->package, &ec, &glob, err);
+
+	if (hit == 0)
+		hit = !fnmatch(glob.buf, p->name, 0);
+	strbuf_release(&glob);
+	return hit;
+}
+
 /* The spec's control rules whose glob names the package, in order. */
 static int apply_overrides(const struct pp_split *s, const struct pp_split_pkg *p,
 			   struct pp_stanza *st, struct pp_err *err)
@@ -583,13 +597,10 @@ static int apply_overrides(const struct pp_split *s, const struct pp_split_pkg *
 
 	for (size_t i = 0; i < spec->nr_control; i++) {
 		const struct pp_control_rule *r = &spec->control[i];
-		struct strbuf glob = STRBUF_INIT;
-		int hit;
+		int hit = pp_split_rule_names(s, p, r, err);
 
-		if (pp_spec_expand(r->package, &ec, &glob, err) < 0)
+		if (hit < 0)
 			return -1;
-		hit = !fnmatch(glob.buf, p->name, 0);
-		strbuf_release(&glob);
 		for (size_t k = 0; hit && k < r->fields.nr; k++) {
 			const char *eq = strchr(r->fields.items[k], '=');
 			char *name = xstrndup(r->fields.items[k],

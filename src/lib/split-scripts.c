@@ -4,7 +4,6 @@
  * alone: the ISA check, the accelerator check and the alternatives of
  * scripts/ templates, expanded with the package's variables.
  * Layer: below split-build.c, which calls it for each package's tree. */
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,20 +142,13 @@ static const char *spec_script(const struct pp_split *s,
 			       const struct pp_split_pkg *p, int which,
 			       struct pp_err *err)
 {
-	struct pp_expand_ctx ec = { s->spec, p->variant, s->upstream, 1, 1,
-				    NULL };
 	const char *found = NULL;
 
 	for (size_t i = 0; i < s->spec->nr_control; i++) {
 		const struct pp_control_rule *r = &s->spec->control[i];
-		struct strbuf glob = STRBUF_INIT;
 
-		if (!r->scripts[which])
-			continue;
-		if (pp_spec_expand(r->package, &ec, &glob, err) == 0 &&
-		    !fnmatch(glob.buf, p->name, 0))
+		if (r->scripts[which] && pp_split_rule_names(s, p, r, err) > 0)
 			found = r->scripts[which];
-		strbuf_release(&glob);
 	}
 	return found;
 }

@@ -302,6 +302,11 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 
 int pp_split_write_changes(struct pp_split *s, struct pp_err *err);
 
+/* Whether control rule r's package glob, its placeholders expanded for
+ * p's variant, names p: 1 or 0; -1 when it cannot be expanded. */
+int pp_split_rule_names(const struct pp_split *s, const struct pp_split_pkg *p,
+			const struct pp_control_rule *r, struct pp_err *err);
+
 /* The indexes 0..n-1 ordered by sizes[], largest first, ties in index
  * order: the order jobs start in, so that no long one is the tail.
  * The caller frees it. */
