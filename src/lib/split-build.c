@@ -423,6 +423,19 @@ static void library_overrides(const struct pp_split *s,
 			      "unnecessary-activation-of-ldconfig-trigger\n");
 }
 
+/* The field of the ISA proof is padpack's own, on purpose: lintian,
+ * which knows Debian's fields only, warns of it in every package with
+ * code unless told why. */
+static void isa_override(const struct pp_split *s,
+			 const struct pp_split_pkg *p, struct strbuf *text)
+{
+	if (p->isa && pp_split_isa_asked(s->spec))
+		strbuf_addstr(text, "# padpack's record of the x86-64 level "
+			      "and extensions this package's\n# code needs "
+			      "(padpack isa): a field Debian has no name for\n"
+			      "unknown-field Isa-Level\n");
+}
+
 /* The lintian overrides the spec's control rules give the package
  * (dh_lintian's debian/PACKAGE.lintian-overrides), in their order. */
 static int spec_overrides(const struct pp_split *s,
@@ -681,8 +694,10 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 		rc = add_docs(s, pkg, root, err);
 	if (rc == 0 && p->role != PP_ROLE_DBGSYM)
 		rc = library_files(s, pkg, root, &overrides, err);
-	if (rc == 0)
+	if (rc == 0) {
+		isa_override(s, p, &overrides);
 		rc = spec_overrides(s, p, &overrides, err);
+	}
 	if (rc == 0)
 		rc = write_overrides(s, p, root, &overrides, err);
 	if (rc == 0)
