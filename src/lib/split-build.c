@@ -212,26 +212,68 @@ static int is_compressed_doc(const struct pp_split_stage *st,
 	       pp_split_compressed_doc(to->path, (uint64_t)to->st.st_size);
 }
 
+/* Copies the rest of the file open at fd to out, a piece at a time:
+ * 0, -1 (a read failed) or -2 (a write failed). */
+static int copy_rest(int fd, int out, char *piece)
+{
+	ssize_t n;
+
+	while ((n = pp_read_full(fd, piece, PP_SPLIT_PIECE)) > 0)
+		if (pp_write_all(out, piece, (size_t)n) < 0)
+			return -2;
+	return n < 0 ? -1 : 0;
+}
+
+/* The old first line skipped, the new one written, then the rest from
+ * the old line's '\n' on (one '\n' when it has none); read a piece at a
+ * time, so a first line or a file of any length takes the same memory.
+ * 0, -1 (a read failed) or -2 (a write failed). */
+static int rewrite_shebang(int fd, int out, char *piece)
+{
+	static const char shebang[] = "#!/usr/bin/python3";
+	const char *nl = NULL;
+	ssize_t n;
+
+	while ((n = pp_read_full(fd, piece, PP_SPLIT_PIECE)) > 0 &&
+	       !(nl = memchr(piece, '\n', (size_t)n)))
+		; /* still the old "#!" line */
+	if (n < 0)
+		return -1;
+	if (pp_write_all(out, shebang, sizeof(shebang) - 1) < 0)
+		return -2;
+	if (!nl) /* one line, without its '\n' */
+		return pp_write_all(out, "\n", 1) < 0 ? -2 : 0;
+	if (pp_write_all(out, nl, (size_t)(piece + n - nl)) < 0)
+		return -2;
+	return copy_rest(fd, out, piece);
+}
+
 /* dh_python3: a script's unversioned python "#!" line becomes
  * /usr/bin/python3 (the package then depends on python3:any). */
 static int copy_python3(const char *src, const char *dst, struct pp_err *err)
 {
-	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
-	const char *nl;
-	int rc = pp_read_file(src, &text, err);
+	struct pp_outfile of;
+	char *piece;
+	int fd = open(src, O_RDONLY | O_CLOEXEC), rc;
 
-	if (rc == 0) {
-		nl = strchr(text.buf, '\n');
-		strbuf_addstr(&out, "#!/usr/bin/python3");
-		if (nl)
-			strbuf_add(&out, nl, text.len - (size_t)(nl - text.buf));
-		else
-			strbuf_addch(&out, '\n');
-		rc = pp_write_file(dst, out.buf, out.len, 0644, err);
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
+	if (pp_outfile_open(&of, dst, 0644, err) < 0) {
+		close(fd);
+		return -1;
 	}
-	strbuf_release(&text);
-	strbuf_release(&out);
-	return rc;
+	piece = xmalloc(PP_SPLIT_PIECE);
+	rc = rewrite_shebang(fd, of.fd, piece);
+	if (rc == -1)
+		pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
+	else if (rc == -2)
+		pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", dst);
+	free(piece);
+	close(fd);
+	if (rc == 0)
+		return pp_outfile_commit(&of, err);
+	pp_outfile_abort(&of);
+	return -1;
 }
 
 /* A run path of the linker's default directories only (libtool's, in

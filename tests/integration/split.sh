@@ -713,9 +713,50 @@ check_doc_compress() {
 		lintian --display-level '>=error' *.changes 2>&1 | grep -v '^running with root' | (! grep '^E:')"
 }
 
+# Large files: a document gzipped (dh_compress) and a python script whose
+# "#!" line is rewritten (dh_python3) are read in pieces, so the peak
+# RSS of split stays flat as they grow: 8 MiB and 64 MiB of each cost
+# about the same memory (reading them whole cost 2 x 56 MiB more).
+large_stage() { # DIR MIB: a document and a script of MIB MiB each
+	mkdir -p "$1/usr/share/doc/bigdoc" "$1/usr/bin" &&
+	yes 'a line of the manual, gzipped as dh_compress does 0123456789' |
+		head -c "$2M" >"$1/usr/share/doc/bigdoc/manual.txt" &&
+	{ echo '#!/usr/bin/env python'; yes 'print("a line of a large script")' |
+		head -c "$2M"; } >"$1/usr/bin/bigscript" &&
+	chmod 755 "$1/usr/bin/bigscript"
+}
+split_peak_kib() { # STAGE OUT: padpack split -Z gzip's peak RSS, in KiB
+	/usr/bin/time -f '%M' -o "$2.rss" env DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org \
+		"$PADPACK" split --stage "$1" --name bigdoc --version 1.0 -Z gzip -o "$2" -q \
+		>"$2.log" 2>&1 && tail -n 1 "$2.rss"
+}
+check_large_files() {
+	local W=$WORK/large small big
+	mkdir -p "$W"
+	if ! large_stage "$W/s8" 8 || ! large_stage "$W/s64" 64 ||
+	   ! small=$(split_peak_kib "$W/s8" "$W/small") ||
+	   ! big=$(split_peak_kib "$W/s64" "$W/big"); then
+		not_ok "large files: split of a 64 MiB document and script" "$(cat "$W"/*.log)"
+		return
+	fi
+	check "large files: the 64 MiB document gzipped, zcat gives it back" bash -c "
+		for d in '$W'/big/*.deb; do dpkg-deb -x \"\$d\" '$W/x' || exit; done && gzip -t '$W/x/usr/share/doc/bigdoc/manual.txt.gz' &&
+		zcat '$W/x/usr/share/doc/bigdoc/manual.txt.gz' | cmp - '$W/s64/usr/share/doc/bigdoc/manual.txt'"
+	check "large files: the 64 MiB script's '#!' line is python3's, the rest the same" bash -c "
+		[ \"\$(head -n 1 '$W/x/usr/bin/bigscript')\" = '#!/usr/bin/python3' ] &&
+		cmp <(tail -n +2 '$W/x/usr/bin/bigscript') <(tail -n +2 '$W/s64/usr/bin/bigscript')"
+	if [ $((big - small)) -lt 16384 ]; then
+		ok "large files: peak RSS flat, $small KiB with 2 x 8 MiB, $big KiB with 2 x 64 MiB"
+	else
+		not_ok "large files: peak RSS flat" "$small KiB with 2 x 8 MiB, $big KiB with 2 x 64 MiB"
+	fi
+	rm -rf "$W"
+}
+
 check_minimal
 check_minimal_docs
 check_doc_compress
+check_large_files
 build_all
 # Files are shared only when every variant of the spec is there; without
 # nvcc the GPU variants are not, and each CPU variant keeps all its files.
