@@ -713,6 +713,36 @@ check_doc_compress() {
 		lintian --display-level '>=error' *.changes 2>&1 | grep -v '^running with root' | (! grep '^E:')"
 }
 
+# Static archives are stripped in /dev/shm/padpack-strip.PID.XXXXXX; a
+# padpack killed meanwhile leaves its directory, which the next split
+# removes when its process is gone, it is this user's and no one holds
+# its lock (a PID of another PID namespace looks gone).
+check_strip_scratch() {
+	local S=$WORK/mini/stage dead live other held
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" != tmpfs ]; then
+		ok "strip scratch: skipped, /dev/shm is no tmpfs here"
+		return
+	fi
+	dead=$(bash -c 'echo $$')
+	live=/dev/shm/padpack-strip.$$.live01 other=/dev/shm/padpack-strip.$dead.other
+	held=/dev/shm/padpack-strip.$dead.held01
+	mkdir -p "/dev/shm/padpack-strip.$dead.dead01" "$live" "$other" "$held" &&
+		touch "/dev/shm/padpack-strip.$dead.dead01/libdemo.a" "$live/libdemo.a" &&
+		chown nobody "$other"
+	check "strip scratch: a split that strips an archive, a killed run's directory left" \
+		flock "$held" bash -c "echo \$\$ >'$WORK/mini/scratch.pid' &&
+			exec '$PADPACK' split --stage '$S' --name libdemo --version 1.0 -o '$WORK/mini/scratch' -q"
+	check "strip scratch: the directory of a PID gone removed; a live PID's, another user's and a locked one's kept; none of the run's left" bash -c "
+		! ls -d /dev/shm/padpack-strip.$dead.dead01 2>/dev/null && test -f '$live/libdemo.a' &&
+		test -d '$other' && test -d '$held' &&
+		! ls -d /dev/shm/padpack-strip.\$(cat '$WORK/mini/scratch.pid').* 2>/dev/null"
+	check "strip scratch: the archive stripped there (no debug sections)" bash -c "
+		dpkg-deb -x '$WORK/mini/scratch/libdemo-dev_1.0-1_amd64.deb' '$WORK/mini/scratch/x' &&
+		! objdump -h '$WORK/mini/scratch/x/usr/lib/x86_64-linux-gnu/libdemo.a' | grep -q debug_info"
+	rm -rf "$live" "$other" "$held" "/dev/shm/padpack-strip.$dead.dead01"
+}
+
 # Large files: a document gzipped (dh_compress) and a python script whose
 # "#!" line is rewritten (dh_python3) are read in pieces, so the peak
 # RSS of split stays flat as they grow: 8 MiB and 64 MiB of each cost
@@ -754,6 +784,7 @@ check_large_files() {
 }
 
 check_minimal
+check_strip_scratch
 check_minimal_docs
 check_doc_compress
 check_large_files
