@@ -130,6 +130,33 @@ static void problem(struct verify *v, const char *path, const char *fmt, ...)
 		v->o->problem(v->o->problem_ctx, path, v->msg.buf);
 }
 
+/* A deb822 text (a Release, a Packages index) that does not parse,
+ * reported under path once: the parser, given path as the text's name,
+ * begins its message "PATH:LINE: " (or "PATH: "), which becomes "line
+ * LINE: " (of is what the line is counted in, "" for the file). Such a
+ * file is not as publish writes it: publishing again writes it anew. */
+static void parse_problem(struct verify *v, const char *path, const char *of,
+			  const struct pp_err *err)
+{
+	size_t n = strlen(path);
+	const char *what = err->msg, *colon;
+
+	if (!strncmp(what, path, n) && what[n] == ':') {
+		what += n + 1;
+		colon = strchr(what, ':');
+		if (what[0] >= '0' && what[0] <= '9' && colon) {
+			problem(v, path, "line %.*s%s:%s; the file is damaged: "
+				"publish the repository again ('padpack repo "
+				"publish %s')", (int)(colon - what),
+				what, of, colon + 1, v->root);
+			return;
+		}
+		what += what[0] == ' ';
+	}
+	problem(v, path, "%s; the file is damaged: publish the repository "
+		"again ('padpack repo publish %s')", what, v->root);
+}
+
 /* Opens a file below the root (rel), its fstat in *st, reporting under
  * shown why not. */
 static int open_file(struct verify *v, const char *rel, const char *shown,
@@ -601,7 +628,7 @@ static void check_stanzas(struct verify *v, struct strbuf *all,
 		pool_checks_add(v, &pc, &st, all->buf, index, &path, &err);
 	pool_checks_end(v, &pc, index, &path, &err);
 	if (r < 0)
-		problem(v, index, "%s", err.msg);
+		parse_problem(v, index, "", &err);
 	pp_stanza_spans_release(&st);
 	pp_err_release(&err);
 	strbuf_release(&path);
@@ -909,16 +936,20 @@ static void check_indices(struct verify *v, const char *suite,
 
 static void verify_suite(struct verify *v, const char *suite)
 {
-	struct strbuf release = STRBUF_INIT, shown = STRBUF_INIT;
+	struct strbuf release = STRBUF_INIT, shown = STRBUF_INIT,
+		      file = STRBUF_INIT;
 	struct pp_stanza st;
 	struct pp_err err;
 
 	pp_err_init(&err);
 	strbuf_addf(&shown, "%s/%s", v->root, suite);
+	strbuf_addf(&file, "%s/%s", shown.buf, v->o->check ? "InRelease" :
+		    "Release");
 	if (suite_release(v, suite, &release) < 0)
 		goto out;
-	if (pp_control_parse(release.buf, release.len, shown.buf, &st, &err) < 0) {
-		problem(v, shown.buf, "Release: %s", err.msg);
+	if (pp_control_parse(release.buf, release.len, file.buf, &st, &err) < 0) {
+		parse_problem(v, file.buf, v->o->check ? " of its signed text" :
+			      "", &err);
 		goto out;
 	}
 	check_dates(v, shown.buf, &st);
@@ -930,6 +961,7 @@ out:
 	pp_err_release(&err);
 	strbuf_release(&release);
 	strbuf_release(&shown);
+	strbuf_release(&file);
 }
 
 /* Each suite: a directory under dists/ (dot entries are an interrupted

@@ -5,13 +5,17 @@
  * control file, then the .deb.
  * Layer: above changes.c (the changelog, .changes) and variant.c
  * (placeholders), which never call back up into the build. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -152,44 +156,144 @@ static int strip_archive(const char *path, struct pp_err *err)
  * archive of 3,301 members took 1.9 s of kernel time so, 0.24 s on a
  * tmpfs. An archive is therefore stripped in a directory of /dev/shm
  * when that is a tmpfs with room for it, and copied back (the same
- * bytes: the archive is deterministic). NULL: strip it where it is. */
-static char *strip_scratch(off_t size)
+ * bytes: the archive is deterministic).
+ * A padpack killed while stripping leaves its directory behind (there is
+ * no global state for a signal handler to remove it with), so the
+ * directory's name carries the PID that made it, which holds an flock on
+ * it while it is used, and each new one first removes those of this user
+ * whose process is gone and whose lock no one holds (a PID of another
+ * PID namespace sharing /dev/shm looks gone, but its lock is held). */
+#define SCRATCH_DIR "/dev/shm"
+#define SCRATCH_PREFIX "padpack-strip."
+
+struct scratch {
+	char *dir;
+	int lock; /* the directory, opened and flock'ed while in use */
+};
+
+/* The PID a scratch directory's name carries ("padpack-strip.PID.XXXXXX"),
+ * or 0 when it is no such name. */
+static pid_t scratch_owner(const char *name)
+{
+	size_t n = strlen(SCRATCH_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, SCRATCH_PREFIX, n) || name[n] < '1' || name[n] > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(name + n, &end, 10);
+	if (errno || *end != '.' || !end[1] || pid > INT_MAX)
+		return 0;
+	return (pid_t)pid;
+}
+
+/* Whether the entry name of the scratch directory (open at dfd) is a
+ * directory this user's padpack left: its process gone, its lock free. */
+static int scratch_stale(int dfd, const char *name)
+{
+	pid_t pid = scratch_owner(name);
+	struct stat st;
+	int fd, stale;
+
+	if (!pid || kill(pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return 0;
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	stale = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return stale;
+}
+
+static void remove_stale_scratch(void)
+{
+	DIR *d = opendir(SCRATCH_DIR);
+	struct strbuf path = STRBUF_INIT;
+	struct pp_err ignored;
+	struct dirent *de;
+
+	if (!d)
+		return;
+	pp_err_init(&ignored);
+	while ((de = readdir(d))) {
+		if (!scratch_stale(dirfd(d), de->d_name))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", SCRATCH_DIR, de->d_name);
+		pp_remove_tree(path.buf, &ignored); /* another run's, maybe */
+	}
+	closedir(d);
+	pp_err_release(&ignored);
+	strbuf_release(&path);
+}
+
+static int tmpfs_room(uint64_t bytes)
 {
 	struct statfs fs;
-	char *dir;
 
-	if (statfs("/dev/shm", &fs) < 0 || fs.f_type != TMPFS_MAGIC ||
-	    (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize < 4 * (uint64_t)size)
-		return NULL;
-	dir = xstrdup("/dev/shm/padpack-strip.XXXXXX");
-	if (!mkdtemp(dir)) {
-		free(dir);
-		return NULL;
+	return statfs(SCRATCH_DIR, &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
+	       (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize >= bytes;
+}
+
+/* A scratch directory for an archive of size bytes, locked; -1: strip
+ * the archive where it is. */
+static int scratch_open(off_t size, struct scratch *s)
+{
+	struct strbuf dir = STRBUF_INIT;
+
+	if (!tmpfs_room(0))
+		return -1;
+	remove_stale_scratch();
+	if (!tmpfs_room(4 * (uint64_t)size))
+		return -1;
+	strbuf_addf(&dir, "%s/%s%ld.XXXXXX", SCRATCH_DIR, SCRATCH_PREFIX,
+		    (long)getpid());
+	s->dir = strbuf_detach(&dir, NULL);
+	s->lock = -1;
+	if (mkdtemp(s->dir)) {
+		s->lock = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (s->lock >= 0 && flock(s->lock, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (s->lock >= 0)
+			close(s->lock);
+		rmdir(s->dir);
 	}
-	return dir;
+	free(s->dir);
+	return -1;
+}
+
+static void scratch_close(struct scratch *s)
+{
+	struct pp_err ignored;
+
+	pp_err_init(&ignored);
+	pp_remove_tree(s->dir, &ignored);
+	pp_err_release(&ignored);
+	close(s->lock); /* after the removal: no one takes it for stale */
+	free(s->dir);
 }
 
 static int strip_static(const char *dst, off_t size, struct pp_err *err)
 {
-	char *dir = strip_scratch(size);
 	const char *base = strrchr(dst, '/');
 	struct strbuf tmp = STRBUF_INIT;
-	struct pp_err ignored;
+	struct scratch s;
 	int rc;
 
-	if (!dir)
+	if (scratch_open(size, &s) < 0)
 		return strip_archive(dst, err);
-	strbuf_addf(&tmp, "%s/%s", dir, base ? base + 1 : dst);
+	strbuf_addf(&tmp, "%s/%s", s.dir, base ? base + 1 : dst);
 	rc = pp_copy_file(dst, tmp.buf, 0644, err);
 	if (rc == 0)
 		rc = strip_archive(tmp.buf, err);
 	if (rc == 0)
 		rc = pp_copy_file(tmp.buf, dst, 0644, err);
-	pp_err_init(&ignored);
-	pp_remove_tree(dir, &ignored);
-	pp_err_release(&ignored);
+	scratch_close(&s);
 	strbuf_release(&tmp);
-	free(dir);
 	return rc;
 }
 
@@ -212,26 +316,68 @@ static int is_compressed_doc(const struct pp_split_stage *st,
 	       pp_split_compressed_doc(to->path, (uint64_t)to->st.st_size);
 }
 
+/* Copies the rest of the file open at fd to out, a piece at a time:
+ * 0, -1 (a read failed) or -2 (a write failed). */
+static int copy_rest(int fd, int out, char *piece)
+{
+	ssize_t n;
+
+	while ((n = pp_read_full(fd, piece, PP_SPLIT_PIECE)) > 0)
+		if (pp_write_all(out, piece, (size_t)n) < 0)
+			return -2;
+	return n < 0 ? -1 : 0;
+}
+
+/* The old first line skipped, the new one written, then the rest from
+ * the old line's '\n' on (one '\n' when it has none); read a piece at a
+ * time, so a first line or a file of any length takes the same memory.
+ * 0, -1 (a read failed) or -2 (a write failed). */
+static int rewrite_shebang(int fd, int out, char *piece)
+{
+	static const char shebang[] = "#!/usr/bin/python3";
+	const char *nl = NULL;
+	ssize_t n;
+
+	while ((n = pp_read_full(fd, piece, PP_SPLIT_PIECE)) > 0 &&
+	       !(nl = memchr(piece, '\n', (size_t)n)))
+		; /* still the old "#!" line */
+	if (n < 0)
+		return -1;
+	if (pp_write_all(out, shebang, sizeof(shebang) - 1) < 0)
+		return -2;
+	if (!nl) /* one line, without its '\n' */
+		return pp_write_all(out, "\n", 1) < 0 ? -2 : 0;
+	if (pp_write_all(out, nl, (size_t)(piece + n - nl)) < 0)
+		return -2;
+	return copy_rest(fd, out, piece);
+}
+
 /* dh_python3: a script's unversioned python "#!" line becomes
  * /usr/bin/python3 (the package then depends on python3:any). */
 static int copy_python3(const char *src, const char *dst, struct pp_err *err)
 {
-	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
-	const char *nl;
-	int rc = pp_read_file(src, &text, err);
+	struct pp_outfile of;
+	char *piece;
+	int fd = open(src, O_RDONLY | O_CLOEXEC), rc;
 
-	if (rc == 0) {
-		nl = strchr(text.buf, '\n');
-		strbuf_addstr(&out, "#!/usr/bin/python3");
-		if (nl)
-			strbuf_add(&out, nl, text.len - (size_t)(nl - text.buf));
-		else
-			strbuf_addch(&out, '\n');
-		rc = pp_write_file(dst, out.buf, out.len, 0644, err);
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
+	if (pp_outfile_open(&of, dst, 0644, err) < 0) {
+		close(fd);
+		return -1;
 	}
-	strbuf_release(&text);
-	strbuf_release(&out);
-	return rc;
+	piece = xmalloc(PP_SPLIT_PIECE);
+	rc = rewrite_shebang(fd, of.fd, piece);
+	if (rc == -1)
+		pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
+	else if (rc == -2)
+		pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", dst);
+	free(piece);
+	close(fd);
+	if (rc == 0)
+		return pp_outfile_commit(&of, err);
+	pp_outfile_abort(&of);
+	return -1;
 }
 
 /* A run path of the linker's default directories only (libtool's, in

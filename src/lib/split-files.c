@@ -89,30 +89,47 @@ int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err)
 	return 0;
 }
 
-/* gzip -9n: no name, no time, so the bytes depend on the input only. */
+/* Feeds the file open at fd to z a piece at a time. */
+static int gzip_pieces(int fd, const char *src, struct pp_zwriter *z,
+		       struct pp_err *err)
+{
+	char *piece = xmalloc(PP_SPLIT_PIECE);
+	ssize_t n;
+	int rc = 0;
+
+	while (rc == 0 && (n = pp_read_full(fd, piece, PP_SPLIT_PIECE)) > 0)
+		rc = pp_zwriter_write(z, piece, (size_t)n, err);
+	if (rc == 0 && n < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", src);
+	free(piece);
+	return rc;
+}
+
+/* gzip -9n: no name, no time, so the bytes depend on the input only.
+ * Read in pieces: the memory taken is the same for any size of file
+ * (and the bytes too: deflate's output does not depend on how its
+ * input is cut). */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err)
 {
 	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1, PP_X86_OFF };
-	struct strbuf data = STRBUF_INIT;
 	struct pp_outfile of;
 	struct pp_zwriter *z;
-	int rc = -1;
+	int fd = open(src, O_RDONLY | O_CLOEXEC), rc = -1;
 
-	if (pp_read_file(src, &data, err) < 0)
-		return -1;
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
 	if (pp_outfile_open(&of, dst, 0644, err) == 0) {
 		z = pp_zwriter_new(&o, of.fd, err);
-		if (z && pp_zwriter_write(z, data.buf, data.len, err) == 0) {
+		if (z && gzip_pieces(fd, src, z, err) == 0)
 			rc = pp_zwriter_finish(z, err);
-		} else if (z) {
+		else if (z)
 			pp_zwriter_abort(z);
-		}
 		if (rc == 0)
 			rc = pp_outfile_commit(&of, err);
 		else
 			pp_outfile_abort(&of);
 	}
-	strbuf_release(&data);
+	close(fd);
 	return rc;
 }
 

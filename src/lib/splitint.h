@@ -146,7 +146,10 @@ int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err);
 /* Whether f's run path names only the linker's default directories (it
  * is then dropped from the copy shipped: chrpath -d). */
 int pp_split_default_runpath(const struct pp_split_file *f);
-/* gzip -9n: no name, no time, as dh_compress does. */
+/* What a file too large to hold at once is read in: its bytes in
+ * memory at a time, whatever its size. */
+#define PP_SPLIT_PIECE (64u << 10)
+/* gzip -9n: no name, no time, as dh_compress does (read in pieces). */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
 /* Writes root/rel (its directories made), mode and mtime t. */
 int pp_split_write_at(const char *root, const char *rel, const void *data,

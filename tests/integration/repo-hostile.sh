@@ -151,7 +151,28 @@ refused "a stanza without SHA256 is named by its line" \
 hostile duplicate-size
 rewrite_packages "t = t.replace('\nSize: ', '\nsize: 1\nSize: ', 1)"
 refused "a stanza with a field twice (in another case) is named by its line" \
-	"$IDX/Packages:[0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); keep only one"
+	"$IDX/Packages: line [0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); keep only one"
+
+# once PATH: verify's output names PATH once (a parse error named the
+# index twice: "PATH: PATH:7: ...").
+once() {
+	local n
+	n=$("$PADPACK" repo verify "$H" 2>/dev/null | grep -oF -- "$1" | wc -l)
+	[ "$n" = 1 ] || { echo "named $n times: $1"; "$PADPACK" repo verify "$H"; return 1; }
+}
+hostile no-colon
+rewrite_packages "t = t.replace('\nSize: ', '\nSize ', 1)"
+refused "a Packages line that does not parse: the index, the line, the field, what to do" \
+	"^$H/dists/stable/$IDX/Packages: line 7: field name 'Size' must be followed by a colon: .*the file is damaged: publish the repository again \('padpack repo publish $H'\)\$"
+check "... naming the index once" once "$H/dists/stable/$IDX/Packages"
+check_fails "... in --json too: the path once, the problem its line" 1 \
+	"\"path\": \"$H/dists/stable/$IDX/Packages\", \"problem\": \"line 7: field name 'Size'" \
+	bash -c "'$PADPACK' repo verify --json '$H' | tr -s '\n ' ' '; exit \${PIPESTATUS[0]}"
+hostile release-no-colon
+sed -i 's/^Suite: /Suite /' "$S/Release"
+refused "a Release line that does not parse: the Release file (not the suite), the line, what to do" \
+	"^$S/Release: line 1: field name 'Suite' must be followed by a colon: .*publish the repository again"
+check "... naming it once" once "$S/Release"
 
 # Two suites serving the same index (linked, as a snapshot's): the second
 # is not hashed nor read again when the first was clean, and a damaged

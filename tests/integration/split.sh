@@ -716,9 +716,81 @@ check_doc_compress() {
 		lintian --display-level '>=error' *.changes 2>&1 | grep -v '^running with root' | (! grep '^E:')"
 }
 
+# Static archives are stripped in /dev/shm/padpack-strip.PID.XXXXXX; a
+# padpack killed meanwhile leaves its directory, which the next split
+# removes when its process is gone, it is this user's and no one holds
+# its lock (a PID of another PID namespace looks gone).
+check_strip_scratch() {
+	local S=$WORK/mini/stage dead live other held
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" != tmpfs ]; then
+		ok "strip scratch: skipped, /dev/shm is no tmpfs here"
+		return
+	fi
+	dead=$(bash -c 'echo $$')
+	live=/dev/shm/padpack-strip.$$.live01 other=/dev/shm/padpack-strip.$dead.other
+	held=/dev/shm/padpack-strip.$dead.held01
+	mkdir -p "/dev/shm/padpack-strip.$dead.dead01" "$live" "$other" "$held" &&
+		touch "/dev/shm/padpack-strip.$dead.dead01/libdemo.a" "$live/libdemo.a" &&
+		chown nobody "$other"
+	check "strip scratch: a split that strips an archive, a killed run's directory left" \
+		flock "$held" bash -c "echo \$\$ >'$WORK/mini/scratch.pid' &&
+			exec '$PADPACK' split --stage '$S' --name libdemo --version 1.0 -o '$WORK/mini/scratch' -q"
+	check "strip scratch: the directory of a PID gone removed; a live PID's, another user's and a locked one's kept; none of the run's left" bash -c "
+		! ls -d /dev/shm/padpack-strip.$dead.dead01 2>/dev/null && test -f '$live/libdemo.a' &&
+		test -d '$other' && test -d '$held' &&
+		! ls -d /dev/shm/padpack-strip.\$(cat '$WORK/mini/scratch.pid').* 2>/dev/null"
+	check "strip scratch: the archive stripped there (no debug sections)" bash -c "
+		dpkg-deb -x '$WORK/mini/scratch/libdemo-dev_1.0-1_amd64.deb' '$WORK/mini/scratch/x' &&
+		! objdump -h '$WORK/mini/scratch/x/usr/lib/x86_64-linux-gnu/libdemo.a' | grep -q debug_info"
+	rm -rf "$live" "$other" "$held" "/dev/shm/padpack-strip.$dead.dead01"
+}
+
+# Large files: a document gzipped (dh_compress) and a python script whose
+# "#!" line is rewritten (dh_python3) are read in pieces, so the peak
+# RSS of split stays flat as they grow: 8 MiB and 64 MiB of each cost
+# about the same memory (reading them whole cost 2 x 56 MiB more).
+large_stage() { # DIR MIB: a document and a script of MIB MiB each
+	mkdir -p "$1/usr/share/doc/bigdoc" "$1/usr/bin" &&
+	yes 'a line of the manual, gzipped as dh_compress does 0123456789' |
+		head -c "$2M" >"$1/usr/share/doc/bigdoc/manual.txt" &&
+	{ echo '#!/usr/bin/env python'; yes 'print("a line of a large script")' |
+		head -c "$2M"; } >"$1/usr/bin/bigscript" &&
+	chmod 755 "$1/usr/bin/bigscript"
+}
+split_peak_kib() { # STAGE OUT: padpack split -Z gzip's peak RSS, in KiB
+	/usr/bin/time -f '%M' -o "$2.rss" env DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org \
+		"$PADPACK" split --stage "$1" --name bigdoc --version 1.0 -Z gzip -o "$2" -q \
+		>"$2.log" 2>&1 && tail -n 1 "$2.rss"
+}
+check_large_files() {
+	local W=$WORK/large small big
+	mkdir -p "$W"
+	if ! large_stage "$W/s8" 8 || ! large_stage "$W/s64" 64 ||
+	   ! small=$(split_peak_kib "$W/s8" "$W/small") ||
+	   ! big=$(split_peak_kib "$W/s64" "$W/big"); then
+		not_ok "large files: split of a 64 MiB document and script" "$(cat "$W"/*.log)"
+		return
+	fi
+	check "large files: the 64 MiB document gzipped, zcat gives it back" bash -c "
+		for d in '$W'/big/*.deb; do dpkg-deb -x \"\$d\" '$W/x' || exit; done && gzip -t '$W/x/usr/share/doc/bigdoc/manual.txt.gz' &&
+		zcat '$W/x/usr/share/doc/bigdoc/manual.txt.gz' | cmp - '$W/s64/usr/share/doc/bigdoc/manual.txt'"
+	check "large files: the 64 MiB script's '#!' line is python3's, the rest the same" bash -c "
+		[ \"\$(head -n 1 '$W/x/usr/bin/bigscript')\" = '#!/usr/bin/python3' ] &&
+		cmp <(tail -n +2 '$W/x/usr/bin/bigscript') <(tail -n +2 '$W/s64/usr/bin/bigscript')"
+	if [ $((big - small)) -lt 16384 ]; then
+		ok "large files: peak RSS flat, $small KiB with 2 x 8 MiB, $big KiB with 2 x 64 MiB"
+	else
+		not_ok "large files: peak RSS flat" "$small KiB with 2 x 8 MiB, $big KiB with 2 x 64 MiB"
+	fi
+	rm -rf "$W"
+}
+
 check_minimal
+check_strip_scratch
 check_minimal_docs
 check_doc_compress
+check_large_files
 build_all
 # Files are shared only when every variant of the spec is there; without
 # nvcc the GPU variants are not, and each CPU variant keeps all its files.
