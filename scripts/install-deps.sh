@@ -43,6 +43,15 @@ test_pkgs="$test_pkgs libunistring-dev"
 # protobuf-c: protoc and its C++ library (its protoc-gen-c plugin);
 # libxml2 (pending): its Python C extension module.
 test_pkgs="$test_pkgs libprotobuf-dev libprotoc-dev protobuf-compiler python3-dev python3-setuptools"
+# The rest of the corpus projects' Build-Depends that change what they
+# build and link (tiff: deflate, JBIG, LERC, WebP; libwebp's tools: GIF
+# and TIFF; expat: libbsd) and the tools that make their manuals (man
+# pages from --help, info manuals), so that they are built as Debian
+# builds them (the documentation tools beyond these, pandoc, doxygen,
+# sphinx and a JDK, are left out: hundreds of megabytes).
+test_pkgs="$test_pkgs libdeflate-dev libjbig-dev liblerc-dev libwebp-dev
+ libxi-dev libgif-dev libtiff-dev libbsd-dev libext2fs-dev help2man
+ chrpath bison gengetopt texinfo sharutils"
 # make openblas: piuparts installs and purges a variant in the cached
 # clean Debian 12 root.
 test_pkgs="$test_pkgs piuparts"

@@ -122,15 +122,32 @@ cmake_build() { # CMAKE-ARGS...
 	ninja -C obj-corpus -j"$CORPUS_JOBS" && DESTDIR="$STAGE" ninja -C obj-corpus install
 }
 
+# corpus_build_deps: the installed versions of the packages the
+# source's Build-Depends name (first of each alternative; those not
+# installed left out), one "NAME VERSION" a line, sorted.
+corpus_build_deps() {
+	local control
+	control=$(corpus_srcdir)debian/control
+	[ -f "$control" ] || return 0
+	awk '/^Build-Depends(-Arch|-Indep)?:/ { on = 1; sub(/^[^:]*:/, ""); print; next }
+	     on && /^[ \t]/ { print; next } { on = 0 }' "$control" |
+		tr ',' '\n' | sed -e 's/|.*//' -e 's/[[(<].*//' -e 's/:[a-z]*//' |
+		awk 'NF { print $1 }' | sort -u |
+		xargs -r dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null |
+		awk 'NF == 2' | sort
+}
+
 corpus_key() { # NAME: what the staged tree of NAME depends on (the
-	# recipe, the helpers it calls, the compilers, the source version)
+	# recipe, the helpers it calls, the compilers, the source version,
+	# the installed build dependencies)
 	local h
 	corpus_load "$1" || return 1
 	{ declare -f corpus_build
 	  for h in autotools_build cmake_build; do
 		declare -f corpus_build | grep -q "$h" && declare -f "$h"
 	  done
-	  cc --version; c++ --version; echo "$VERSION"; } | sha256sum | cut -c1-16
+	  cc --version; c++ --version; echo "$VERSION"
+	  corpus_build_deps; } | sha256sum | cut -c1-16
 }
 
 # corpus_build_cached NAME: sets BUILD (for padpack split -B), building
