@@ -201,6 +201,45 @@ printf 'x' | dd of="$S/$IDX/Packages.gz" bs=1 seek=100 conv=notrunc 2>/dev/null
 check "a damaged index both link is named under each" \
 	both "$IDX/Packages\.gz: SHA256 [0-9a-f]+, expected [0-9a-f]+"
 
+# ---- a served index damaged in place: publish makes it anew ----------------
+
+# db/indices/files links the very files a suite serves, for publish to
+# link them again (a suite nothing changed in, a snapshot): an index
+# edited in place (its inode kept) is edited there too. publish checks a
+# stored file's size, inode and mtime before linking it, and makes the
+# index anew when they differ.
+republish() { "$PADPACK" repo publish "$H" --unsigned; }
+# repaired NAME FILE EDIT: in a copy of the good repository published
+# twice, FILE of $IDX edited in place by the shell code EDIT (given the
+# path as $1); verify names it, publish then repairs it.
+repaired() {
+	local f ino out
+	hostile "$1"
+	f=$S/$IDX/$2
+	republish >/dev/null
+	check_fails "$1: an unchanged suite published again links its index from the store" 0 \
+		"^\(1 Packages index as published before, linked\)\$" republish
+	ino=$(stat -c %i "$f")
+	bash -c "$3" _ "$f"
+	check "$1: the index edited in place (same inode)" test "$(stat -c %i "$f")" = "$ino"
+	refused "$1: repo verify names the index" "$IDX/$2: (size|SHA256) [0-9a-f]+, expected"
+	if out=$(republish 2>&1) && ! grep -qF 'as published before' <<<"$out"; then
+		ok "$1: publish makes the index anew (not linked from the store)"
+	else
+		not_ok "$1: publish makes the index anew (not linked from the store)" "$out"
+	fi
+	check "$1: repo verify passes after it" "$PADPACK" repo verify "$H"
+	check "$1: zcat reads Packages.gz, the same text as Packages" \
+		bash -c "zcat '$S/$IDX/Packages.gz' | cmp - '$S/$IDX/Packages' && cmp '$S/$IDX/Packages' '$G/dists/stable/$IDX/Packages'"
+	check_fails "$1: published again, the new index is linked from the store" 0 \
+		"^\(1 Packages index as published before, linked\)\$" republish
+}
+repaired in-place-same-size Packages.gz \
+	"printf 'xy' | dd of=\"\$1\" bs=1 seek=30 conv=notrunc 2>/dev/null"
+repaired in-place-longer Packages \
+	"truncate -s -1 \"\$1\" && printf '\nX-Extra: 1\n' >>\"\$1\""
+repaired in-place-shorter Packages.xz "truncate -s 100 \"\$1\""
+
 # ---- compressed indices: checked before, and bounded while, inflating -------
 
 # 1 GiB of zeros as 64 xz streams of 16 MiB (made in a moment).
