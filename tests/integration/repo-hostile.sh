@@ -151,7 +151,7 @@ refused "a stanza without SHA256 is named by its line" \
 hostile duplicate-size
 rewrite_packages "t = t.replace('\nSize: ', '\nsize: 1\nSize: ', 1)"
 refused "a stanza with a field twice (in another case) is named by its line" \
-	"$IDX/Packages: line [0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); keep only one"
+	"$IDX/Packages: line [0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); the file is damaged"
 
 # once PATH: verify's output names PATH once (a parse error named the
 # index twice: "PATH: PATH:7: ...").
@@ -163,7 +163,7 @@ once() {
 hostile no-colon
 rewrite_packages "t = t.replace('\nSize: ', '\nSize ', 1)"
 refused "a Packages line that does not parse: the index, the line, the field, what to do" \
-	"^$H/dists/stable/$IDX/Packages: line 7: field name 'Size' must be followed by a colon: .*the file is damaged: publish the repository again \('padpack repo publish $H'\)\$"
+	"^$H/dists/stable/$IDX/Packages: line 7: field name 'Size' must be followed by a colon; the file is damaged: publish the repository again \('padpack repo publish $H'\)\$"
 check "... naming the index once" once "$H/dists/stable/$IDX/Packages"
 check_fails "... in --json too: the path once, the problem its line" 1 \
 	"\"path\": \"$H/dists/stable/$IDX/Packages\", \"problem\": \"line 7: field name 'Size'" \
@@ -171,8 +171,24 @@ check_fails "... in --json too: the path once, the problem its line" 1 \
 hostile release-no-colon
 sed -i 's/^Suite: /Suite /' "$S/Release"
 refused "a Release line that does not parse: the Release file (not the suite), the line, what to do" \
-	"^$S/Release: line 1: field name 'Suite' must be followed by a colon: .*publish the repository again"
+	"^$S/Release: line 1: field name 'Suite' must be followed by a colon; the file is damaged: publish the repository again"
 check "... naming it once" once "$S/Release"
+# worded for the index, not for a control file people write
+hostile release-empty
+: >"$S/Release"
+refused "an empty Release: a Release file needs its SHA256 list" \
+	"^$S/Release: no fields at all; a Release file needs at least the SHA256 list of its indices; the file is damaged: publish the repository again"
+hostile release-two
+printf '\nSuite: other\n' >>"$S/Release"
+refused "a Release of two stanzas: a Release file holds one" \
+	"^$S/Release: line [0-9]+: a second stanza starts here; a Release file holds exactly one; the file is damaged"
+hostile packages-comment
+rewrite_packages "t = '# a comment\\n' + t"
+refused "a comment in Packages: not allowed in a Packages file" \
+	"^$S/$IDX/Packages: line 1: comment lines are not allowed in a Packages file; the file is damaged"
+check "... no control-file advice in any of these" bash -c "
+	for h in no-colon release-no-colon duplicate-size release-empty release-two packages-comment; do
+		'$PADPACK' repo verify '$WORK/'\$h 2>&1; done | (! grep -E \"control file|Name: value|keep only one|remove the\")"
 
 # Two suites serving the same index (linked, as a snapshot's): the second
 # is not hashed nor read again when the first was clean, and a damaged
