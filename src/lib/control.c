@@ -18,6 +18,26 @@ void pp_deb822_init(struct pp_deb822 *p, const char *buf, size_t len,
 	p->pos = 0;
 	p->line = 0;
 	p->allow_comments = 0;
+	p->kind = PP_DEB822_CONTROL;
+}
+
+/* What to write instead, for a file people write; nothing for an index a
+ * tool wrote. */
+static const char *advice(const struct pp_deb822 *p, const char *text)
+{
+	return p->kind == PP_DEB822_CONTROL ? text : "";
+}
+
+/* Where a comment line is not allowed. */
+static const char *in_kind(const struct pp_deb822 *p)
+{
+	static const char *const in[] = {
+		[PP_DEB822_CONTROL] = "here",
+		[PP_DEB822_RELEASE] = "in a Release file",
+		[PP_DEB822_PACKAGES] = "in a Packages file",
+	};
+
+	return in[p->kind];
 }
 
 /* Returns the next line (without its LF) or NULL at the end. */
@@ -136,16 +156,17 @@ static int scan_field_line(struct pp_deb822 *p, struct pp_stanza_spans *st,
 
 	if (s[0] == '#')
 		return pp_err_set(err, PP_EXIT_INPUT,
-				  "%s:%u: comment lines are not allowed here; "
-				  "remove the line", p->file, p->line);
+				  "%s:%u: comment lines are not allowed %s%s",
+				  p->file, p->line, in_kind(p),
+				  advice(p, "; remove the line"));
 	if (!colon) {
 		nlen = 0;
 		while (nlen < len && !isspace((unsigned char)s[nlen]))
 			nlen++;
 		return pp_err_set(err, PP_EXIT_INPUT,
 				  "%s:%u: field name '%.*s' must be followed by "
-				  "a colon: write 'Name: value'",
-				  p->file, p->line, (int)nlen, s);
+				  "a colon%s", p->file, p->line, (int)nlen, s,
+				  advice(p, ": write 'Name: value'"));
 	}
 	nlen = (size_t)(colon - s);
 	if (s[0] == '-')
@@ -162,8 +183,8 @@ static int scan_field_line(struct pp_deb822 *p, struct pp_stanza_spans *st,
 	if (dup)
 		return pp_err_set(err, PP_EXIT_INPUT,
 				  "%s:%u: duplicate field '%.*s' (first given on "
-				  "line %u); keep only one", p->file, p->line,
-				  (int)nlen, s, dup->line);
+				  "line %u)%s", p->file, p->line, (int)nlen, s,
+				  dup->line, advice(p, "; keep only one"));
 	v = colon + 1;
 	vlen = len - nlen - 1;
 	while (vlen && (*v == ' ' || *v == '\t')) {
@@ -191,8 +212,9 @@ static int scan_continuation(struct pp_deb822 *p, struct pp_stanza_spans *st,
 	if (is_blank(s, len))
 		return pp_err_set(err, PP_EXIT_INPUT,
 				  "%s:%u: blank line in the value of field "
-				  "'%.*s'; write ' .' for an empty line",
-				  p->file, p->line, (int)f->nlen, f->name);
+				  "'%.*s'%s", p->file, p->line, (int)f->nlen,
+				  f->name,
+				  advice(p, "; write ' .' for an empty line"));
 	if (!f->more)
 		f->more = s;
 	f->mlen = (size_t)(s + len - f->more);
@@ -211,9 +233,10 @@ static int check_empty_values(struct pp_deb822 *p,
 		if ((!f->vlen || !f->value[0]) && !f->more)
 			return pp_err_set(err, PP_EXIT_INPUT,
 					  "%s:%u: field '%.*s' has an empty "
-					  "value; give it a value or remove it",
-					  p->file, f->line, (int)f->nlen,
-					  f->name);
+					  "value%s", p->file, f->line,
+					  (int)f->nlen, f->name,
+					  advice(p, "; give it a value or remove "
+						 "it"));
 	}
 	return 0;
 }
@@ -248,7 +271,8 @@ int pp_deb822_scan(struct pp_deb822 *p, struct pp_stanza_spans *st,
 	if (!has_lf && st->nr)
 		return pp_err_set(err, PP_EXIT_INPUT,
 				  "%s:%u: missing newline at the end of the "
-				  "file; add one", p->file, p->line);
+				  "file%s", p->file, p->line,
+				  advice(p, "; add one"));
 	if (check_empty_values(p, st, err) < 0)
 		return -1;
 	return st->nr ? 1 : 0;
@@ -291,30 +315,53 @@ int pp_deb822_next(struct pp_deb822 *p, struct pp_stanza *st,
 	return r;
 }
 
+/* What one stanza of a kind must hold, and what it is called there. */
+static const struct {
+	const char *needs, *one;
+} one_stanza[] = {
+	[PP_DEB822_CONTROL] = { "a control file needs at least Package, "
+				"Version and Architecture",
+				"a binary control file holds exactly one" },
+	[PP_DEB822_RELEASE] = { "a Release file needs at least the SHA256 "
+				"list of its indices",
+				"a Release file holds exactly one" },
+	/* (a Packages file is read stanza by stanza, never as one) */
+	[PP_DEB822_PACKAGES] = { "one stanza was expected",
+				 "one stanza was expected" },
+};
+
 int pp_control_parse(const char *buf, size_t len, const char *file,
 		     struct pp_stanza *st, struct pp_err *err)
+{
+	return pp_deb822_parse_one(buf, len, file, PP_DEB822_CONTROL, st, err);
+}
+
+int pp_deb822_parse_one(const char *buf, size_t len, const char *file,
+			enum pp_deb822_kind kind, struct pp_stanza *st,
+			struct pp_err *err)
 {
 	struct pp_deb822 p;
 	struct pp_stanza extra;
 	int r;
 
 	pp_deb822_init(&p, buf, len, file);
+	p.kind = kind;
 	r = pp_deb822_next(&p, st, err);
 	if (r < 0)
 		goto fail;
 	if (r == 0) {
-		pp_err_set(err, PP_EXIT_INPUT, "%s: no fields at all; a control "
-			   "file needs at least Package, Version and "
-			   "Architecture", file);
+		pp_err_set(err, PP_EXIT_INPUT, "%s: no fields at all; %s", file,
+			   one_stanza[kind].needs);
 		goto fail;
 	}
 	r = pp_deb822_next(&p, &extra, err);
 	if (r != 0) {
 		if (r > 0)
 			pp_err_set(err, PP_EXIT_INPUT, "%s:%u: a second stanza "
-				   "starts here; a binary control file holds "
-				   "exactly one (remove the empty line before "
-				   "it)", file, extra.line);
+				   "starts here; %s%s", file, extra.line,
+				   one_stanza[kind].one,
+				   advice(&p, " (remove the empty line "
+					  "before it)"));
 		pp_stanza_release(&extra);
 		goto fail;
 	}

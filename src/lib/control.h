@@ -23,11 +23,22 @@ struct pp_stanza {
 	unsigned line; /* line of the first field */
 };
 
+/* What a deb822 text is, for the wording of its errors: a control file
+ * (or another file people write: conf/distributions, a .sources), told
+ * what to write instead; or an index a tool wrote, named as what it is
+ * and given no advice to edit it (its reader says what to do). */
+enum pp_deb822_kind {
+	PP_DEB822_CONTROL,
+	PP_DEB822_RELEASE,
+	PP_DEB822_PACKAGES,
+};
+
 struct pp_deb822 {
 	const char *buf, *file;
 	size_t len, pos;
 	unsigned line;
 	int allow_comments; /* '#' lines are comments (not in binary control) */
+	enum pp_deb822_kind kind; /* PP_DEB822_CONTROL unless set */
 };
 
 void pp_deb822_init(struct pp_deb822 *p, const char *buf, size_t len,
@@ -70,6 +81,11 @@ void pp_field_span_value(const struct pp_field_span *f, struct strbuf *out);
 /* Parses text that must hold exactly one stanza (a DEBIAN/control file). */
 int pp_control_parse(const char *buf, size_t len, const char *file,
 		     struct pp_stanza *st, struct pp_err *err);
+/* The same for a text of the given kind (a Release file), its errors
+ * worded for it. */
+int pp_deb822_parse_one(const char *buf, size_t len, const char *file,
+			enum pp_deb822_kind kind, struct pp_stanza *st,
+			struct pp_err *err);
 /* Reads one stanza as forgivingly as dpkg-deb's readers, for looking
  * into broken packages: lines that are not fields, continuation lines
  * without a field, duplicate fields, a missing final newline and text

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,11 +58,19 @@ int pp_exit_status(int wstatus)
 	return 255;
 }
 
-/* In the child: stdin from /dev/null, output to out_fd, the environment,
- * the directory and the signal mask; then exec. Never returns. */
-static void exec_child(const struct pp_spawn *sp)
+/* In the child: killed when the thread that forked it ends (padpack
+ * killed, even by SIGKILL, which no handler sees: a strip would run on
+ * orphaned); then stdin from /dev/null, output to out_fd, the
+ * environment, the directory and the signal mask; then exec. Never
+ * returns. */
+static void exec_child(const struct pp_spawn *sp, pid_t parent)
 {
-	int null = open("/dev/null", O_RDONLY);
+	int null;
+
+	/* (a parent gone before the prctl: reparented, never signalled) */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() != parent)
+		_exit(127);
+	null = open("/dev/null", O_RDONLY);
 
 	if (null >= 0 && null != 0) {
 		dup2(null, 0);
@@ -88,7 +97,7 @@ static void exec_child(const struct pp_spawn *sp)
 
 pid_t pp_spawn(const struct pp_spawn *sp, struct pp_err *err)
 {
-	pid_t pid;
+	pid_t parent = getpid(), pid;
 
 	fflush(NULL);
 	pid = fork();
@@ -96,7 +105,7 @@ pid_t pp_spawn(const struct pp_spawn *sp, struct pp_err *err)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot start '%s'",
 				    sp->argv[0]);
 	if (pid == 0)
-		exec_child(sp);
+		exec_child(sp, parent);
 	if (sp->own_group)
 		setpgid(pid, pid); /* also here: no race with a kill(-pid) */
 	return pid;

@@ -33,7 +33,12 @@ struct pp_spawn {
 };
 
 /* Starts a child; returns its pid, or -1 (err filled) when fork fails.
- * When exec fails, the child writes why to out_fd and exits with 127. */
+ * When exec fails, the child writes why to out_fd and exits with 127.
+ * The child is killed (SIGKILL) when the calling *thread* ends
+ * (PR_SET_PDEATHSIG), so that none outlives a killed padpack: the thread
+ * that starts a child must wait for it before it ends. (Every caller
+ * does: pp_proc_capture and pp_split_run_tool wait before they return,
+ * on workers' threads too; pp_build_run returns once every step ended.) */
 pid_t pp_spawn(const struct pp_spawn *sp, struct pp_err *err);
 
 /* The exit status of a waitpid() status: 128+N when killed by signal N. */

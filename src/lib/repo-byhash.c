@@ -124,7 +124,8 @@ static int served(const char *cur, time_t now, struct generation *g)
 	pp_err_init(&ignored);
 	strbuf_addf(&path, "%s/Release", cur);
 	if (access(path.buf, F_OK) < 0 || pp_read_file(path.buf, &text, &ignored) < 0 ||
-	    pp_control_parse(text.buf, text.len, path.buf, &st, &ignored) < 0)
+	    pp_deb822_parse_one(text.buf, text.len, path.buf, PP_DEB822_RELEASE,
+				&st, &ignored) < 0)
 		goto out;
 	pp_hash_init(&h, PP_SHA256);
 	pp_hash_update(&h, text.buf, text.len);

@@ -167,12 +167,20 @@ struct pp_repo_index_file {
 	char md5[33]; /* "-": Release lists none (a record's field, kept) */
 	char sha256[65];
 	int written; /* 0: listed in Release only; -1: not published */
+	/* the stored file's inode and mtime when it was stored (has_stat
+	 * 0: a record written before they were kept) */
+	unsigned long long ino;
+	long long mtime_sec;
+	long mtime_nsec;
+	int has_stat;
 };
 
 int pp_repo_reuse_has(const char *root, const char *key);
 /* Links the files recorded under key into dir (the new suite's
  * binary-<arch>/) and fills f: 0 when done, 1 when there is no (whole)
- * record (nothing linked then), -1 on error. */
+ * record (nothing linked then), -1 on error. A stored file whose size,
+ * inode or mtime is not the record's (a served index edited in place,
+ * which the store links) is dropped, and 1 returned: made again. */
 struct pp_zcache;
 /* ... and marks the compressed pieces they were joined from used in zc
  * (kept for the next change). */

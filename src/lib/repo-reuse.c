@@ -4,9 +4,13 @@
  * instead of compressing and hashing tens of megabytes again.
  *
  * db/indices/<KEY>       one line per file: EXT WRITTEN SIZE MD5 SHA256
- *                        (MD5 "-" since Release lists none; WRITTEN 1,
- *                        0 for a file listed in Release only, -1 for
- *                        one the suite does not publish: its .gz or .xz),
+ *                        [INO MTIME NSEC] (MD5 "-" since Release lists
+ *                        none; WRITTEN 1, 0 for a file listed in Release
+ *                        only, -1 for one the suite does not publish: its
+ *                        .gz or .xz; INO MTIME NSEC: the stored file's
+ *                        inode and mtime when stored, absent from an older
+ *                        padpack's records, whose files are checked by
+ *                        size alone; an older padpack skips them),
  *                        EXT "." for the uncompressed Packages, then the
  *                        names of the compressed pieces (db/zcache) they
  *                        were joined from, one a line: a publish that links
@@ -17,7 +21,13 @@
  *                        a hard link to each file written, so that it
  *                        outlives the suite directory it was published in
  * A file only the store still links is deleted after each publish, and a
- * record whose files are gone with it. */
+ * record whose files are gone with it.
+ *
+ * A stored file is the very inode the suites serve: a served index
+ * edited in place is edited in the store too. Before it is linked again
+ * its size, inode and mtime are checked against the record (a stat, not
+ * a hash: a snapshot switch links tens of megabytes of indices); one
+ * that differs is dropped and the index made anew. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +47,22 @@ static void store_path(const char *root, const char *name, struct strbuf *out)
 	strbuf_addf(out, "%s/db/indices/%s", root, name);
 }
 
+/* The stat fields after a file's hashes, on the same line: 1 when they
+ * are there (a record of an older padpack has none). */
+static int parse_stat(const char *s, struct pp_repo_index_file *f)
+{
+	const char *eol = strchr(s, '\n');
+	char line[80];
+	size_t len = eol ? (size_t)(eol - s) : strlen(s);
+
+	if (len >= sizeof(line))
+		return 0;
+	memcpy(line, s, len);
+	line[len] = '\0';
+	return sscanf(line, " %llu %lld %ld", &f->ino, &f->mtime_sec,
+		      &f->mtime_nsec) == 3;
+}
+
 /* The files' lines of a record; *rest is where the pieces' names begin. */
 static int parse_record(const char *text, struct pp_repo_index_file *f,
 			const char **rest)
@@ -52,6 +78,7 @@ static int parse_record(const char *text, struct pp_repo_index_file *f,
 		    strcmp(ext, i ? pp_repo_index_ext[i] : ".") ||
 		    strlen(f[i].sha256) != 64)
 			return -1;
+		f[i].has_stat = parse_stat(l + n, &f[i]);
 		l = strchr(l + n, '\n');
 		l = l ? l + 1 : NULL;
 	}
@@ -73,15 +100,44 @@ static void use_pieces(const char *names, struct pp_zcache *zc)
 	}
 }
 
-/* Links the stored file named by its SHA-256 to path. */
+static void stored_path(const char *root, const struct pp_repo_index_file *f,
+			struct strbuf *out)
+{
+	strbuf_addf(out, "%s/db/indices/files/%s", root, f->sha256);
+}
+
+/* Whether a stored file is as it was stored: a regular file of the size
+ * Release lists for it and, where the record has them, the inode and
+ * mtime it had then. */
+static int stored_intact(const struct stat *st,
+			 const struct pp_repo_index_file *f)
+{
+	return S_ISREG(st->st_mode) && st->st_size == f->size &&
+	       (!f->has_stat ||
+		((unsigned long long)st->st_ino == f->ino &&
+		 (long long)st->st_mtim.tv_sec == f->mtime_sec &&
+		 st->st_mtim.tv_nsec == f->mtime_nsec));
+}
+
+/* Links the stored file named by its SHA-256 to path, once checked: -1
+ * with errno ENOENT when it is gone or was changed since it was stored
+ * (then dropped from the store, so that the index is made again). */
 static int link_stored(const char *root, const struct pp_repo_index_file *f,
 		       const char *path)
 {
 	struct strbuf from = STRBUF_INIT;
+	struct stat st;
 	int rc;
 
-	strbuf_addf(&from, "%s/db/indices/files/%s", root, f->sha256);
-	rc = link(from.buf, path);
+	stored_path(root, f, &from);
+	rc = lstat(from.buf, &st);
+	if (!rc && !stored_intact(&st, f)) {
+		unlink(from.buf);
+		errno = ENOENT;
+		rc = -1;
+	}
+	if (!rc)
+		rc = link(from.buf, path);
 	strbuf_release(&from);
 	return rc;
 }
@@ -120,7 +176,7 @@ int pp_repo_reuse_get(const char *root, const char *key, const char *dir,
 		strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[made]);
 		if (link_stored(root, &f[made], path.buf) == 0)
 			continue;
-		/* gone since (pruned by hand): made again */
+		/* gone since (pruned by hand) or changed: made again */
 		rc = errno == ENOENT ? 1 :
 			pp_err_errno(err, PP_EXIT_IO, "cannot link '%s'", path.buf);
 	}
@@ -159,6 +215,35 @@ static int mkdirs(const char *root, int sync, struct pp_err *err)
 	return rc;
 }
 
+/* Links the file just written in dir as the store's copy of f, and
+ * appends to its record line the stat it is checked against when reused. */
+static int store_file(const char *root, const char *dir, size_t i,
+		      const struct pp_repo_index_file *f, struct strbuf *rec,
+		      struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT, to = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[i]);
+	stored_path(root, f, &to);
+	/* The same bytes stored from an earlier publish: replaced by this
+	 * one's, which the suite directory links (a crash in between leaves
+	 * no stored file: the record is not used). */
+	if (link(path.buf, to.buf) < 0 &&
+	    (errno != EEXIST || unlink(to.buf) < 0 ||
+	     link(path.buf, to.buf) < 0))
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot link '%s'", to.buf);
+	else if (lstat(to.buf, &st) == 0) /* (none: checked by size alone) */
+		strbuf_addf(rec, " %llu %lld %ld",
+			    (unsigned long long)st.st_ino,
+			    (long long)st.st_mtim.tv_sec,
+			    (long)st.st_mtim.tv_nsec);
+	strbuf_release(&path);
+	strbuf_release(&to);
+	return rc;
+}
+
 int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
 		      const struct pp_repo_index_file *f, char *const *pieces,
 		      size_t nr_pieces, int sync, struct pp_err *err)
@@ -167,23 +252,12 @@ int pp_repo_reuse_put(const char *root, const char *key, const char *dir,
 	int rc = mkdirs(root, sync, err);
 
 	for (size_t i = 0; i < PP_REPO_INDEX_FILES && !rc; i++) {
-		strbuf_addf(&rec, "%s %d %lld %s %s\n",
+		strbuf_addf(&rec, "%s %d %lld %s %s",
 			    i ? pp_repo_index_ext[i] : ".", f[i].written,
 			    f[i].size, f[i].md5, f[i].sha256);
-		if (f[i].written <= 0)
-			continue;
-		strbuf_reset(&path);
-		strbuf_reset(&to);
-		strbuf_addf(&path, "%s/Packages%s", dir, pp_repo_index_ext[i]);
-		strbuf_addf(&to, "%s/db/indices/files/%s", root, f[i].sha256);
-		/* The same bytes stored from an earlier publish: replaced by
-		 * this one's, which the suite directory links (a crash in
-		 * between leaves no stored file: the record is not used). */
-		if (link(path.buf, to.buf) < 0 &&
-		    (errno != EEXIST || unlink(to.buf) < 0 ||
-		     link(path.buf, to.buf) < 0))
-			rc = pp_err_errno(err, PP_EXIT_IO, "cannot link '%s'",
-					  to.buf);
+		if (f[i].written > 0)
+			rc = store_file(root, dir, i, &f[i], &rec, err);
+		strbuf_addch(&rec, '\n');
 	}
 	for (size_t i = 0; i < nr_pieces; i++)
 		strbuf_addf(&rec, "%s\n", pieces[i]);

@@ -622,6 +622,7 @@ static void check_stanzas(struct verify *v, struct strbuf *all,
 
 	pp_err_init(&err);
 	pp_deb822_init(&p, all->buf, all->len, index);
+	p.kind = PP_DEB822_PACKAGES;
 	pc.c[0] = xmalloc(POOL_BATCH * sizeof(*pc.c[0]));
 	pc.c[1] = xmalloc(POOL_BATCH * sizeof(*pc.c[1]));
 	while ((r = pp_deb822_scan(&p, &st, &err)) > 0)
@@ -947,7 +948,8 @@ static void verify_suite(struct verify *v, const char *suite)
 		    "Release");
 	if (suite_release(v, suite, &release) < 0)
 		goto out;
-	if (pp_control_parse(release.buf, release.len, file.buf, &st, &err) < 0) {
+	if (pp_deb822_parse_one(release.buf, release.len, file.buf,
+				PP_DEB822_RELEASE, &st, &err) < 0) {
 		parse_problem(v, file.buf, v->o->check ? " of its signed text" :
 			      "", &err);
 		goto out;

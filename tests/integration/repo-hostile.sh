@@ -151,7 +151,7 @@ refused "a stanza without SHA256 is named by its line" \
 hostile duplicate-size
 rewrite_packages "t = t.replace('\nSize: ', '\nsize: 1\nSize: ', 1)"
 refused "a stanza with a field twice (in another case) is named by its line" \
-	"$IDX/Packages: line [0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); keep only one"
+	"$IDX/Packages: line [0-9]+: duplicate field 'Size' \(first given on line [0-9]+\); the file is damaged"
 
 # once PATH: verify's output names PATH once (a parse error named the
 # index twice: "PATH: PATH:7: ...").
@@ -163,7 +163,7 @@ once() {
 hostile no-colon
 rewrite_packages "t = t.replace('\nSize: ', '\nSize ', 1)"
 refused "a Packages line that does not parse: the index, the line, the field, what to do" \
-	"^$H/dists/stable/$IDX/Packages: line 7: field name 'Size' must be followed by a colon: .*the file is damaged: publish the repository again \('padpack repo publish $H'\)\$"
+	"^$H/dists/stable/$IDX/Packages: line 7: field name 'Size' must be followed by a colon; the file is damaged: publish the repository again \('padpack repo publish $H'\)\$"
 check "... naming the index once" once "$H/dists/stable/$IDX/Packages"
 check_fails "... in --json too: the path once, the problem its line" 1 \
 	"\"path\": \"$H/dists/stable/$IDX/Packages\", \"problem\": \"line 7: field name 'Size'" \
@@ -171,8 +171,24 @@ check_fails "... in --json too: the path once, the problem its line" 1 \
 hostile release-no-colon
 sed -i 's/^Suite: /Suite /' "$S/Release"
 refused "a Release line that does not parse: the Release file (not the suite), the line, what to do" \
-	"^$S/Release: line 1: field name 'Suite' must be followed by a colon: .*publish the repository again"
+	"^$S/Release: line 1: field name 'Suite' must be followed by a colon; the file is damaged: publish the repository again"
 check "... naming it once" once "$S/Release"
+# worded for the index, not for a control file people write
+hostile release-empty
+: >"$S/Release"
+refused "an empty Release: a Release file needs its SHA256 list" \
+	"^$S/Release: no fields at all; a Release file needs at least the SHA256 list of its indices; the file is damaged: publish the repository again"
+hostile release-two
+printf '\nSuite: other\n' >>"$S/Release"
+refused "a Release of two stanzas: a Release file holds one" \
+	"^$S/Release: line [0-9]+: a second stanza starts here; a Release file holds exactly one; the file is damaged"
+hostile packages-comment
+rewrite_packages "t = '# a comment\\n' + t"
+refused "a comment in Packages: not allowed in a Packages file" \
+	"^$S/$IDX/Packages: line 1: comment lines are not allowed in a Packages file; the file is damaged"
+check "... no control-file advice in any of these" bash -c "
+	for h in no-colon release-no-colon duplicate-size release-empty release-two packages-comment; do
+		'$PADPACK' repo verify '$WORK/'\$h 2>&1; done | (! grep -E \"control file|Name: value|keep only one|remove the\")"
 
 # Two suites serving the same index (linked, as a snapshot's): the second
 # is not hashed nor read again when the first was clean, and a damaged
@@ -200,6 +216,45 @@ two_suites two-suites-index
 printf 'x' | dd of="$S/$IDX/Packages.gz" bs=1 seek=100 conv=notrunc 2>/dev/null
 check "a damaged index both link is named under each" \
 	both "$IDX/Packages\.gz: SHA256 [0-9a-f]+, expected [0-9a-f]+"
+
+# ---- a served index damaged in place: publish makes it anew ----------------
+
+# db/indices/files links the very files a suite serves, for publish to
+# link them again (a suite nothing changed in, a snapshot): an index
+# edited in place (its inode kept) is edited there too. publish checks a
+# stored file's size, inode and mtime before linking it, and makes the
+# index anew when they differ.
+republish() { "$PADPACK" repo publish "$H" --unsigned; }
+# repaired NAME FILE EDIT: in a copy of the good repository published
+# twice, FILE of $IDX edited in place by the shell code EDIT (given the
+# path as $1); verify names it, publish then repairs it.
+repaired() {
+	local f ino out
+	hostile "$1"
+	f=$S/$IDX/$2
+	republish >/dev/null
+	check_fails "$1: an unchanged suite published again links its index from the store" 0 \
+		"^\(1 Packages index as published before, linked\)\$" republish
+	ino=$(stat -c %i "$f")
+	bash -c "$3" _ "$f"
+	check "$1: the index edited in place (same inode)" test "$(stat -c %i "$f")" = "$ino"
+	refused "$1: repo verify names the index" "$IDX/$2: (size|SHA256) [0-9a-f]+, expected"
+	if out=$(republish 2>&1) && ! grep -qF 'as published before' <<<"$out"; then
+		ok "$1: publish makes the index anew (not linked from the store)"
+	else
+		not_ok "$1: publish makes the index anew (not linked from the store)" "$out"
+	fi
+	check "$1: repo verify passes after it" "$PADPACK" repo verify "$H"
+	check "$1: zcat reads Packages.gz, the same text as Packages" \
+		bash -c "zcat '$S/$IDX/Packages.gz' | cmp - '$S/$IDX/Packages' && cmp '$S/$IDX/Packages' '$G/dists/stable/$IDX/Packages'"
+	check_fails "$1: published again, the new index is linked from the store" 0 \
+		"^\(1 Packages index as published before, linked\)\$" republish
+}
+repaired in-place-same-size Packages.gz \
+	"printf 'xy' | dd of=\"\$1\" bs=1 seek=30 conv=notrunc 2>/dev/null"
+repaired in-place-longer Packages \
+	"truncate -s -1 \"\$1\" && printf '\nX-Extra: 1\n' >>\"\$1\""
+repaired in-place-shorter Packages.xz "truncate -s 100 \"\$1\""
 
 # ---- compressed indices: checked before, and bounded while, inflating -------
 

@@ -746,6 +746,45 @@ check_strip_scratch() {
 	rm -rf "$live" "$other" "$held" "/dev/shm/padpack-strip.$dead.dead01"
 }
 
+# A padpack killed (SIGKILL: no handler runs) while it strips takes its
+# children with it (PR_SET_PDEATHSIG): a strip that sleeps (a fake one
+# first in PATH, which execs sleep, one process as strip is) is gone
+# within a second, not left to run on orphaned.
+check_killed_strip() {
+	local S=$WORK/mini/stage W=$WORK/killed pid p gone=
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	mkdir -p "$W/bin"
+	printf '#!/bin/sh\necho $$ >>"%s"\nexec sleep 60\n' "$W/pids" >"$W/bin/strip"
+	chmod 755 "$W/bin/strip"
+	PATH=$W/bin:$PATH "$PADPACK" split --stage "$S" --name libdemo --version 1.0 \
+		-o "$W/out" -q >"$W/log" 2>&1 &
+	pid=$!
+	for _ in $(seq 200); do [ -s "$W/pids" ] && break; sleep 0.1; done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	# gone: no such process, or a zombie its new parent has not reaped
+	for _ in $(seq 10); do
+		sleep 0.1
+		gone=1
+		for p in $(cat "$W/pids" 2>/dev/null); do
+			[ -e "/proc/$p" ] && [ "$(awk '/^State:/ { print $2 }' "/proc/$p/status" 2>/dev/null)" != Z ] && gone=
+		done
+		[ -n "$gone" ] && break
+	done
+	if [ ! -s "$W/pids" ]; then
+		not_ok "killed strip: the fake strip never ran" "$(cat "$W/log")"
+	elif [ -n "$gone" ]; then
+		ok "killed strip: padpack split killed (-9) while $(wc -l <"$W/pids") strip(s) ran: none left within a second"
+	else
+		not_ok "killed strip: padpack split killed (-9) while strip ran: none left within a second" \
+			"still running: $(cat "$W/pids" | tr '\n' ' ')"
+	fi
+	for p in $(cat "$W/pids" 2>/dev/null); do # (a PID since reused is left alone)
+		[ "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" = "sleep 60 " ] && kill -9 "$p"
+	done
+	rm -rf "$W" /dev/shm/padpack-strip."$pid".*
+}
+
 # Large files: a document gzipped (dh_compress) and a python script whose
 # "#!" line is rewritten (dh_python3) are read in pieces, so the peak
 # RSS of split stays flat as they grow: 8 MiB and 64 MiB of each cost
@@ -788,6 +827,7 @@ check_large_files() {
 
 check_minimal
 check_strip_scratch
+check_killed_strip
 check_minimal_docs
 check_doc_compress
 check_large_files

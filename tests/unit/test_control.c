@@ -137,9 +137,60 @@ static void spans_of_stanzas(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* The same faults in a control file (what to write instead) and in a
+ * Release (named as such, no advice to edit a file a tool wrote). */
+static void errors_worded_for_the_file(struct t_ctx *t)
+{
+	static const struct {
+		const char *text, *control, *release;
+	} cases[] = {
+		{ "Suite stable\n",
+		  "f:1: field name 'Suite' must be followed by a colon: write "
+		  "'Name: value'",
+		  "f:1: field name 'Suite' must be followed by a colon" },
+		{ "",
+		  "f: no fields at all; a control file needs at least Package, "
+		  "Version and Architecture",
+		  "f: no fields at all; a Release file needs at least the SHA256 "
+		  "list of its indices" },
+		{ "A: 1\n\nB: 2\n",
+		  "f:3: a second stanza starts here; a binary control file holds "
+		  "exactly one (remove the empty line before it)",
+		  "f:3: a second stanza starts here; a Release file holds "
+		  "exactly one" },
+		{ "# c\nA: 1\n",
+		  "f:1: comment lines are not allowed here; remove the line",
+		  "f:1: comment lines are not allowed in a Release file" },
+		{ "A: 1\na: 2\n",
+		  "f:2: duplicate field 'a' (first given on line 1); keep only "
+		  "one",
+		  "f:2: duplicate field 'a' (first given on line 1)" },
+		{ "A: 1", "f:1: missing newline at the end of the file; add one",
+		  "f:1: missing newline at the end of the file" },
+	};
+	struct pp_stanza st;
+	struct pp_err err;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *s = cases[i].text;
+
+		pp_err_init(&err);
+		CHECK(pp_control_parse(s, strlen(s), "f", &st, &err) < 0);
+		CHECK_STR(err.msg, cases[i].control);
+		pp_err_release(&err);
+		pp_err_init(&err);
+		CHECK(pp_deb822_parse_one(s, strlen(s), "f", PP_DEB822_RELEASE,
+					  &st, &err) < 0);
+		CHECK_STR(err.msg, cases[i].release);
+		pp_err_release(&err);
+	}
+}
+
 T_SUITE(control_tests) = {
 	{ "control parse, edit and write", parse_and_write },
 	{ "control errors name file, line and field", errors_name_the_line },
+	{ "parse errors worded for a control file or a Release",
+	  errors_worded_for_the_file },
 	{ "deb822 with several stanzas", multi_stanza },
 	{ "deb822 stanzas as spans: any case, continuation lines, errors",
 	  spans_of_stanzas },
