@@ -546,15 +546,18 @@ static const char *dev_package_of(const struct pp_split *s,
 
 /* What lintian says of a library package that a maintainer would
  * override, and why: a variant's package is not named from the SONAME
- * alone, on purpose; and a library in a directory of its own (an
- * alternative's) needs the ldconfig trigger all the same, for the
- * generic link update-alternatives makes in the linker's directory,
- * which lintian does not see (Debian's libopenblas0-* override it too). */
+ * alone, on purpose (lintian names packages from the SONAMEs of the
+ * linker's directories only, so not for a library behind an
+ * alternative, where the override would be unused); and a library in a
+ * directory of its own (an alternative's) needs the ldconfig trigger all
+ * the same, for the generic link update-alternatives makes in the
+ * linker's directory, which lintian does not see (Debian's
+ * libopenblas0-* override it too). */
 static void library_overrides(const struct pp_split *s,
-			      const struct pp_split_pkg *p, int alt_lib,
-			      struct strbuf *text)
+			      const struct pp_split_pkg *p, int linker_lib,
+			      int alt_lib, struct strbuf *text)
 {
-	if (p->variant && strcmp(p->name, p->base))
+	if (linker_lib && p->variant && strcmp(p->name, p->base))
 		strbuf_addf(text, "# %s is the %s variant of %s: the same "
 			    "library built another\n# way, which %s.\npackage-"
 			    "name-doesnt-match-sonames %s\n", p->name,
@@ -653,7 +656,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	struct strbuf shlibs = STRBUF_INIT, symbols = STRBUF_INIT,
 		      dep = STRBUF_INIT;
 	char *up = upstream_version(s->version);
-	int rc = 0, alt_lib = 0;
+	int rc = 0, alt_lib = 0, linker_lib = 0;
 
 	for (size_t i = 0; i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
@@ -664,6 +667,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		dir = pp_dirname(f->path);
 		shlibs_dep(s, p, up, dir, f->c.soname, &dep);
 		alt_lib |= pp_split_alt_libdir(s, dir);
+		linker_lib |= pp_is_public_libdir(dir);
 		if (pp_split_public_libdir(s, dir) &&
 		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0 &&
 		    !pp_split_alt_libdir(s, dir) &&
@@ -674,7 +678,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		free(dir);
 	}
 	if (shlibs.len)
-		library_overrides(s, p, alt_lib, overrides);
+		library_overrides(s, p, linker_lib, alt_lib, overrides);
 	if (shlibs.len && rc == 0) {
 		rc = pp_split_write_ctrl(root, "shlibs", shlibs.buf, 0644,
 					 s->opts.timestamp, err);
