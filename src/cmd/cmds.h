@@ -2,6 +2,8 @@
 #ifndef PP_CMDS_H
 #define PP_CMDS_H
 
+#include <stdint.h>
+
 #include "../lib/error.h"
 
 struct pp_extract_opts;
@@ -31,6 +33,10 @@ int pp_usage_error(struct pp_err *err, const char *fmt, ...)
 /* The build time: $SOURCE_DATE_EPOCH when set, else now. */
 int pp_source_date(long long *out, struct pp_err *err);
 int pp_parse_int(const char *s, long min, long max, long *out);
+/* A size in bytes: a number, a fraction allowed ("1.5GiB"), with an
+ * optional binary unit (K, KiB, M, MiB, G, GiB, T, TiB; k and B too);
+ * -1 when it is none or past 2^62 bytes. */
+int pp_parse_size(const char *s, uint64_t *out);
 /* Removes every argument equal to flag (e.g. "--json") from argv, for
  * the commands that take their arguments as dpkg-deb does, without
  * getopt; returns whether there was one. */

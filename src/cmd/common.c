@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,49 @@ int pp_parse_int(const char *s, long min, long max, long *out)
 	if (!*s || *end || errno || v < min || v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* The scale of a size's unit: binary, as xz --memlimit-compress and
+ * dpkg read them; 0 for no such unit. */
+static uint64_t size_unit(const char *u)
+{
+	static const struct { const char *name; unsigned shift; } units[] = {
+		{ "", 0 }, { "B", 0 }, { "k", 10 }, { "K", 10 }, { "KiB", 10 },
+		{ "M", 20 }, { "MiB", 20 }, { "G", 30 }, { "GiB", 30 },
+		{ "T", 40 }, { "TiB", 40 },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(u, units[i].name))
+			return (uint64_t)1 << units[i].shift;
+	return 0;
+}
+
+int pp_parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long whole;
+	double frac = 0;
+	uint64_t scale;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	whole = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end == '.') { /* "1.5GiB" */
+		const char *digits = end;
+
+		frac = strtod(digits, &end);
+		if (end == digits + 1)
+			return -1;
+	}
+	scale = size_unit(end);
+	if (!scale || whole > (1ULL << 62) / scale)
+		return -1;
+	*out = (uint64_t)whole * scale + (uint64_t)(frac * (double)scale);
 	return 0;
 }
 

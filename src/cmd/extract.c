@@ -28,29 +28,16 @@ static const char usage[] =
 	"                          with K, M, G or T; 'none' for no limit but\n"
 	"                          the free space\n";
 
-/* Bytes with an optional binary suffix; -1 for "none". */
-static int parse_size(const char *s, int64_t *out)
+/* A size (pp_parse_size), or "none": -1. */
+static int parse_max_size(const char *s, int64_t *out)
 {
-	static const char units[] = "KMGT";
-	const char *u;
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
 	if (!strcmp(s, "none")) {
 		*out = -1;
 		return 0;
 	}
-	if (*s < '0' || *s > '9')
-		return -1;
-	v = strtoull(s, &end, 10);
-	if (*end && (end[1] || !(u = strchr(units, *end))))
-		return -1;
-	for (int i = *end ? (int)(u - units) + 1 : 0; i > 0; i--) {
-		if (v > (1ULL << 52))
-			return -1;
-		v <<= 10;
-	}
-	if (v > (1ULL << 62))
+	if (pp_parse_size(s, &v) < 0)
 		return -1;
 	*out = (int64_t)v;
 	return 0;
@@ -74,7 +61,7 @@ int pp_extract_parse(int argc, char **argv, struct pp_extract_opts *o,
 		} else if (c == 'o') {
 			o->same_owner = 1;
 		} else if (c == 'm' && max_set) {
-			if (parse_size(optarg, &o->max_bytes) < 0)
+			if (parse_max_size(optarg, &o->max_bytes) < 0)
 				return pp_usage_error(err, "--max-size '%s' is "
 						      "not a size like 500M or "
 						      "'none'", optarg);

@@ -1,7 +1,5 @@
 /* padpack split: the stage trees of padpack build -> Debian packages.
  * Options and presentation only; the work is in lib/split*.c. */
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
@@ -127,32 +125,6 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* "512MiB", "1.5GiB", "2G", "300000000": bytes, in binary units (as
- * xz --memlimit-compress reads them); 0 if not a size above zero. */
-static uint64_t parse_size(const char *text)
-{
-	static const struct { const char *suffix; double scale; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "k", 1024 }, { "K", 1024 },
-		{ "KiB", 1024 }, { "M", 1 << 20 }, { "MiB", 1 << 20 },
-		{ "G", 1 << 30 }, { "GiB", 1 << 30 },
-	};
-	char *end;
-	double n;
-
-	if (!isdigit((unsigned char)*text))
-		return 0;
-	errno = 0;
-	n = strtod(text, &end);
-	if (errno || end == text)
-		return 0;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(end, units[i].suffix)) {
-			n *= units[i].scale;
-			return n >= 1 && n < 18e18 ? (uint64_t)n : 0;
-		}
-	return 0;
-}
-
 static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 {
 	long v;
@@ -197,8 +169,8 @@ static int parse_one(int c, struct split_cli *cli, struct pp_err *err)
 		cli->comp.threads = (int)v;
 		break;
 	case OPT_MEMORY:
-		cli->mem_limit = parse_size(optarg);
-		if (!cli->mem_limit)
+		if (pp_parse_size(optarg, &cli->mem_limit) < 0 ||
+		    !cli->mem_limit)
 			return pp_usage_error(err, "--memory-limit '%s' is not "
 					      "a size: give bytes, or a number "
 					      "with KiB, MiB or GiB (512MiB)",

@@ -105,6 +105,12 @@ int pp_isa_ext_beyond(enum pp_isa_ext ext)
 	return ext < PP_ISA_NR_EXTS && exts[ext].beyond;
 }
 
+int pp_isa_ext_above_baseline(enum pp_isa_ext ext)
+{
+	return pp_isa_ext_beyond(ext) ||
+	       pp_isa_ext_level(ext) != PP_ISA_BASELINE;
+}
+
 /* Compares names the way people write them: "AVX-512F" = "avx512f",
  * "SSE4.2" = "sse4_2" = "sse42". */
 static int loose_equal(const char *a, size_t alen, const char *b)

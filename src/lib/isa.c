@@ -626,9 +626,7 @@ void pp_isa_set_format(const struct pp_isa_set *set, struct strbuf *out)
 	const char *sep = "";
 
 	for (int e = 0; e < PP_ISA_NR_EXTS; e++) {
-		if (!set->has[e] || (pp_isa_ext_level((enum pp_isa_ext)e) ==
-				     PP_ISA_BASELINE &&
-				     !pp_isa_ext_beyond((enum pp_isa_ext)e)))
+		if (!set->has[e] || !pp_isa_ext_above_baseline((enum pp_isa_ext)e))
 			continue;
 		strbuf_addf(out, "%s%s", sep, pp_isa_ext_name((enum pp_isa_ext)e));
 		sep = ", ";

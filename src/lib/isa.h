@@ -97,6 +97,9 @@ int pp_isa_ext_parse(const char *s, enum pp_isa_ext *out);
 enum pp_isa_level pp_isa_ext_level(enum pp_isa_ext ext);
 /* 1 when no level guarantees ext (AES, SHA, RTM, AVX-512 VNNI ...). */
 int pp_isa_ext_beyond(enum pp_isa_ext ext);
+/* 1 when ext is more than the baseline (x86-64) guarantees: a level above
+ * it, or beyond the levels; what the reports list. */
+int pp_isa_ext_above_baseline(enum pp_isa_ext ext);
 
 /* A set of extensions, as a spec's forbid_isa = [ "avx", "fma" ] names. */
 struct pp_isa_set {

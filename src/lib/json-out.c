@@ -175,8 +175,8 @@ static json_t *isa_func(const struct pp_isa_func *fn)
 	set(obj, "exempt", pp_json_text(why_name(fn->why)));
 	set(obj, "instructions", json_integer((json_int_t)fn->nr_insns));
 	for (int e = 0; e < PP_ISA_NR_EXTS; e++)
-		if (fn->exts.has[e] && (pp_isa_ext_beyond((enum pp_isa_ext)e) ||
-		    pp_isa_ext_level((enum pp_isa_ext)e) != PP_ISA_BASELINE))
+		if (fn->exts.has[e] &&
+		    pp_isa_ext_above_baseline((enum pp_isa_ext)e))
 			json_array_append_new(exts, json_string(
 				pp_isa_ext_name((enum pp_isa_ext)e)));
 	set(obj, "needs", exts);

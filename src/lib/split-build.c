@@ -698,31 +698,6 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	return rc;
 }
 
-#define MD5_PIECE (1 << 16)
-
-/* Read in pieces, not whole: this runs beside a pack's encoder, and a
- * stripped archive or debug file is tens of MiB. */
-static int md5_file(const char *path, char *hex, struct pp_err *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	unsigned char *buf;
-	struct pp_hash h;
-	ssize_t n;
-	int rc;
-
-	if (fd < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
-	buf = xmalloc(MD5_PIECE);
-	pp_hash_init(&h, PP_MD5);
-	while ((n = pp_read_full(fd, buf, MD5_PIECE)) > 0)
-		pp_hash_update(&h, buf, (size_t)n);
-	pp_hash_final_hex(&h, hex);
-	rc = n < 0 ? pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path) : 0;
-	free(buf);
-	close(fd);
-	return rc;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -736,6 +711,7 @@ static int md5sums_without(const char *root, const struct pp_strlist *conf,
 	struct pp_tree tree = { 0 };
 	struct pp_strlist lines = PP_STRLIST_INIT;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	unsigned char md5[PP_HASH_MAX];
 	char hex[2 * PP_HASH_MAX + 1];
 	int rc = pp_tree_walk(root, "DEBIAN", &tree, err);
 
@@ -750,7 +726,8 @@ static int md5sums_without(const char *root, const struct pp_strlist *conf,
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", root, e->path);
-		rc = md5_file(path.buf, hex, err);
+		rc = pp_split_hash_file(path.buf, PP_MD5, md5, err);
+		pp_hex(md5, 16, hex);
 		if (rc == 0)
 			pp_strlist_pushf(&lines, "%s  %s\n", hex, e->path);
 	}

@@ -89,6 +89,28 @@ int pp_split_set_mtime(const char *path, time_t t, struct pp_err *err)
 	return 0;
 }
 
+int pp_split_hash_file(const char *path, enum pp_hash_algo algo,
+		       unsigned char *out, struct pp_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *piece;
+	struct pp_hash h;
+	ssize_t n;
+
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", path);
+	piece = xmalloc(PP_SPLIT_PIECE);
+	pp_hash_init(&h, algo);
+	while ((n = pp_read_full(fd, piece, PP_SPLIT_PIECE)) > 0)
+		pp_hash_update(&h, piece, (size_t)n);
+	pp_hash_final(&h, out);
+	free(piece);
+	close(fd);
+	if (n < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
+	return 0;
+}
+
 /* Feeds the file open at fd to z a piece at a time. */
 static int gzip_pieces(int fd, const char *src, struct pp_zwriter *z,
 		       struct pp_err *err)

@@ -99,7 +99,7 @@ int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 {
 	struct scan_job sj = { s, NULL };
 	uint64_t *sizes = NULL;
-	size_t n = 0, *order;
+	size_t n = 0, alloc_refs = 0, alloc_sizes = 0, *order;
 	uint64_t bytes = 0;
 	int rc, cpus = s->opts.comp.threads > 0 ? s->opts.comp.threads : 1;
 
@@ -112,8 +112,8 @@ int pp_split_isa_scan(struct pp_split *s, struct pp_err *err)
 
 			if (!scannable(f))
 				continue;
-			sj.refs = xrealloc(sj.refs, (n + 1) * sizeof(*sj.refs));
-			sizes = xrealloc(sizes, (n + 1) * sizeof(*sizes));
+			ARRAY_GROW(sj.refs, alloc_refs, n + 1);
+			ARRAY_GROW(sizes, alloc_sizes, n + 1);
 			sj.refs[n] = (struct pp_split_ref){ k, i };
 			sizes[n] = (uint64_t)f->st.st_size;
 			n++;
@@ -617,8 +617,7 @@ void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out)
 	for (size_t u = 0; u < r->nr_uses; u++) {
 		const struct pp_isa_use *use = &r->uses[u];
 
-		if (pp_isa_ext_level(use->ext) == PP_ISA_BASELINE &&
-		    !pp_isa_ext_beyond(use->ext))
+		if (!pp_isa_ext_above_baseline(use->ext))
 			continue;
 		strbuf_addf(out, " %s%s", pp_isa_ext_name(use->ext),
 			    use->why == PP_ISA_COUNTED ? "" : "(exempt)");
@@ -629,8 +628,7 @@ void pp_split_isa_explain(const struct pp_split_file *f, struct strbuf *out)
 		const struct pp_isa_use *use = &r->uses[u];
 
 		if (use->why == PP_ISA_COUNTED ||
-		    (pp_isa_ext_level(use->ext) == PP_ISA_BASELINE &&
-		     !pp_isa_ext_beyond(use->ext)))
+		    !pp_isa_ext_above_baseline(use->ext))
 			continue;
 		strbuf_addf(out, "           exempt: %s, %lu instructions, "
 			    "first in %s%s%s\n", pp_isa_ext_name(use->ext),

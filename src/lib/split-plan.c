@@ -46,25 +46,6 @@ char *pp_split_debian_version(const char *upstream, const char *revision)
 
 /* ---- reading the stages ----------------------------------------------- */
 
-static int sha256_file(const char *path, unsigned char *out, struct pp_err *err)
-{
-	unsigned char buf[65536];
-	struct pp_hash h;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
-	pp_hash_init(&h, PP_SHA256);
-	while ((n = pp_read_full(fd, buf, sizeof(buf))) > 0)
-		pp_hash_update(&h, buf, (size_t)n);
-	pp_hash_final(&h, out);
-	close(fd);
-	if (n < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot read '%s'", path);
-	return 0;
-}
-
 struct dir_ref {
 	const char *path;
 	size_t index;
@@ -201,7 +182,7 @@ static int inspect_file(void *ctx, size_t i, struct pp_err *err)
 		char head[64];
 
 		strbuf_addf(&full, "%s/%s", st->dir, f->path);
-		rc = sha256_file(full.buf, f->sum, err);
+		rc = pp_split_hash_file(full.buf, PP_SHA256, f->sum, err);
 		/* a script among the documents is shipped 0644, as
 		 * dh_fixperms does: no interpreter to depend on */
 		if (rc == 0 && f->c.cls != PP_CLASS_SHLIB && !f->c.elf &&

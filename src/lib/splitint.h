@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "dpkgdb.h"
+#include "hash.h"
 #include "split-plan.h"
 
 static inline struct pp_split_file *pp_split_at(const struct pp_split *s,
@@ -149,6 +150,10 @@ int pp_split_default_runpath(const struct pp_split_file *f);
 /* What a file too large to hold at once is read in: its bytes in
  * memory at a time, whatever its size. */
 #define PP_SPLIT_PIECE (64u << 10)
+/* The ALGO digest of the file at path into out (pp_hash_size(algo) bytes),
+ * read in pieces. */
+int pp_split_hash_file(const char *path, enum pp_hash_algo algo,
+		       unsigned char *out, struct pp_err *err);
 /* gzip -9n: no name, no time, as dh_compress does (read in pieces). */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
 /* Writes root/rel (its directories made), mode and mtime t. */
@@ -343,7 +348,8 @@ struct pp_split_sched {
 	struct pp_split *s;
 	size_t *order;            /* the trees to build, largest first */
 	size_t nr_builds, next_build;
-	size_t *waiting;          /* a package: builds its tree waits for */
+	unsigned char *waiting;   /* a package: its tree (a -dbgsym's: its
+				   * parent's) is not built yet */
 	unsigned long long *weight; /* a package: its tree's bytes, built */
 	unsigned char *taken;     /* a package: its pack has started */
 	size_t workers, busy, packing;
