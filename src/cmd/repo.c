@@ -57,9 +57,10 @@ static const char usage[] =
 	"        and architecture is refused, never replaced. --publish\n"
 	"        publishes that suite right after, in the same run (the\n"
 	"        others stay served as they are; publish publishes them all).\n"
-	"remove  takes packages out of the suite: every version, or the one\n"
-	"        named (their pool files go at the next publish if no suite\n"
-	"        holds them).\n"
+	"remove  takes packages out of the suite: every version, or the\n"
+	"        version or architecture named; all or nothing (exit 1 when\n"
+	"        one is not there). Their pool files go at the next publish\n"
+	"        if no suite or snapshot holds them.\n"
 	"list    prints the suite's packages, every version: name, version,\n"
 	"        architecture, component, pool file. --json: one JSON\n"
 	"        object (repository, suite, snapshot, packages[]).\n"
@@ -292,6 +293,7 @@ static int do_init(const char *dir, struct repo_opts *o, struct pp_err *err)
 struct add_view {
 	struct progress_view view;
 	struct pp_progress progress;
+	unsigned keep; /* the suite's Keep-Versions */
 };
 
 static void print_added(void *ctx, const char *pool_path)
@@ -304,22 +306,37 @@ static void print_added(void *ctx, const char *pool_path)
 	pp_progress_add(&a->progress, 1, pool_path);
 }
 
+/* An older version past the suite's retention: said, since an older
+ * version added can drop a newer one. */
+static void print_dropped(void *ctx, const struct pp_repo_member *m)
+{
+	struct add_view *a = ctx;
+
+	progress_view_clear(&a->view);
+	printf("dropped %s %s %s (the suite keeps %u version%s of each "
+	       "package; --keep)\n", m->package, m->version, m->arch, a->keep,
+	       a->keep == 1 ? "" : "s");
+	fflush(stdout);
+}
+
 static int do_add(struct pp_repo *r, struct repo_opts *o, int argc,
 		  char **argv, struct pp_err *err)
 {
 	const char *suite = pick_suite(r, o, err);
+	const struct pp_repo_suite *s;
 	struct strbuf what = STRBUF_INIT;
 	struct add_view a;
 	int rc;
 
-	if (!suite)
+	if (!suite || !(s = pp_repo_find_suite(r, suite, err)))
 		return -1;
 	if (argc == 0)
 		return pp_usage_error(err, "expected .deb files to add");
+	a.keep = s->keep_versions;
 	progress_view_init(&a.view, &a.progress, "padpack repo add", 0);
 	pp_progress_task(&a.progress, "adding", (uint64_t)argc, "packages");
 	rc = pp_repo_add(r, suite, o->component, (const char *const *)argv,
-			 (size_t)argc, print_added, &a, err);
+			 (size_t)argc, print_added, print_dropped, &a, err);
 	strbuf_addf(&what, "%d package%s added", argc, argc == 1 ? "" : "s");
 	progress_view_finish(&a.view, &a.progress, rc ? NULL : what.buf);
 	strbuf_release(&what);
@@ -329,13 +346,13 @@ static int do_add(struct pp_repo *r, struct repo_opts *o, int argc,
 /* "NAME[=VERSION][:ARCH]" cut in place. A version's upstream part starts
  * with a digit and an architecture with a letter, so the last colon
  * starts an architecture only when a letter follows it ("p=1:2.0" is an
- * epoch, "p=1:2.0:arm64" an architecture). */
+ * epoch, "p=1:2.0:arm64" an architecture; "p:" an empty one). */
 static void split_remove_arg(char *arg, char **version, char **arch)
 {
 	char *colon = strrchr(arg, ':');
 
 	*version = *arch = NULL;
-	if (colon && isalpha((unsigned char)colon[1])) {
+	if (colon && (isalpha((unsigned char)colon[1]) || !colon[1])) {
 		*colon = '\0';
 		*arch = colon + 1;
 	}
@@ -343,27 +360,47 @@ static void split_remove_arg(char *arg, char **version, char **arch)
 		*(*version)++ = '\0';
 }
 
+static void print_removed(void *ctx, const struct pp_repo_member *m)
+{
+	(void)ctx;
+	printf("removed %s %s %s\n", m->package, m->version, m->arch);
+}
+
 static int do_remove(struct pp_repo *r, struct repo_opts *o, int argc,
 		     char **argv, struct pp_err *err)
 {
 	const char *suite = pick_suite(r, o, err);
+	struct pp_repo_removal *what;
+	char **args;
+	int rc = 0;
 
 	if (!suite)
 		return -1;
 	if (argc == 0)
 		return pp_usage_error(err, "expected NAME[=VERSION][:ARCH] to "
 				      "remove");
-	for (int i = 0; i < argc; i++) {
-		char *name = xstrdup(argv[i]), *version, *arch;
-		int rc;
+	what = xcalloc((size_t)argc, sizeof(*what));
+	args = xcalloc((size_t)argc, sizeof(*args));
+	for (int i = 0; i < argc && !rc; i++) {
+		char *version, *arch;
 
-		split_remove_arg(name, &version, &arch);
-		rc = pp_repo_remove(r, suite, name, version, arch, err);
-		free(name);
-		if (rc < 0)
-			return -1;
+		args[i] = xstrdup(argv[i]);
+		split_remove_arg(args[i], &version, &arch);
+		if (!*args[i] || strchr(args[i], ':') ||
+		    (version && !*version) || (arch && !*arch))
+			rc = pp_usage_error(err, "'%s': expected NAME[=VERSION]"
+					    "[:ARCH], such as tool, tool=1.0-1 "
+					    "or tool=1.0-1:arm64", argv[i]);
+		what[i] = (struct pp_repo_removal){ args[i], version, arch };
 	}
-	return 0;
+	if (!rc)
+		rc = pp_repo_remove(r, suite, what, (size_t)argc, print_removed,
+				    NULL, err);
+	for (int i = 0; i < argc; i++)
+		free(args[i]);
+	free(args);
+	free(what);
+	return rc;
 }
 
 static int do_list(struct pp_repo *r, struct repo_opts *o, struct pp_err *err)

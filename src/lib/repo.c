@@ -31,11 +31,25 @@ int pp_repo_check_name(const char *what, const char *v, struct pp_err *err)
 {
 	if (!v || !*v)
 		return pp_err_set(err, PP_EXIT_INPUT, "%s is empty", what);
-	for (const char *p = v; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("-_.+", *p))
+	/* a name is a file or directory name under dists/ or db/, where a
+	 * leading dot is "." or "..", or hidden (and temporary names start
+	 * with one) */
+	if (*v == '.')
+		return pp_err_set(err, PP_EXIT_INPUT, "%s '%s' starts with '.'; "
+				  "start it with a letter or digit", what, v);
+	for (const char *p = v; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (isalnum(c) || strchr("-_.+", c))
+			continue;
+		if (c >= ' ' && c < 0x7f)
 			return pp_err_set(err, PP_EXIT_INPUT, "%s '%s' has "
 					  "character '%c'; use letters, digits "
-					  "and -_.+", what, v, *p);
+					  "and -_.+", what, v, c);
+		return pp_err_set(err, PP_EXIT_INPUT, "%s '%s' has byte 0x%02x; "
+				  "use letters, digits and -_.+ (ASCII)", what,
+				  v, c);
+	}
 	return 0;
 }
 
@@ -258,14 +272,47 @@ static int make_dirs(const char *root, struct pp_err *err)
 	return rc;
 }
 
+/* The name is another suite's name or codename, or a snapshot's. */
+static int name_taken(const struct pp_repo *r, const struct pp_repo_suite *s,
+		      const char *name, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int taken;
+
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		const struct pp_repo_suite *o = &r->suites[i];
+
+		if (!strcmp(o->suite, s->suite))
+			continue; /* the suite being changed */
+		if (!strcmp(o->suite, name) || !strcmp(o->codename, name))
+			return pp_err_set(err, PP_EXIT_USAGE, "suite '%s': '%s' "
+					  "is already suite '%s''s %s; a name "
+					  "or codename names one suite", s->suite,
+					  name, o->suite, strcmp(o->suite, name) ?
+					  "codename" : "name");
+	}
+	strbuf_addf(&path, "%s/db/snapshots/%s.list", r->root, name);
+	taken = access(path.buf, F_OK) == 0;
+	strbuf_release(&path);
+	if (taken)
+		return pp_err_set(err, PP_EXIT_USAGE, "suite '%s': a snapshot is "
+				  "named '%s'; give the suite another name",
+				  s->suite, name);
+	return 0;
+}
+
 /* Writes the suites of r with s in place of its namesake, or added. */
 static int save_with(const struct pp_repo *r, const struct pp_repo_suite *s,
 		     struct pp_err *err)
 {
-	struct pp_repo_suite *all = xcalloc(r->nr_suites + 1, sizeof(*all));
+	struct pp_repo_suite *all;
 	size_t n = 0;
 	int replaced = 0, rc;
 
+	if (name_taken(r, s, s->suite, err) < 0 ||
+	    name_taken(r, s, s->codename, err) < 0)
+		return -1;
+	all = xcalloc(r->nr_suites + 1, sizeof(*all));
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		int same = !strcmp(r->suites[i].suite, s->suite);
 
@@ -473,22 +520,25 @@ int pp_repo_has_word(char **w, size_t n, const char *word)
 	return 0;
 }
 
-static int check_fits(const struct pp_repo_suite *s, const char *component,
-		      const char *arch, const char *deb, struct pp_err *err)
+static int check_fits(const struct pp_repo *r, const struct pp_repo_suite *s,
+		      const char *component, const char *arch, const char *deb,
+		      struct pp_err *err)
 {
 	if (!pp_repo_has_word(s->components, s->nr_components, component))
 		return pp_err_set(err, PP_EXIT_USAGE, "suite '%s' has no "
 				  "component '%s'", s->suite, component);
 	if (strcmp(arch, "all") && !pp_repo_has_word(s->archs, s->nr_archs, arch)) {
-		struct strbuf archs = STRBUF_INIT;
+		struct strbuf archs = STRBUF_INIT, list = STRBUF_INIT;
 
 		join_words(&archs, s->archs, s->nr_archs, ", ");
+		join_words(&list, s->archs, s->nr_archs, ",");
 		pp_err_set(err, PP_EXIT_INPUT, "%s: architecture '%s' is not one "
 			   "of suite '%s''s (%s); add it to the suite's list "
-			   "with 'padpack repo init --suite %s --architectures "
-			   "...,%s' (with its other settings)", deb, arch,
-			   s->suite, archs.buf, s->suite, arch);
+			   "with 'padpack repo init %s --suite %s --architectures "
+			   "%s,%s' (with its other settings)", deb, arch,
+			   s->suite, archs.buf, r->root, s->suite, list.buf, arch);
 		strbuf_release(&archs);
+		strbuf_release(&list);
 		return -1;
 	}
 	return 0;
@@ -533,6 +583,36 @@ static int copy_to_pool(struct pp_outbatch *pool, const char *src,
 	return rc;
 }
 
+/* A different file is in the pool under the name of the one added (st):
+ * the same name, version and architecture, or versions that differ by
+ * their epoch alone (a pool file's name leaves it out). */
+static int refuse_other(const char *deb, const char *path, const char *rel,
+			const struct pp_stanza *st, struct pp_err *err)
+{
+	const char *version = pp_stanza_get(st, "Version");
+	struct pp_stanza have;
+	struct pp_err ignored;
+	struct strbuf why = STRBUF_INIT;
+
+	pp_err_init(&ignored);
+	if (pp_repo_read_control(path, "", &have, &ignored) == 0) {
+		const char *v = pp_stanza_get(&have, "Version");
+
+		if (v && strcmp(v, version))
+			strbuf_addf(&why, "version %s there, %s here: pool file "
+				    "names leave the epoch out", v, version);
+		pp_stanza_release(&have);
+	}
+	pp_err_release(&ignored);
+	if (!why.len)
+		strbuf_addstr(&why, "same name, version and architecture");
+	pp_err_set(err, PP_EXIT_INPUT, "%s: refused: the pool already has a "
+		   "different %s (%s); give the new build a new version", deb,
+		   rel, why.buf);
+	strbuf_release(&why);
+	return -1;
+}
+
 /* Puts the .deb in the pool and its hashes in st, its stat in sb; an
  * existing, different file is refused. */
 static int place_in_pool(const struct pp_repo *r, struct pp_outbatch *pool,
@@ -552,10 +632,7 @@ static int place_in_pool(const struct pp_repo *r, struct pp_outbatch *pool,
 		if (!rc)
 			rc = file_sha256(dst.buf, have, err);
 		if (!rc && strcmp(have, pp_stanza_get(st, "SHA256")))
-			rc = pp_err_set(err, PP_EXIT_INPUT, "%s: refused: the "
-					"pool already has a different %s (same "
-					"name, version and architecture); give "
-					"the new build a new version", deb, rel);
+			rc = refuse_other(deb, dst.buf, rel, st, err);
 	} else if (!rc) {
 		rc = copy_to_pool(pool, deb, dst.buf, st, sb, err);
 	}
@@ -578,6 +655,11 @@ struct member_index {
 	struct pp_hindex x;
 	const char *package, *arch; /* the key being looked up */
 	size_t *same, nr_same, alloc_same; /* what a lookup found */
+	/* told each pool file added, then each member it put past the
+	 * retention */
+	pp_repo_added_fn added;
+	pp_repo_dropped_fn dropped;
+	void *ctx;
 };
 
 /* Past this many members added, a table indexes them all. */
@@ -730,6 +812,8 @@ static void keep_newest(struct member_index *mi, size_t added, unsigned keep)
 
 		if (i == PP_HINDEX_NONE)
 			break;
+		if (mi->dropped)
+			mi->dropped(mi->ctx, &mi->ms->m[mi->same[i]]);
 		member_drop(&mi->ms->m[mi->same[i]]);
 		mi->same[i] = mi->same[--mi->nr_same];
 	}
@@ -807,7 +891,7 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 
 	if (pp_repo_read_control(deb, "", &st, err) < 0)
 		return -1;
-	rc = check_fits(s, component, pp_stanza_get(&st, "Architecture"), deb, err);
+	rc = check_fits(r, s, component, pp_stanza_get(&st, "Architecture"), deb, err);
 	source = source_name(&st);
 	strbuf_reset(rel);
 	pp_repo_pool_path(component, source, pp_stanza_get(&st, "Package"),
@@ -818,6 +902,8 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 	if (!rc)
 		rc = place_in_pool(r, pool, deb, rel->buf, &st, &sb, err);
 	if (!rc) {
+		if (mi->added)
+			mi->added(mi->ctx, rel->buf);
 		set_member(mi, &st, component, rel->buf, s->keep_versions);
 		cache_entry(cache, rel->buf, &sb, &st);
 	}
@@ -827,7 +913,7 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 
 int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 		const char *const *debs, size_t n, pp_repo_added_fn added,
-		void *ctx, struct pp_err *err)
+		pp_repo_dropped_fn dropped, void *ctx, struct pp_err *err)
 {
 	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
 	struct strbuf rel = STRBUF_INIT;
@@ -841,15 +927,15 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	if (!s || cache_and_members(r, s, &cache, &ms, err) < 0)
 		return -1;
 	member_index_init(&mi, ms);
+	mi.added = added;
+	mi.dropped = dropped;
+	mi.ctx = ctx;
 	pp_outbatch_init(&pool, r->root, !r->no_sync);
 	if (!component)
 		component = s->components[0];
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n && !rc; i++)
 		rc = add_one(r, s, component, debs[i], &mi, cache, &pool, &rel,
 			     err);
-		if (!rc && added)
-			added(ctx, rel.buf);
-	}
 	/* What was added before a failure stays recorded (its pool files in
 	 * place before the list names them; if they cannot be, nothing is
 	 * recorded); the first error is the one reported. */
@@ -867,31 +953,74 @@ int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 	return rc;
 }
 
-int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
-		   const char *version, const char *arch, struct pp_err *err)
+static int removal_matches(const struct pp_repo_removal *w,
+			   const struct pp_repo_member *m)
+{
+	return !strcmp(m->package, w->package) &&
+	       (!w->version || !strcmp(m->version, w->version)) &&
+	       (!w->arch || !strcmp(m->arch, w->arch));
+}
+
+/* Nothing matches w: says so, with the versions and architectures the
+ * package has, if any. */
+static int no_match(const struct pp_repo_suite *s,
+		    const struct pp_repo_members *ms,
+		    const struct pp_repo_removal *w, struct pp_err *err)
+{
+	struct strbuf has = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ms->nr; i++) {
+		if (strcmp(ms->m[i].package, w->package))
+			continue;
+		if (n++ < 8)
+			strbuf_addf(&has, "%s%s %s", n > 1 ? ", " : " (it has ",
+				    ms->m[i].version, ms->m[i].arch);
+	}
+	if (n > 8)
+		strbuf_addf(&has, " and %zu more", n - 8);
+	if (n)
+		strbuf_addch(&has, ')');
+	pp_err_set(err, PP_EXIT_FAIL, "suite '%s' has no package '%s'%s%s%s%s%s; "
+		   "nothing removed", s->suite, w->package,
+		   w->version ? " version " : "", w->version ? w->version : "",
+		   w->arch ? " for " : "", w->arch ? w->arch : "", has.buf);
+	strbuf_release(&has);
+	return -1;
+}
+
+int pp_repo_remove(struct pp_repo *r, const char *suite,
+		   const struct pp_repo_removal *what, size_t n,
+		   pp_repo_dropped_fn removed, void *ctx, struct pp_err *err)
 {
 	struct pp_repo_suite *s = pp_repo_find_suite(r, suite, err);
 	struct pp_repo_members *ms;
-	size_t kept = 0, nr;
+	size_t kept = 0;
 
 	if (!s || pp_repo_members_of(r, s, &ms, err) < 0)
 		return -1;
-	nr = ms->nr;
-	for (size_t i = 0; i < ms->nr; i++) {
-		const struct pp_repo_member *m = &ms->m[i];
+	/* every one found before any is taken out: all or nothing */
+	for (size_t w = 0; w < n; w++) {
+		size_t i = 0;
 
-		if (!strcmp(m->package, package) &&
-		    (!version || !strcmp(m->version, version)) &&
-		    (!arch || !strcmp(m->arch, arch)))
-			pp_repo_member_release(&ms->m[i]);
-		else
+		while (i < ms->nr && !removal_matches(&what[w], &ms->m[i]))
+			i++;
+		if (i == ms->nr)
+			return no_match(s, ms, &what[w], err);
+	}
+	for (size_t i = 0; i < ms->nr; i++) {
+		size_t w = 0;
+
+		while (w < n && !removal_matches(&what[w], &ms->m[i]))
+			w++;
+		if (w == n) {
 			ms->m[kept++] = ms->m[i];
+			continue;
+		}
+		if (removed)
+			removed(ctx, &ms->m[i]);
+		pp_repo_member_release(&ms->m[i]);
 	}
 	ms->nr = kept;
-	if (kept == nr)
-		return pp_err_set(err, PP_EXIT_FAIL, "suite '%s' has no package "
-				  "'%s'%s%s%s%s", s->suite, package,
-				  version ? " version " : "", version ? version : "",
-				  arch ? " for " : "", arch ? arch : "");
 	return pp_repo_members_save(r, s->suite, ms, err);
 }

@@ -127,21 +127,32 @@ struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
 					 struct pp_err *err);
 
 typedef void (*pp_repo_added_fn)(void *ctx, const char *pool_path);
+/* A member taken out of a suite: by remove, or past its keep_versions. */
+typedef void (*pp_repo_dropped_fn)(void *ctx, const struct pp_repo_member *m);
 
 /* Copies .debs into the pool and into the suite, reading each once. The
  * suite keeps the suite's keep_versions versions of each package and
  * architecture: the one added and the newest others.
  * A different file already in the pool under the same name is refused;
  * the packages added before a failure stay added. added (may be NULL) is
- * told each pool path. */
+ * told each pool path, dropped (may be NULL) each member the retention
+ * took out. */
 int pp_repo_add(struct pp_repo *r, const char *suite, const char *component,
 		const char *const *debs, size_t n, pp_repo_added_fn added,
-		void *ctx, struct pp_err *err);
-/* Removes a package (every version and architecture, or only version,
- * only arch) from a suite; the pool file goes at the next publish if no
- * suite holds it. */
-int pp_repo_remove(struct pp_repo *r, const char *suite, const char *package,
-		   const char *version, const char *arch, struct pp_err *err);
+		pp_repo_dropped_fn dropped, void *ctx, struct pp_err *err);
+/* What repo remove takes out: a package's every version and
+ * architecture, or only version (NULL: any), only arch (NULL: any). */
+struct pp_repo_removal {
+	const char *package, *version, *arch;
+};
+
+/* Removes each package named from a suite, all or nothing: when one
+ * names nothing the suite holds, the suite is left as it was. removed
+ * (may be NULL) is told each member taken out. A pool file goes at the
+ * next publish if no suite or snapshot holds it. */
+int pp_repo_remove(struct pp_repo *r, const char *suite,
+		   const struct pp_repo_removal *what, size_t n,
+		   pp_repo_dropped_fn removed, void *ctx, struct pp_err *err);
 
 struct pp_repo_members {
 	struct pp_repo_member *m;

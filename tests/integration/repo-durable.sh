@@ -45,7 +45,7 @@ check "... InRelease and Release.gpg were synced before the exchange" bash -c "
 	grep -q 'fsync([0-9]*<$R/dists/\.stable\.new/\.InRelease\.' '$WORK/t2' &&
 	grep -q 'fsync([0-9]*<$R/dists/\.stable\.new/\.Release\.gpg\.' '$WORK/t2' &&
 	grep -q 'renameat2(.*RENAME_EXCHANGE' '$WORK/t2'"
-"$PADPACK" repo remove "$R" pkg2
+"$PADPACK" repo remove "$R" pkg2 > /dev/null
 traced "publish after a remove syncs in order" "$WORK/t3" "$PADPACK" repo publish "$R"
 traced "publish --full syncs in order" "$WORK/t4" "$PADPACK" repo publish "$R" --full
 # Many at once: the pool files synced by one syncfs before their renames

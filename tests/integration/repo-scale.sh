@@ -38,7 +38,7 @@ check "an add appends to db/cache (what was there is left as it was)" bash -c "
 	cmp -n \$(stat -c %s '$WORK/cache.before') '$WORK/cache.before' '$R/db/cache' &&
 	[ \$(stat -c %s '$R/db/cache') -gt \$(stat -c %s '$WORK/cache.before') ] &&
 	tail -n 12 '$R/db/cache' | grep -q '^Filename: pool/main/b/bench90001/'"
-"$PADPACK" repo remove "$R" --suite testing bench00007
+"$PADPACK" repo remove "$R" --suite testing bench00007 > /dev/null
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "a dropped pool file gets a drop record" bash -c "
 	tail -n 2 '$R/db/cache' | tr '\n' ' ' | grep -q '^Filename: pool/main/b/bench00007/bench00007_1.0-1_amd64.deb X-Padpack-Stat: - $'"
@@ -228,7 +228,7 @@ check "a list written whole takes its log in, and the log goes" bash -c "
 cp "$WORK/list.log" "$R/db/testing.list.log"
 check "... a log left by a crash before it went changes nothing" bash -c "
 	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/list.out'"
-"$PADPACK" repo remove "$R" --suite testing bench00009
+"$PADPACK" repo remove "$R" --suite testing bench00009 > /dev/null
 check "... and the next change is written after it" bash -c "
 	cmp <('$PADPACK' repo list '$R' --suite testing) <(grep -v '^bench00009 ' '$WORK/list.out') &&
 	head -n \$(wc -l < '$WORK/list.log') '$R/db/testing.list.log' | cmp - '$WORK/list.log' &&
@@ -245,7 +245,7 @@ sed -i '$d' "$R/db/testing.list.log"
 # testing goes back to a snapshot that holds bench00011, removed since
 # (a stale log would drop it again).
 "$PADPACK" repo snapshot "$R" before-rm --suite testing > /dev/null
-"$PADPACK" repo remove "$R" --suite testing bench00011
+"$PADPACK" repo remove "$R" --suite testing bench00011 > /dev/null
 "$PADPACK" repo list "$R" --snapshot before-rm > "$WORK/before-rm.list"
 strace -f -o /dev/null -e trace=unlink -e inject=unlink:error=EIO:when=1 \
 	"$PADPACK" repo publish "$R" --suite testing --from-snapshot before-rm --unsigned > /dev/null 2>&1

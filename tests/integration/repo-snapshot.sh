@@ -34,10 +34,30 @@ check_fails "a snapshot is not named like a suite" 2 "a suite is named 'stable'"
 	"$PADPACK" repo snapshot "$R" stable --suite testing
 check_fails "a snapshot's name is checked" 3 "snapshot 'a/b' has character '/'" \
 	"$PADPACK" repo snapshot "$R" a/b --suite testing
+# A name is a file name under db/snapshots/ (and a suite's under dists/):
+# ".", ".." or a hidden name is refused. A hidden snapshot was not seen
+# by the publish that keeps its pool files: they went.
+for n in . .. .hidden; do
+	check_fails "snapshot '$n' is refused" 3 "snapshot '\\$n' starts with '\\.'" \
+		"$PADPACK" repo snapshot "$R" "$n" --suite testing
+done
+check_fails "a suite named '..' is refused" 3 "suite '\.\.' starts with '\.'" \
+	"$PADPACK" repo init "$R" --suite ..
+check_fails "a byte not ASCII is named by its value" 3 "snapshot '.*' has byte 0xc3" \
+	"$PADPACK" repo snapshot "$R" "é" --suite testing
+check_fails "a suite is not named like a snapshot" 2 "suite 'soak-1': a snapshot is named 'soak-1'" \
+	"$PADPACK" repo init "$R" --suite soak-1
+check_fails "nor like another suite's codename" 2 \
+	"suite 'bookworm': 'bookworm' is already suite 'edge0''s codename" \
+	bash -c "'$PADPACK' repo init '$R' --suite edge0 --codename bookworm > /dev/null && '$PADPACK' repo init '$R' --suite bookworm"
+check_fails "and a codename is not another suite's name" 2 \
+	"suite 'edge1': 'stable' is already suite 'stable''s name" \
+	"$PADPACK" repo init "$R" --suite edge1 --codename stable
+check "a suite changed keeps its own name and codename" "$PADPACK" repo init "$R" --suite edge0 --codename bookworm --origin X
 
 # testing moves on.
 "$PADPACK" repo add "$R" --suite testing "$WORK/debs/paddle_0.12.0-1_all.deb" "$WORK/debs/newpkg_2.0_all.deb" > /dev/null
-"$PADPACK" repo remove "$R" --suite testing other
+"$PADPACK" repo remove "$R" --suite testing other > /dev/null
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 same "the snapshot did not change with its suite" "$R/db/snapshots/soak-1.list" "$WORK/soak-1.before"
 check "list --snapshot shows it" bash -c "'$PADPACK' repo list '$R' --snapshot soak-1 | grep -q '^other 1.0 all main '"
@@ -71,12 +91,12 @@ check "repo verify" "$PADPACK" repo verify "$R"
 
 # A pool file held by a snapshot alone stays; once no snapshot holds it
 # either (the snapshot file deleted), it goes at the next publish.
-"$PADPACK" repo remove "$R" --suite stable other
+"$PADPACK" repo remove "$R" --suite stable other > /dev/null
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "a pool file only a snapshot holds stays" test -f "$R/pool/main/o/other/other_1.0_all.deb"
 check "and stable can serve the snapshot again" bash -c "'$PADPACK' repo publish '$R' --suite stable --from-snapshot soak-1 --unsigned > /dev/null &&
 	grep -qx 'Package: other' '$R/dists/stable/main/binary-amd64/Packages' && '$PADPACK' repo verify '$R'"
-"$PADPACK" repo remove "$R" --suite stable other
+"$PADPACK" repo remove "$R" --suite stable other > /dev/null
 rm "$R/db/snapshots/soak-1.list"
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "without the snapshot the file goes" test ! -e "$R/pool/main/o/other/other_1.0_all.deb"
@@ -86,7 +106,7 @@ check "without the snapshot the file goes" test ! -e "$R/pool/main/o/other/other
 # it since), until a publish of every suite.
 make_deb late 1.0
 "$PADPACK" repo add "$R" --suite stable "$WORK/debs/other_1.0_all.deb" --publish --unsigned > /dev/null
-"$PADPACK" repo remove "$R" --suite stable other
+"$PADPACK" repo remove "$R" --suite stable other > /dev/null
 "$PADPACK" repo add "$R" --suite testing "$WORK/debs/late_1.0_all.deb" --publish --unsigned > "$WORK/late.out"
 check "add --publish publishes testing alone" bash -c "
 	grep -qx 'published $R/dists/testing' '$WORK/late.out' && ! grep -q dists/stable '$WORK/late.out'"

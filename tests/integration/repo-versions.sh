@@ -59,14 +59,24 @@ check "apt-get install paddle=0.10.0-1 rolls back" bash -c "$(declare -f apt_roo
 	apt_root install --allow-downgrades paddle=0.10.0-1 && installed 0.10.0-1"
 
 # An older version added: kept (it was asked for), the oldest other goes.
-check "add an older version" "$PADPACK" repo add "$R" --unsigned "$WORK/debs/paddle_0.8.0-1_all.deb"
+check "add an older version, which says what it drops" bash -c "'$PADPACK' repo add '$R' '$WORK/debs/paddle_0.8.0-1_all.deb' |
+	grep -qx 'dropped paddle 0.10.0-1 all (the suite keeps 3 versions of each package; --keep)'"
 check "it stays beside the 2 newest" bash -c "[ '$(versions "$R")' = '0.8.0-1 0.11.0-1 0.12.0-1 ' ]"
 
 # remove NAME=VERSION, NAME=EPOCH:VERSION:ARCH, NAME.
-check "remove paddle=0.11.0-1" "$PADPACK" repo remove "$R" paddle=0.11.0-1
+check_fails "several removed, one not there: nothing removed" 1 \
+	"suite 'stable' has no package 'nothere'; nothing removed" \
+	"$PADPACK" repo remove "$R" paddle=0.11.0-1 nothere
+check "the suite is as it was" bash -c "[ '$(versions "$R")' = '0.8.0-1 0.11.0-1 0.12.0-1 ' ]"
+for bad in =0.11.0-1 paddle= paddle: 'paddle=0.11.0-1:' ''; do
+	check_fails "remove '$bad' is a usage error" 2 "expected NAME\[=VERSION\]\[:ARCH\]" \
+		"$PADPACK" repo remove "$R" "$bad"
+done
+check "remove paddle=0.11.0-1 says what it removed" bash -c "'$PADPACK' repo remove '$R' paddle=0.11.0-1 |
+	grep -qx 'removed paddle 0.11.0-1 all'"
 check "takes out that version only" bash -c "[ '$(versions "$R")' = '0.8.0-1 0.12.0-1 ' ]"
-check_fails "removing a version not there says which" 1 \
-	"suite 'stable' has no package 'paddle' version 0.11.0-1" \
+check_fails "removing a version not there says which, and what there is" 1 \
+	"suite 'stable' has no package 'paddle' version 0.11.0-1 \(it has 0.12.0-1 all, 0.8.0-1 all\)" \
 	"$PADPACK" repo remove "$R" paddle=0.11.0-1
 "$PADPACK" repo add "$R" "$WORK/debs/paddle_0.1-1_all.deb" > /dev/null
 check "a version with an epoch is kept as the newest" bash -c "'$PADPACK' repo list '$R' | grep -q '^paddle 1:0.1-1 all main pool/main/p/paddle/paddle_0.1-1_all.deb$'"
@@ -87,6 +97,17 @@ check "conf/distributions records it" grep -qx 'Keep-Versions: 1' "$K/conf/distr
 "$PADPACK" repo add "$K" "$WORK/debs/paddle_0.9.0-1_all.deb" > /dev/null
 "$PADPACK" repo add "$K" "$WORK/debs/paddle_0.10.0-1_all.deb" > /dev/null
 check "--keep 1 keeps the version added only" bash -c "[ '$(versions "$K")' = '0.10.0-1 ' ]"
+check "--keep 1: an older version added replaces the newer, and says so" bash -c "
+	'$PADPACK' repo add '$K' '$WORK/debs/paddle_0.9.0-1_all.deb' | grep -qx 'dropped paddle 0.10.0-1 all (the suite keeps 1 version of each package; --keep)'"
+check "... and the suite holds it alone" bash -c "[ '$(versions "$K")' = '0.9.0-1 ' ]"
+# A pool file's name leaves the epoch out: 0.1-1 and 1:0.1-1 share it.
+mkdir -p "$WORK/noepoch" && cp -r "$WORK/mk/paddle-1:0.1-1" "$WORK/noepoch/t" &&
+	sed -i 's/^Version: 1:0.1-1/Version: 0.1-1/' "$WORK/noepoch/t/DEBIAN/control" &&
+	SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$WORK/noepoch/t" "$WORK/noepoch/paddle_0.1-1_all.deb"
+"$PADPACK" repo add "$K" "$WORK/debs/paddle_0.1-1_all.deb" > /dev/null
+check_fails "a version that differs by its epoch alone is refused, saying so" 3 \
+	"paddle_0.1-1_all.deb \(version 1:0.1-1 there, 0.1-1 here: pool file names leave the epoch out\)" \
+	"$PADPACK" repo add "$K" "$WORK/noepoch/paddle_0.1-1_all.deb"
 check_fails "--keep 0 is refused" 2 "--keep takes a count of versions, 1 to" \
 	"$PADPACK" repo init "$WORK/bad" --keep 0
 check_fails "Keep-Versions: 0 in conf/distributions is refused with its line" 3 \
