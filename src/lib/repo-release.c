@@ -3,6 +3,8 @@
  * wrote, and the files a client needs beside dists/ (the public key, a
  * deb822 .sources file). Layer: below repo-publish.c, which calls it. */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +89,61 @@ static int write_top(struct publish *p, const char *name,
 	return rc;
 }
 
+/* The whole second after the served Release's (or InRelease's) mtime,
+ * if the publish is in the second it was written, or before: else 0. An
+ * HTTP server answers a client's If-Modified-Since by the second (apt
+ * sends the Last-Modified it got), so a suite published twice within one
+ * second, its InRelease fetched in between, would be "not modified" for
+ * that client until the next publish; a later mtime makes it modified. */
+static time_t later_mtime(const struct publish *p)
+{
+	static const char *const names[] = { "InRelease", "Release" };
+	struct strbuf path = STRBUF_INIT;
+	struct timespec now;
+	time_t last = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", p->cur.buf, names[i]);
+		if (stat(path.buf, &st) == 0 && st.st_mtim.tv_sec > last)
+			last = st.st_mtim.tv_sec;
+	}
+	strbuf_release(&path);
+	clock_gettime(CLOCK_REALTIME, &now);
+	return last && last >= now.tv_sec ? last + 1 : 0;
+}
+
+static int set_mtime(struct publish *p, const char *name, time_t t)
+{
+	struct timespec times[2] = { { 0, UTIME_OMIT }, { t, 0 } };
+	struct strbuf path = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&path, "%s/%s", p->tmp.buf, name);
+	if (utimensat(AT_FDCWD, path.buf, times, 0) < 0 && errno != ENOENT)
+		rc = pp_err_errno(p->err, PP_EXIT_IO, "cannot set the time of "
+				  "'%s'", path.buf);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* Release, InRelease and Release.gpg dated after the served ones. */
+static int date_after_served(struct publish *p)
+{
+	time_t t = later_mtime(p);
+	int rc = 0;
+
+	if (t) {
+		rc = set_mtime(p, "Release", t);
+		if (!rc)
+			rc = set_mtime(p, "Release.gpg", t);
+		if (!rc)
+			rc = set_mtime(p, "InRelease", t);
+	}
+	return rc;
+}
+
 int pp_repo_write_release(struct publish *p)
 {
 	struct strbuf rel = STRBUF_INIT, inrel = STRBUF_INIT, gpg = STRBUF_INIT;
@@ -105,6 +162,8 @@ int pp_repo_write_release(struct publish *p)
 		if (!rc)
 			rc = write_top(p, "InRelease", &inrel);
 	}
+	if (!rc)
+		rc = date_after_served(p);
 	strbuf_release(&rel);
 	strbuf_release(&inrel);
 	strbuf_release(&gpg);

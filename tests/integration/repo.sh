@@ -213,3 +213,31 @@ printf 'not a stanza\n\ngarbage: x\n' > "$D/db/cache"
 check "a cache of garbage: every entry made again" \
 	bash -c "'$PADPACK' repo publish '$D' --unsigned | grep -q '^(2 package files read'"
 check "and Packages lists both, verified" bash -c "grep -c '^Package: ' '$D/dists/stable/main/binary-amd64/Packages' | grep -qx 2 && '$PADPACK' repo verify '$D'"
+
+# ---- two publishes within one second, over HTTP ---------------------------
+# A web server answers If-Modified-Since by the second: a client that
+# fetched InRelease between two publishes in the same second was told
+# "not modified" after the second one, and never saw it until a third.
+# Each publish dates Release and InRelease after the served ones.
+source "$TOP/tests/tools/lighttpd.sh"
+H=$WORK/http
+"$PADPACK" repo init "$H" --key "$K/secret.pem" > /dev/null
+"$PADPACK" repo add "$H" --publish --no-sync "$WORK/debs/pkg001_1.0_all.deb" > /dev/null
+mkdir -p "$WORK/lighttpd"
+if lighttpd_start "$H" "$WORK/lighttpd"; then
+	src="deb [signed-by=$K/public.gpg] http://127.0.0.1:$LIGHTTPD_PORT stable main"
+	# at the start of a second: the three commands take a tenth of it
+	python3 -c 'import time; time.sleep(1.05 - time.time() % 1)'
+	"$PADPACK" repo add "$H" --publish --no-sync "$WORK/debs/pkg002_1.0_all.deb" > /dev/null
+	t1=$(stat -c %Y "$H/dists/stable/InRelease")
+	"$APT" "$WORK/apt-http" "$src" update > /dev/null
+	"$PADPACK" repo add "$H" --publish --no-sync "$WORK/debs/pkg003_1.0_all.deb" > /dev/null
+	t2=$(stat -c %Y "$H/dists/stable/InRelease")
+	check "a publish in the second of the last dates InRelease a second later" test "$t2" -gt "$t1"
+	check "so a client that updated in between sees it" bash -c "sleep 1; '$APT' '$WORK/apt-http' '$src' update > /dev/null &&
+		APT_CONFIG='$WORK/apt-http/apt.conf' apt-cache policy pkg003 | grep -q 'Candidate: 1.0'"
+	lighttpd_stop
+else
+	not_ok "lighttpd serves the repository on 127.0.0.1" "$(cat "$WORK/lighttpd/lighttpd.out" "$WORK/lighttpd/lighttpd.err" 2>/dev/null)"
+fi
+check "and it verifies" "$PADPACK" repo verify "$H" --keyring "$K/public.gpg"
