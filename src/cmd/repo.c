@@ -29,7 +29,7 @@ static const char usage[] =
 	"                     PACKAGE[=VERSION][:ARCH]...\n"
 	"       padpack repo list DIR [--suite S | --snapshot NAME] [--json]\n"
 	"       padpack repo publish DIR [--full] [--unsigned] [--passphrase-file F]\n"
-	"                     [--suite S --from-snapshot NAME] [--no-sync]\n"
+	"                     [--suite S [--from-snapshot NAME]] [--no-sync]\n"
 	"       padpack repo snapshot DIR NAME [--suite S]\n"
 	"       padpack repo diff DIR A B\n"
 	"       padpack repo verify DIR [--keyring KEYRING]... [--packages]\n"
@@ -76,8 +76,9 @@ static const char usage[] =
 	"        one replaced by hand; --full reads them all). Beside dists/ it puts\n"
 	"        the suite's public key and a <suite>.sources file: the lines a\n"
 	"        client adds (with --uri as the address; default file:DIR).\n"
-	"        --from-snapshot makes the suite hold exactly the snapshot's\n"
-	"        packages first (served in the same atomic step).\n"
+	"        --suite publishes that suite alone (the others served as\n"
+	"        they are); with --from-snapshot it first holds exactly the\n"
+	"        snapshot's packages (served in the same atomic step).\n"
 	"        add, remove and publish fsync each file before it is renamed\n"
 	"        into place or named by another, and its directory after: a\n"
 	"        power cut leaves the old state or the new one. --no-sync skips\n"
@@ -270,6 +271,18 @@ static const char *pick_suite(struct pp_repo *r, const struct repo_opts *o,
 	pp_usage_error(err, "%s has several suites; say which with --suite",
 		       r->root);
 	return NULL;
+}
+
+/* The suite's own name for the one --suite names (it may name it by its
+ * codename), or the only suite's. */
+static const char *suite_named(struct pp_repo *r, const struct repo_opts *o,
+			       struct pp_err *err)
+{
+	const char *name = pick_suite(r, o, err);
+	const struct pp_repo_suite *s = name ? pp_repo_find_suite(r, name, err) :
+		NULL;
+
+	return s ? s->suite : NULL;
 }
 
 static int do_init(const char *dir, struct repo_opts *o, struct pp_err *err)
@@ -645,12 +658,15 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 			struct repo_opts *o, int argc, char **argv,
 			struct pp_err *err)
 {
+	const char *only = NULL;
 	int rc;
 
 	if (!strcmp(sub, "add")) {
 		rc = do_add(r, o, argc, argv, err);
-		return !rc && o->publish ?
-			do_publish(r, o, pick_suite(r, o, err), err) : rc;
+		if (rc || !o->publish)
+			return rc;
+		return (only = suite_named(r, o, err)) ?
+			do_publish(r, o, only, err) : -1;
 	}
 	if (!strcmp(sub, "remove"))
 		return do_remove(r, o, argc, argv, err);
@@ -660,7 +676,13 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 		return do_snapshot(r, o, argc, argv, err);
 	if (!strcmp(sub, "diff"))
 		return do_diff(r, argc, argv, err);
-	return do_publish(r, o, NULL, err);
+	if (argc)
+		return pp_usage_error(err, "publish takes no argument after the "
+				      "directory, not '%s'", argv[0]);
+	/* --suite: that suite alone, the others served as they are */
+	if (o->suite_name && !(only = suite_named(r, o, err)))
+		return -1;
+	return do_publish(r, o, only, err);
 }
 
 static int dispatch(const char *sub, const char *dir, struct repo_opts *o,

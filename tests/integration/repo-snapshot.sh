@@ -134,3 +134,32 @@ check_fails "--from-snapshot needs --suite" 2 "say which suite serves it with --
 	"$PADPACK" repo publish "$R" --from-snapshot arm --unsigned
 check_fails "diff of an unknown name" 2 "neither a suite nor a snapshot: no snapshot 'nope'" \
 	"$PADPACK" repo diff "$R" stable nope
+
+# Promotion publishes the suite promoted alone: what testing has staged
+# (added, not yet published) is not served by it.
+P=$WORK/promote
+"$PADPACK" repo init "$P" --suite testing > /dev/null
+"$PADPACK" repo init "$P" --suite stable --codename bookworm > /dev/null
+"$PADPACK" repo add "$P" --suite testing --publish --unsigned "$WORK/debs/paddle_0.11.0-1_all.deb" > /dev/null
+"$PADPACK" repo publish "$P" --unsigned > /dev/null
+"$PADPACK" repo snapshot "$P" soak --suite testing > /dev/null
+"$PADPACK" repo add "$P" --suite testing "$WORK/debs/paddle_0.12.0-1_all.deb" > /dev/null
+cp "$P/dists/testing/Release" "$WORK/testing.Release"
+check "publish --suite stable --from-snapshot says it published stable alone" bash -c "
+	'$PADPACK' repo publish '$P' --suite stable --from-snapshot soak --unsigned > '$WORK/promote.out' &&
+	grep -qx 'published $P/dists/stable' '$WORK/promote.out' && ! grep -q dists/testing '$WORK/promote.out'"
+check "... testing's staged version is not served" bash -c "
+	cmp -s '$P/dists/testing/Release' '$WORK/testing.Release' &&
+	! grep -qx 'Version: 0.12.0-1' '$P/dists/testing/main/binary-amd64/Packages'"
+check "... stable serves the snapshot" grep -qx 'Version: 0.11.0-1' "$P/dists/stable/main/binary-amd64/Packages"
+check "... and the pool file testing staged stays" test -f "$P/pool/main/p/paddle/paddle_0.12.0-1_all.deb"
+check "publish --suite testing publishes testing alone" bash -c "
+	'$PADPACK' repo publish '$P' --suite testing --unsigned | grep -c '^published ' | grep -qx 1 &&
+	grep -qx 'Version: 0.12.0-1' '$P/dists/testing/main/binary-amd64/Packages'"
+check "add --suite CODENAME --publish publishes that suite" bash -c "
+	'$PADPACK' repo add '$P' --suite bookworm --publish --unsigned '$WORK/debs/newpkg_2.0_all.deb' | grep -qx 'published $P/dists/stable' &&
+	grep -qx 'Package: newpkg' '$P/dists/stable/main/binary-amd64/Packages'"
+check_fails "publish --suite of no suite" 2 "no suite 'nope'" "$PADPACK" repo publish "$P" --suite nope --unsigned
+check_fails "publish takes no other argument" 2 "publish takes no argument after the directory, not 'stable'" \
+	"$PADPACK" repo publish "$P" stable --unsigned
+check "repo verify" "$PADPACK" repo verify "$P"
