@@ -685,6 +685,15 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 	return do_publish(r, o, only, err);
 }
 
+/* Another add, remove or publish holds the lock: this one waits, and
+ * says so (it would look hung). */
+static void print_waiting(void *ctx, const char *lock_path)
+{
+	(void)ctx;
+	fprintf(stderr, "padpack repo: waiting for %s: another padpack repo "
+		"add, remove, publish or snapshot holds it\n", lock_path);
+}
+
 static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 		    int argc, char **argv, struct pp_err *err)
 {
@@ -700,8 +709,9 @@ static int dispatch(const char *sub, const char *dir, struct repo_opts *o,
 	    strcmp(sub, "diff"))
 		return pp_usage_error(err, "unknown repo command '%s'", sub);
 	/* list and diff only read: they take no lock */
-	if (pp_repo_open(&r, dir, strcmp(sub, "list") && strcmp(sub, "diff"),
-			 err) < 0)
+	if ((!strcmp(sub, "list") || !strcmp(sub, "diff") ?
+	     pp_repo_open(&r, dir, 0, err) :
+	     pp_repo_open_locked(&r, dir, print_waiting, NULL, err)) < 0)
 		return -1;
 	r.no_sync = o->no_sync;
 	rc = on_open_repo(sub, &r, o, argc, argv, err);

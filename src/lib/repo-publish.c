@@ -838,8 +838,10 @@ static int codename_link(struct publish *p)
 }
 
 /* A suite directory that failed before it was swapped in was never
- * served: it goes now, not at the next publish (its error is the one the
- * user sees; one in removing it would only hide that). */
+ * served, and one that failed after (syncing dists/, removing the old
+ * suite) is the old suite, served no more: it goes now, not at the next
+ * publish (its error is the one the user sees; one in removing it would
+ * only hide that). */
 static void drop_unserved(struct publish *p)
 {
 	struct pp_err scratch;
@@ -876,7 +878,7 @@ static int publish_suite(struct publish *p)
 		rc = pp_repo_write_release(p);
 	if (!rc)
 		rc = swap_in(p);
-	else
+	if (rc)
 		drop_unserved(p);
 	if (!rc)
 		rc = codename_link(p);

@@ -347,18 +347,36 @@ int pp_repo_init(const char *root, const struct pp_repo_suite *s,
 	return rc;
 }
 
-static int take_lock(struct pp_repo *r, struct pp_err *err)
+/* db/lock, held until the repository is closed; waiting (may be NULL)
+ * is told once when another process holds it, before this one waits. */
+static int take_lock(struct pp_repo *r, pp_repo_wait_fn waiting, void *ctx,
+		     struct pp_err *err)
 {
 	struct strbuf path = STRBUF_INIT;
+	int rc = 0;
 
 	strbuf_addf(&path, "%s/db/lock", r->root);
-	r->lock_fd = pp_lock_path(path.buf, err);
+	r->lock_fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (r->lock_fd < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot open the lock '%s'",
+				  path.buf);
+	if (!rc && flock(r->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK && waiting)
+			waiting(ctx, path.buf);
+		while (flock(r->lock_fd, LOCK_EX) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot lock '%s'",
+					  path.buf);
+			break;
+		}
+	}
 	strbuf_release(&path);
-	return r->lock_fd < 0 ? -1 : 0;
+	return rc;
 }
 
-int pp_repo_open(struct pp_repo *r, const char *root, int lock,
-		 struct pp_err *err)
+static int open_repo(struct pp_repo *r, const char *root, int lock,
+		     pp_repo_wait_fn waiting, void *ctx, struct pp_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->lock_fd = -1;
@@ -370,11 +388,24 @@ int pp_repo_open(struct pp_repo *r, const char *root, int lock,
 		pp_repo_close(r);
 		return -1;
 	}
-	if ((lock && take_lock(r, err) < 0) || load_suites(r, err) < 0) {
+	if ((lock && take_lock(r, waiting, ctx, err) < 0) ||
+	    load_suites(r, err) < 0) {
 		pp_repo_close(r);
 		return -1;
 	}
 	return 0;
+}
+
+int pp_repo_open(struct pp_repo *r, const char *root, int lock,
+		 struct pp_err *err)
+{
+	return open_repo(r, root, lock, NULL, NULL, err);
+}
+
+int pp_repo_open_locked(struct pp_repo *r, const char *root,
+			pp_repo_wait_fn waiting, void *ctx, struct pp_err *err)
+{
+	return open_repo(r, root, 1, waiting, ctx, err);
 }
 
 /* db/cache loaded on a thread of its own (see cache_and_members). */

@@ -122,6 +122,12 @@ int pp_repo_init(const char *root, const struct pp_repo_suite *s,
 /* Opens a repository; with lock, waits for and holds its lock. */
 int pp_repo_open(struct pp_repo *r, const char *root, int lock,
 		 struct pp_err *err);
+/* Told, before waiting, that another process holds the lock. */
+typedef void (*pp_repo_wait_fn)(void *ctx, const char *lock_path);
+/* Opens a repository with its lock, telling waiting (may be NULL) when it
+ * has to wait for it. */
+int pp_repo_open_locked(struct pp_repo *r, const char *root,
+			pp_repo_wait_fn waiting, void *ctx, struct pp_err *err);
 void pp_repo_close(struct pp_repo *r);
 struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
 					 struct pp_err *err);

@@ -126,7 +126,15 @@ check_fails "publish --full names a missing pool file and what to do" 4 \
 same "and the served Release is the one before" "$R/dists/stable/Release" "$WORK/Release.before"
 check "and leaves no half-made suite directory behind (dists/.stable.new)" test ! -e "$R/dists/.stable.new"
 mv "$WORK/pkg004.away" "$R/pool/main/p/pkg004/pkg004_1.0_all.deb"
-check "remove" "$PADPACK" repo remove "$R" pkg002
+# Nor when the exchange itself fails (the served directory made
+# immutable: rename refuses it).
+if chattr +i "$R/dists/stable" 2>/dev/null; then
+	check_fails "a publish whose exchange fails says so" 4 "cannot exchange '.*dists/\.stable\.new' and" \
+		"$PADPACK" repo publish "$R" --unsigned
+	chattr -i "$R/dists/stable"
+	check "and leaves no suite directory of its own behind" test ! -e "$R/dists/.stable.new"
+fi
+check "remove" bash -c "'$PADPACK' repo remove '$R' pkg002 > /dev/null"
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "a removed package leaves Packages and the pool" bash -c "! grep -q '^Package: pkg002$' '$R/dists/stable/main/binary-amd64/Packages' && test ! -e '$R/pool/main/p/pkg002'/pkg002_1.0_all.deb"
 check_fails "removing what is not there" 1 "suite 'stable' has no package 'nothere'" "$PADPACK" repo remove "$R" nothere
@@ -241,3 +249,25 @@ else
 	not_ok "lighttpd serves the repository on 127.0.0.1" "$(cat "$WORK/lighttpd/lighttpd.out" "$WORK/lighttpd/lighttpd.err" 2>/dev/null)"
 fi
 check "and it verifies" "$PADPACK" repo verify "$H" --keyring "$K/public.gpg"
+
+# ---- two at once ------------------------------------------------------------
+# A lock serialises add, remove and publish: one waits, and says so.
+L=$WORK/locked
+"$PADPACK" repo init "$L" > /dev/null
+"$PADPACK" repo add "$L" --publish --unsigned --no-sync "$WORK/debs/pkg001_1.0_all.deb" > /dev/null
+flock "$L/db/lock" sleep 1 &
+holder=$!
+sleep 0.2
+check "an add while another holds the lock waits, saying so" bash -c "
+	'$PADPACK' repo add '$L' --no-sync '$WORK/debs/pkg002_1.0_all.deb' 2>&1 >/dev/null |
+	grep -qx 'padpack repo: waiting for $L/db/lock: another padpack repo add, remove, publish or snapshot holds it'"
+wait $holder
+for i in 1 2 3 4 5; do
+	"$PADPACK" repo add "$L" --publish --unsigned --no-sync "$WORK/debs/pkg003_1.0_all.deb" > /dev/null 2>&1 &
+	"$PADPACK" repo remove "$L" pkg001 > /dev/null 2>&1 &
+	"$PADPACK" repo add "$L" --publish --unsigned --no-sync "$WORK/debs/pkg001_1.0_all.deb" > /dev/null 2>&1 &
+	wait
+done
+check "adds, removes and publishes at once leave a repository that verifies" bash -c "
+	'$PADPACK' repo publish '$L' --unsigned --no-sync > /dev/null && '$PADPACK' repo verify '$L' &&
+	'$PADPACK' repo list '$L' | grep -q '^pkg002 ' && '$PADPACK' repo list '$L' | grep -q '^pkg003 '"
