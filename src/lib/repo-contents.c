@@ -273,6 +273,18 @@ static int cmp_line(const void *a, const void *b)
 	return c ? c : (x->loc > y->loc) - (x->loc < y->loc);
 }
 
+/* Whether l[j]'s location is one of l[from, j)'s: several versions of a
+ * package (or its "all" and its own architecture's) ship the same path,
+ * and a line names each package once, as Debian's do. */
+static int named_before(const struct contents_line *l, size_t from, size_t j,
+			char **locs)
+{
+	for (size_t k = from; k < j; k++)
+		if (!strcmp(locs[l[k].loc], locs[l[j].loc]))
+			return 1;
+	return 0;
+}
+
 static void format(const struct contents_line *l, size_t n, char **locs,
 		   struct strbuf *out)
 {
@@ -285,7 +297,9 @@ static void format(const struct contents_line *l, size_t n, char **locs,
 			strbuf_addch(out, ' ');
 		while (++len < 56);
 		for (; j < n && !strcmp(l[j].path, l[i].path); j++)
-			strbuf_addf(out, "%s%s", j > i ? "," : "", locs[l[j].loc]);
+			if (!named_before(l, i, j, locs))
+				strbuf_addf(out, "%s%s", j > i ? "," : "",
+					    locs[l[j].loc]);
 		strbuf_addch(out, '\n');
 		i = j;
 	}

@@ -61,6 +61,17 @@ printf 'garbage\n' > "$R/db/contents"
 "$PADPACK" repo publish "$R" --unsigned > /dev/null
 check "a damaged db/contents is made again from the pool" bash -c "zcat '$C/Contents-amd64.gz' | grep -qE '^usr/sbin/late +net/late$' && grep -q '^pool/main/l/late/' '$R/db/contents'"
 
+# Two versions of a package kept (--keep), or its "all" and amd64 builds,
+# ship the same paths: each line names the package once.
+sed 's/^Version: 1.0$/Version: 2.0/' "$WORK/mk/tool-amd64/DEBIAN/control" > "$WORK/control.2" &&
+	cp "$WORK/control.2" "$WORK/mk/tool-amd64/DEBIAN/control" &&
+	SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$WORK/mk/tool-amd64" "$WORK/debs/tool_2.0_amd64.deb"
+make_deb late all net usr/sbin/late
+"$PADPACK" repo add "$R" --publish --unsigned "$WORK/debs/tool_2.0_amd64.deb" "$WORK/debs/late_1.0_all.deb" > /dev/null
+check "a path that two versions of a package ship names it once" bash -c "
+	zcat '$C/Contents-amd64.gz' | grep -qE '^usr/bin/tool +devel/tool$' &&
+	zcat '$C/Contents-amd64.gz' | grep -qE '^usr/sbin/late +net/late$'"
+
 # apt-file, from a private root with apt-file's index targets.
 A=$WORK/apt
 mkdir -p "$A/etc/apt.conf.d"
