@@ -11,6 +11,7 @@
 #include "../lib/debsig.h"
 #include "../lib/json-out.h"
 #include "../lib/repo.h"
+#include "../lib/version.h"
 #include "../lib/xalloc.h"
 #include "cmds.h"
 #include "progress_view.h"
@@ -416,6 +417,38 @@ static int do_remove(struct pp_repo *r, struct repo_opts *o, int argc,
 	return rc;
 }
 
+/* Debian's order of two versions; one that does not parse after any
+ * that does, then as text. */
+static int cmp_version_text(const char *a, const char *b)
+{
+	struct pp_version va, vb;
+	struct pp_err ignored;
+	int ok_a, ok_b, c;
+
+	pp_err_init(&ignored);
+	ok_a = pp_version_parse(&va, a, &ignored) == 0;
+	ok_b = pp_version_parse(&vb, b, &ignored) == 0;
+	c = ok_a && ok_b ? pp_version_cmp(&va, &vb) : ok_b - ok_a;
+	if (ok_a)
+		pp_version_release(&va);
+	if (ok_b)
+		pp_version_release(&vb);
+	pp_err_release(&ignored);
+	return c ? c : strcmp(a, b);
+}
+
+/* By package, architecture, then version as Debian orders them (0.9
+ * before 0.10, 2.0~rc1 before 2.0), not as the list stores them. */
+static int cmp_listed(const void *x, const void *y)
+{
+	const struct pp_repo_member *a = x, *b = y;
+	int c = strcmp(a->package, b->package);
+
+	if (!c)
+		c = strcmp(a->arch, b->arch);
+	return c ? c : cmp_version_text(a->version, b->version);
+}
+
 static int do_list(struct pp_repo *r, struct repo_opts *o, struct pp_err *err)
 {
 	const char *suite = o->snapshot ? NULL : pick_suite(r, o, err);
@@ -427,6 +460,8 @@ static int do_list(struct pp_repo *r, struct repo_opts *o, struct pp_err *err)
 	if ((o->snapshot ? pp_repo_snapshot_load(r, o->snapshot, &ms, err) :
 	     pp_repo_members_load(r, suite, &ms, err)) < 0)
 		return -1;
+	if (ms.nr)
+		qsort(ms.m, ms.nr, sizeof(*ms.m), cmp_listed);
 	if (o->json) {
 		rc = pp_json_write(stdout, pp_json_repo_list(r->root, suite,
 							     o->snapshot, &ms),

@@ -62,6 +62,8 @@ check "apt-get install paddle=0.10.0-1 rolls back" bash -c "$(declare -f apt_roo
 check "add an older version, which says what it drops" bash -c "'$PADPACK' repo add '$R' '$WORK/debs/paddle_0.8.0-1_all.deb' |
 	grep -qx 'dropped paddle 0.10.0-1 all (the suite keeps 3 versions of each package; --keep)'"
 check "it stays beside the 2 newest" bash -c "[ '$(versions "$R")' = '0.8.0-1 0.11.0-1 0.12.0-1 ' ]"
+check "list shows them in Debian's order (0.8 before 0.11), not as text" bash -c "
+	[ \"\$('$PADPACK' repo list '$R' | awk '\$1 == \"paddle\" {print \$2}' | tr '\n' ' ')\" = '0.8.0-1 0.11.0-1 0.12.0-1 ' ]"
 
 # remove NAME=VERSION, NAME=EPOCH:VERSION:ARCH, NAME.
 check_fails "several removed, one not there: nothing removed" 1 \
