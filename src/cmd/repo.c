@@ -286,6 +286,57 @@ static const char *suite_named(struct pp_repo *r, const struct repo_opts *o,
 	return s ? s->suite : NULL;
 }
 
+static int listed(char **words, size_t n, const char *word)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(words[i], word))
+			return 1;
+	return 0;
+}
+
+/* A suite changed to serve fewer architectures or components keeps the
+ * packages it held of them, unpublished: said, since nothing else would
+ * show it (they come back if the architecture is listed again). */
+static void note_unserved(const char *dir, const struct pp_repo_suite *s)
+{
+	struct pp_repo_members ms;
+	struct pp_repo r;
+	struct pp_err ignored;
+	const struct pp_repo_member *first = NULL;
+	size_t n = 0;
+
+	pp_err_init(&ignored);
+	if (pp_repo_open(&r, dir, 0, &ignored) == 0) {
+		if (pp_repo_members_load(&r, s->suite, &ms, &ignored) == 0) {
+			for (size_t i = 0; i < ms.nr; i++) {
+				const struct pp_repo_member *m = &ms.m[i];
+
+				if (listed(s->components, s->nr_components,
+					   m->component) &&
+				    (!strcmp(m->arch, "all") ||
+				     listed(s->archs, s->nr_archs, m->arch)))
+					continue;
+				if (!n++)
+					first = m;
+			}
+			if (n)
+				fprintf(stderr, "padpack repo: note: suite '%s' "
+					"holds %zu package%s of an architecture "
+					"or component it no longer serves (%s %s "
+					"%s, component %s%s): kept in its list, "
+					"not published; 'padpack repo remove %s "
+					"%s:%s' takes one out\n", s->suite, n,
+					n == 1 ? "" : "s", first->package,
+					first->version, first->arch,
+					first->component, n > 1 ? ", ..." : "",
+					dir, first->package, first->arch);
+			pp_repo_members_release(&ms);
+		}
+		pp_repo_close(&r);
+	}
+	pp_err_release(&ignored);
+}
+
 static int do_init(const char *dir, struct repo_opts *o, struct pp_err *err)
 {
 	struct pp_repo_suite *s = &o->suite;
@@ -301,6 +352,7 @@ static int do_init(const char *dir, struct repo_opts *o, struct pp_err *err)
 	if (pp_repo_init(dir, s, err) < 0)
 		return -1;
 	printf("padpack: repository %s: suite %s ready\n", dir, s->suite);
+	note_unserved(dir, s);
 	return 0;
 }
 

@@ -66,3 +66,16 @@ E=$WORK/empty
 "$PADPACK" repo add "$E" --publish --unsigned "$WORK/debs/tool_1.0_amd64.deb" > /dev/null
 check "an architecture without packages has an empty Packages" test ! -s "$E/dists/stable/main/binary-arm64/Packages"
 check "and repo verify passes" "$PADPACK" repo verify "$E"
+
+# A suite changed to list fewer architectures keeps the packages of the
+# one dropped, unpublished, and init says so.
+check "init dropping arm64 says what the suite still holds of it" bash -c "
+	'$PADPACK' repo init '$R' --architectures amd64 2>&1 >/dev/null |
+	grep -q \"suite 'stable' holds 2 packages of an architecture or component it no longer serves (armonly 2.0 arm64, component main, ...): kept in its list, not published; 'padpack repo remove $R armonly:arm64' takes one out\""
+check "publish then serves amd64 alone" bash -c "'$PADPACK' repo publish '$R' --unsigned > /dev/null &&
+	grep -qx 'Architectures: amd64' '$R/dists/stable/Release' && ! grep -q 'binary-arm64/Packages' '$R/dists/stable/Release' &&
+	'$PADPACK' repo list '$R' | grep -q '^armonly 2.0 arm64 '"
+check "listing arm64 again serves them again, with no note" bash -c "
+	[ -z \"\$('$PADPACK' repo init '$R' --architectures amd64,arm64 2>&1 >/dev/null)\" ] &&
+	'$PADPACK' repo publish '$R' --unsigned > /dev/null && grep -qx 'Package: armonly' '$R/dists/stable/main/binary-arm64/Packages' &&
+	'$PADPACK' repo verify '$R'"
