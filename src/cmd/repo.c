@@ -767,6 +767,10 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 		return pp_usage_error(err, "publish takes no argument after the "
 				      "directory, not '%s'", argv[0]);
 	/* --suite: that suite alone, the others served as they are */
+	if (o->suite_name && o->full)
+		return pp_usage_error(err, "--full reads every pool file again "
+				      "and publishes every suite: give it "
+				      "without --suite");
 	if (o->suite_name && !(only = suite_named(r, o, err)))
 		return -1;
 	return do_publish(r, o, only, err);

@@ -159,6 +159,9 @@ check "publish --suite testing publishes testing alone" bash -c "
 check "add --suite CODENAME --publish publishes that suite" bash -c "
 	'$PADPACK' repo add '$P' --suite bookworm --publish --unsigned '$WORK/debs/newpkg_2.0_all.deb' | grep -qx 'published $P/dists/stable' &&
 	grep -qx 'Package: newpkg' '$P/dists/stable/main/binary-amd64/Packages'"
+check_fails "publish --suite with --full is refused (a full publish is of every suite)" 2 \
+	"--full reads every pool file again and publishes every suite: give it without --suite" \
+	"$PADPACK" repo publish "$P" --suite testing --full --unsigned
 check_fails "publish --suite of no suite" 2 "no suite 'nope'" "$PADPACK" repo publish "$P" --suite nope --unsigned
 check_fails "publish takes no other argument" 2 "publish takes no argument after the directory, not 'stable'" \
 	"$PADPACK" repo publish "$P" stable --unsigned
