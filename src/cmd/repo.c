@@ -749,6 +749,10 @@ static int on_open_repo(const char *sub, struct pp_repo *r,
 	int rc;
 
 	if (!strcmp(sub, "add")) {
+		if (o->full) /* its publish is of one suite */
+			return pp_usage_error(err, "--full is an option of "
+					      "'repo publish' (of every suite), "
+					      "not of add --publish");
 		rc = do_add(r, o, argc, argv, err);
 		if (rc || !o->publish)
 			return rc;

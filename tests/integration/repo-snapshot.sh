@@ -162,6 +162,10 @@ check "add --suite CODENAME --publish publishes that suite" bash -c "
 check_fails "publish --suite with --full is refused (a full publish is of every suite)" 2 \
 	"--full reads every pool file again and publishes every suite: give it without --suite" \
 	"$PADPACK" repo publish "$P" --suite testing --full --unsigned
+check_fails "and so is add --publish --full, before adding anything" 2 \
+	"--full is an option of 'repo publish' \(of every suite\), not of add --publish" \
+	"$PADPACK" repo add "$P" --suite testing --publish --full --unsigned "$WORK/debs/other_1.0_all.deb"
+check "nothing added" bash -c "! '$PADPACK' repo list '$P' --suite testing | grep -q '^other '"
 check_fails "publish --suite of no suite" 2 "no suite 'nope'" "$PADPACK" repo publish "$P" --suite nope --unsigned
 check_fails "publish takes no other argument" 2 "publish takes no argument after the directory, not 'stable'" \
 	"$PADPACK" repo publish "$P" stable --unsigned
