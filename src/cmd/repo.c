@@ -362,12 +362,13 @@ struct add_view {
 	unsigned keep; /* the suite's Keep-Versions */
 };
 
-static void print_added(void *ctx, const char *pool_path)
+static void print_added(void *ctx, const char *pool_path, int held)
 {
 	struct add_view *a = ctx;
 
 	progress_view_clear(&a->view); /* the line goes below what is added */
-	printf("added %s\n", pool_path);
+	printf(held ? "unchanged %s (the suite holds it already)\n" :
+	       "added %s\n", pool_path);
 	fflush(stdout);
 	pp_progress_add(&a->progress, 1, pool_path);
 }

@@ -851,7 +851,9 @@ static void keep_newest(struct member_index *mi, size_t added, unsigned keep)
 }
 
 /* Puts the package in the suite: in place of the same version, or beside
- * the others, the oldest dropped past the suite's Keep-Versions. */
+ * the others, the oldest dropped past the suite's Keep-Versions. Tells
+ * mi->added first (whether the suite held that very pool file already),
+ * then mi->dropped of each member the retention takes out. */
 static void set_member(struct member_index *mi, const struct pp_stanza *st,
 		       const char *component, const char *filename,
 		       unsigned keep)
@@ -876,6 +878,9 @@ static void set_member(struct member_index *mi, const struct pp_stanza *st,
 	for (size_t i = 0; i < mi->nr_same && at == PP_HINDEX_NONE; i++)
 		if (!strcmp(ms->m[mi->same[i]].version, version))
 			at = mi->same[i];
+	if (mi->added)
+		mi->added(mi->ctx, filename, at != PP_HINDEX_NONE &&
+			  !strcmp(ms->m[at].filename, filename));
 	if (at != PP_HINDEX_NONE) {
 		pp_repo_member_release(&ms->m[at]);
 	} else {
@@ -933,8 +938,6 @@ static int add_one(struct pp_repo *r, const struct pp_repo_suite *s,
 	if (!rc)
 		rc = place_in_pool(r, pool, deb, rel->buf, &st, &sb, err);
 	if (!rc) {
-		if (mi->added)
-			mi->added(mi->ctx, rel->buf);
 		set_member(mi, &st, component, rel->buf, s->keep_versions);
 		cache_entry(cache, rel->buf, &sb, &st);
 	}

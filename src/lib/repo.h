@@ -132,7 +132,9 @@ void pp_repo_close(struct pp_repo *r);
 struct pp_repo_suite *pp_repo_find_suite(struct pp_repo *r, const char *name,
 					 struct pp_err *err);
 
-typedef void (*pp_repo_added_fn)(void *ctx, const char *pool_path);
+/* A package added; held: the suite held that very pool file already
+ * (the same file added again changes nothing). */
+typedef void (*pp_repo_added_fn)(void *ctx, const char *pool_path, int held);
 /* A member taken out of a suite: by remove, or past its keep_versions. */
 typedef void (*pp_repo_dropped_fn)(void *ctx, const struct pp_repo_member *m);
 

@@ -33,6 +33,8 @@ check "the oldest's pool file went at the publish" \
 	test ! -e "$R/pool/main/p/paddle/paddle_0.9.0-1_all.deb"
 check "the kept versions' pool files are there" bash -c "ls '$R'/pool/main/p/paddle/ | tr '\n' ' ' | grep -qx 'paddle_0.10.0-1_all.deb paddle_0.11.0-1_all.deb paddle_0.12.0-1_all.deb '"
 check "the package added again is listed once" bash -c "[ \$('$PADPACK' repo list '$R' | grep -c '^other ') = 1 ]"
+check "the same file added again says it changes nothing" bash -c "
+	'$PADPACK' repo add '$R' '$WORK/debs/other_1.0_all.deb' | grep -qx 'unchanged pool/main/o/other/other_1.0_all.deb (the suite holds it already)'"
 check "repo verify" "$PADPACK" repo verify "$R"
 check_json "list --json has every version" \
 	'sorted(p["version"] for p in d["packages"] if p["package"] == "paddle") == ["0.10.0-1", "0.11.0-1", "0.12.0-1"] and len(d["packages"]) == 4' \
