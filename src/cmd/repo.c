@@ -294,6 +294,12 @@ static int listed(char **words, size_t n, const char *word)
 	return 0;
 }
 
+static int served(const struct pp_repo_suite *s, const struct pp_repo_member *m)
+{
+	return listed(s->components, s->nr_components, m->component) &&
+	       (!strcmp(m->arch, "all") || listed(s->archs, s->nr_archs, m->arch));
+}
+
 /* A suite changed to serve fewer architectures or components keeps the
  * packages it held of them, unpublished: said, since nothing else would
  * show it (they come back if the architecture is listed again). */
@@ -306,34 +312,27 @@ static void note_unserved(const char *dir, const struct pp_repo_suite *s)
 	size_t n = 0;
 
 	pp_err_init(&ignored);
-	if (pp_repo_open(&r, dir, 0, &ignored) == 0) {
-		if (pp_repo_members_load(&r, s->suite, &ms, &ignored) == 0) {
-			for (size_t i = 0; i < ms.nr; i++) {
-				const struct pp_repo_member *m = &ms.m[i];
-
-				if (listed(s->components, s->nr_components,
-					   m->component) &&
-				    (!strcmp(m->arch, "all") ||
-				     listed(s->archs, s->nr_archs, m->arch)))
-					continue;
-				if (!n++)
-					first = m;
-			}
-			if (n)
-				fprintf(stderr, "padpack repo: note: suite '%s' "
-					"holds %zu package%s of an architecture "
-					"or component it no longer serves (%s %s "
-					"%s, component %s%s): kept in its list, "
-					"not published; 'padpack repo remove %s "
-					"%s:%s' takes one out\n", s->suite, n,
-					n == 1 ? "" : "s", first->package,
-					first->version, first->arch,
-					first->component, n > 1 ? ", ..." : "",
-					dir, first->package, first->arch);
-			pp_repo_members_release(&ms);
-		}
-		pp_repo_close(&r);
+	if (pp_repo_open(&r, dir, 0, &ignored) < 0) {
+		pp_err_release(&ignored);
+		return;
 	}
+	if (pp_repo_members_load(&r, s->suite, &ms, &ignored) == 0) {
+		for (size_t i = 0; i < ms.nr; i++)
+			if (!served(s, &ms.m[i]) && !n++)
+				first = &ms.m[i];
+		if (n)
+			fprintf(stderr, "padpack repo: note: suite '%s' holds "
+				"%zu package%s of an architecture or component "
+				"it no longer serves (%s %s %s, component %s%s): "
+				"kept in its list, not published; 'padpack repo "
+				"remove %s %s:%s' takes one out\n", s->suite, n,
+				n == 1 ? "" : "s", first->package,
+				first->version, first->arch, first->component,
+				n > 1 ? ", ..." : "", dir, first->package,
+				first->arch);
+		pp_repo_members_release(&ms);
+	}
+	pp_repo_close(&r);
 	pp_err_release(&ignored);
 }
 
