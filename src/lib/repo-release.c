@@ -202,29 +202,64 @@ static int put_client_file(struct publish *p, const char *path,
 	return rc;
 }
 
+/* Appends the public key (public.gpg beside the secret key) of a suite
+ * to the keyring, unless the keyring holds it already. */
+static int add_public_key(const struct pp_repo_suite *s, struct strbuf *ring,
+			  struct pp_err *err)
+{
+	struct strbuf src = STRBUF_INIT, key = STRBUF_INIT;
+	struct stat st;
+	char *dir = stat(s->signing_key, &st) == 0 && S_ISDIR(st.st_mode) ?
+		xstrdup(s->signing_key) : pp_dirname(s->signing_key);
+	int rc;
+
+	strbuf_addf(&src, "%s/public.gpg", dir);
+	rc = pp_read_file(src.buf, &key, err);
+	if (!rc && !memmem(ring->buf, ring->len, key.buf, key.len))
+		strbuf_add(ring, key.buf, key.len);
+	free(dir);
+	strbuf_release(&src);
+	strbuf_release(&key);
+	return rc;
+}
+
+/* The keyring a suite's clients install: the public keys of every suite
+ * whose keyring has its name (suites of one Origin share it, and may be
+ * signed by different keys, as Debian's archive keyring holds several),
+ * each once, in the order of conf/distributions. */
+static int suite_keyring(const struct publish *p, const char *name,
+			 struct strbuf *ring)
+{
+	struct strbuf other = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < p->r->nr_suites && !rc; i++) {
+		const struct pp_repo_suite *s = &p->r->suites[i];
+
+		strbuf_reset(&other);
+		keyring_name(s, &other);
+		if (s->signing_key && !strcmp(other.buf, name))
+			rc = add_public_key(s, ring, p->err);
+	}
+	strbuf_release(&other);
+	return rc;
+}
+
 /* The public key beside the repository and the deb822 source a client
  * adds to /etc/apt/sources.list.d/, pointing at the key once installed
  * in /usr/share/keyrings/. */
 int pp_repo_client_files(struct publish *p)
 {
 	struct strbuf key = STRBUF_INIT, dst = STRBUF_INIT, text = STRBUF_INIT;
-	struct stat st;
 	int rc = 0, written = 0;
 
 	keyring_name(p->s, &key);
 	if (p->s->signing_key) {
-		char *dir = stat(p->s->signing_key, &st) == 0 && S_ISDIR(st.st_mode) ?
-			xstrdup(p->s->signing_key) : pp_dirname(p->s->signing_key);
-		struct strbuf src = STRBUF_INIT;
-
-		strbuf_addf(&src, "%s/public.gpg", dir);
 		strbuf_addf(&dst, "%s/%s", p->r->root, key.buf);
-		rc = pp_read_file(src.buf, &text, p->err);
+		rc = suite_keyring(p, key.buf, &text);
 		if (!rc)
 			rc = put_client_file(p, dst.buf, &text, &written);
 		strbuf_reset(&text);
-		free(dir);
-		strbuf_release(&src);
 	}
 	if (p->s->uri) {
 		strbuf_addf(&text, "Types: deb\nURIs: %s\n", p->s->uri);

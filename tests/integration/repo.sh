@@ -271,3 +271,22 @@ done
 check "adds, removes and publishes at once leave a repository that verifies" bash -c "
 	'$PADPACK' repo publish '$L' --unsigned --no-sync > /dev/null && '$PADPACK' repo verify '$L' &&
 	'$PADPACK' repo list '$L' | grep -q '^pkg002 ' && '$PADPACK' repo list '$L' | grep -q '^pkg003 '"
+
+# ---- two suites of one Origin, signed by two keys ---------------------------
+# They share the keyring file their .sources name: it holds both keys
+# (as Debian's archive keyring holds several), not the last one written.
+T=$WORK/twokeys
+"$PADPACK" repo init "$T" --suite stable --origin "Paddle Release" --key "$K" > /dev/null
+"$PADPACK" repo init "$T" --suite testing --origin "Paddle Release" --key "$WORK/other-key" > /dev/null
+"$PADPACK" repo add "$T" --suite stable --no-sync "$WORK/debs/pkg001_1.0_all.deb" > /dev/null
+"$PADPACK" repo add "$T" --suite testing --no-sync "$WORK/debs/pkg002_1.0_all.deb" > /dev/null
+check "publish both" "$PADPACK" repo publish "$T" --no-sync
+ring=$T/paddle-release-archive-keyring.gpg
+check "the shared keyring holds both keys" bash -c "cat '$K/public.gpg' '$WORK/other-key/public.gpg' | cmp - '$ring'"
+check "apt-get update of each suite with it" bash -c "
+	'$APT' '$WORK/apt-k1' 'deb [signed-by=$ring] file:$T stable main' update > /dev/null &&
+	'$APT' '$WORK/apt-k2' 'deb [signed-by=$ring] file:$T testing main' update > /dev/null"
+check "publishing one suite keeps both keys in it" bash -c "
+	'$PADPACK' repo add '$T' --suite testing --publish --no-sync '$WORK/debs/pkg003_1.0_all.deb' > /dev/null &&
+	cat '$K/public.gpg' '$WORK/other-key/public.gpg' | cmp - '$ring'"
+check "and verify passes with it" "$PADPACK" repo verify "$T" --keyring "$ring"
