@@ -170,3 +170,12 @@ check_fails "publish --suite of no suite" 2 "no suite 'nope'" "$PADPACK" repo pu
 check_fails "publish takes no other argument" 2 "publish takes no argument after the directory, not 'stable'" \
 	"$PADPACK" repo publish "$P" stable --unsigned
 check "repo verify" "$PADPACK" repo verify "$P"
+
+# Copying one package between suites (reprepro's copy, aptly's repo
+# copy): its pool file added to the other suite, in place.
+f=$P/pool/main/p/paddle/paddle_0.12.0-1_all.deb
+ino=$(stat -c %i "$f")
+check "a pool file added to another suite" bash -c "
+	'$PADPACK' repo add '$P' --suite stable --publish --unsigned '$f' | grep -qx 'added pool/main/p/paddle/paddle_0.12.0-1_all.deb'"
+check "... stays the same file, whole" bash -c "[ \$(stat -c %i '$f') = $ino ] && cmp -s '$f' '$WORK/debs/paddle_0.12.0-1_all.deb'"
+check "... and stable serves it" bash -c "grep -qx 'Version: 0.12.0-1' '$P/dists/stable/main/binary-amd64/Packages' && '$PADPACK' repo verify '$P'"
