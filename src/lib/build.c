@@ -42,6 +42,17 @@ static char *absolute(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The source tree's real path (check_source saw it is a directory): the
+ * one dpkg-buildflags' -ffile-prefix-map names, as it asks there, so that
+ * compilers given SOURCE/x.c map it (a path with ".." or a symbolic link
+ * would not be, and the build's path would stay in the debug info). */
+static char *real_dir(const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	return real ? real : absolute(path);
+}
+
 /* Looks up each tool of set; on the host a missing one skips the variant
  * (*why says which), in an image the tools are the image's business. */
 static void find_tools(const struct pp_settings *set, int in_image,
@@ -494,7 +505,7 @@ static int plan_setup(struct pp_build *b, const struct pp_spec *spec,
 	if (check_source(opts->source ? opts->source : spec->source,
 			 spec->system.kind, err) < 0)
 		return -1;
-	b->source = absolute(opts->source ? opts->source : spec->source);
+	b->source = real_dir(opts->source ? opts->source : spec->source);
 	if (host_settings(b, err) < 0)
 		return -1;
 	if (pp_spec_version(spec, b->source, &b->version, &b->version_origin,
@@ -522,13 +533,14 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 		  const struct pp_build_opts *opts, struct pp_err *err)
 {
 	struct pp_strlist *tools;
-	char *build_dir;
 	size_t runnable = 0;
 	int rc = 0;
 
 	if (plan_setup(b, spec, opts, err) < 0)
 		return -1;
-	build_dir = absolute(opts->build_dir);
+	b->build_dir = real_dir(opts->build_dir);
+	if (pp_system_check_source(b, err) < 0)
+		return -1;
 	b->jobs = xcalloc(spec->nr_variants + 1, sizeof(*b->jobs));
 	tools = xcalloc(spec->nr_variants + 1, sizeof(*tools));
 	for (size_t i = 0; !rc && i < spec->nr_variants; i++) {
@@ -536,7 +548,7 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 
 		if (!selected[i])
 			continue;
-		rc = job_init(b, j, &spec->variants[i], build_dir,
+		rc = job_init(b, j, &spec->variants[i], b->build_dir,
 			      &tools[b->nr_jobs++], opts->require_all, err);
 		runnable += j->phase != PP_PHASE_SKIPPED;
 	}
@@ -551,7 +563,6 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 	for (size_t i = 0; i < b->nr_jobs; i++)
 		pp_strlist_release(&tools[i]);
 	free(tools);
-	free(build_dir);
 	return rc;
 }
 
@@ -578,6 +589,7 @@ void pp_build_release(struct pp_build *b)
 	}
 	free(b->jobs);
 	free(b->source);
+	free(b->build_dir);
 	free(b->version);
 	free(b->engine);
 	free(b->image);

@@ -79,7 +79,8 @@ struct pp_build_opts {
 
 struct pp_build {
 	const struct pp_spec *spec;
-	char *source;          /* absolute */
+	char *source;          /* its real path */
+	char *build_dir;       /* absolute (real where it is there) */
 	char *version;
 	enum pp_version_origin version_origin;
 	int test;

@@ -120,6 +120,28 @@ matches "make: ... names the variant and step, shows the log's end" \
 matches "make: ... and the command that reproduces it" \
 	"to reproduce: +make -C $WORK/mf/loud/obj -j1 PREFIX=/usr BREAK=1" "$out"
 
+# A build directory inside the source tree (the spec beside the Makefile,
+# -B build there): the copy leaves it out, not copying it into itself.
+cp -r mk mkin
+cat >mkin/in.cfg <<-EOF
+	name = "mkin";
+	version = "1.0";
+	maintainer = "Padpack Tests <tests@example.org>";
+	build = { system = "make"; make_vars = [ "PREFIX=/usr" ]; };
+EOF
+(cd mkin && "$PADPACK" build -q -c in.cfg -B build && "$PADPACK" build -q -c in.cfg -B build)
+check "make: a build directory in the source is not copied into itself" bash -c "
+	test -x '$WORK/mkin/build/default/stage/usr/bin/greet' &&
+	test ! -e '$WORK/mkin/build/default/obj/build' &&
+	grep -q -- '--exclude=/build $WORK/mkin/ ' '$WORK/mkin/build/default/build.log'"
+# Objects built in the source tree would be taken as built by make in
+# the copy, whatever the variant's flags: refused, saying which.
+: >mkin/greet.o
+check_fails "make: objects built in the source tree: exit 3, naming one" 3 \
+	"source tree '$WORK/mkin' holds 1 object file built in place \(greet\.o\): .* run 'make clean'" \
+	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c in.cfg -B build"
+rm mkin/greet.o
+
 # ---- autotools ---------------------------------------------------------
 mkdir -p at
 greet_c >at/greet.c
@@ -162,6 +184,26 @@ if (cd at && autoreconf -fi) >"$WORK/autoreconf.log" 2>&1; then
 	check "autotools: a second run configures and compiles nothing" bash -c "
 		grep -q 'configure (up to date, skipped)' '$WORK/ab/loud/build.log' &&
 		test \$(grep -c 'gcc .* -c' '$WORK/ab/loud/build.log') = 0"
+	# A source path through ".." (or a symbolic link) is used as its real
+	# path, the one dpkg-buildflags' -ffile-prefix-map names: the
+	# program's debug information holds ./greet.c, not the source's path.
+	"$PADPACK" build -q -c "$f" -B "$WORK/ab" --source "$WORK/ab/../at" --variant plain
+	check "autotools: the source's real path, so -ffile-prefix-map applies" bash -c "
+		grep -q '^==> padpack: configure[ (a-z,)]*: cd .* $WORK/at/configure ' '$WORK/ab/plain/build.log' &&
+		readelf --debug-dump=info '$WORK/ab/plain/obj/greet' | grep -q 'DW_AT_name.*: \\./greet\\.c' &&
+		! grep -q '$WORK/at' '$WORK/ab/plain/obj/greet'"
+	# Configured in place: configure refuses to configure it again out of
+	# it, and make through VPATH would take its objects as built.
+	: >at/config.status
+	check_fails "autotools: a source configured in place: exit 3, before configure" 3 \
+		"source tree '$WORK/at' is configured in place \($WORK/at/config.status\): .*run 'make distclean' there" \
+		"$PADPACK" build -c "$f" -B "$WORK/ab2"
+	rm at/config.status
+	: >at/greet.o
+	check_fails "autotools: objects built in the source tree: exit 3" 3 \
+		"source tree '$WORK/at' holds 1 object file built in place \(greet\.o\)" \
+		"$PADPACK" build -c "$f" -B "$WORK/ab2"
+	rm at/greet.o
 else
 	not_ok "autotools: autoreconf -fi of the generated project" \
 		"$(tail -n 5 "$WORK/autoreconf.log")"
