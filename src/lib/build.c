@@ -441,7 +441,7 @@ static int get_buildflags(const char *source, struct pp_strlist *out,
 	return 0;
 }
 
-/* The Debian multiarch tuple libraries go under (autotools, meson). */
+/* The Debian multiarch tuple libraries go under (cmake, autotools, meson). */
 static int get_multiarch(char **out, struct pp_err *err)
 {
 	char *argv[] = { "dpkg-architecture", "-qDEB_HOST_MULTIARCH", NULL };
@@ -467,7 +467,7 @@ static int host_settings(struct pp_build *b, struct pp_err *err)
 	if (b->spec->system.buildflags &&
 	    get_buildflags(b->source, &b->buildflags, err) < 0)
 		return -1;
-	if (kind == PP_BUILD_AUTOTOOLS || kind == PP_BUILD_MESON)
+	if (kind != PP_BUILD_MAKE && kind != PP_BUILD_COMMANDS)
 		return get_multiarch(&b->multiarch, err);
 	return 0;
 }

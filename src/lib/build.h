@@ -87,7 +87,7 @@ struct pp_build {
 	int parallel;          /* variants at once */
 	int compile_jobs;      /* jobs of each variant's compile */
 	char *engine;          /* the container engine, with an image */
-	char *multiarch;       /* for autotools and meson: x86_64-linux-gnu */
+	char *multiarch;       /* cmake, autotools, meson: x86_64-linux-gnu */
 	struct pp_strlist buildflags; /* NAME=VALUE from dpkg-buildflags */
 	char *image;
 	struct pp_job *jobs;   /* the selected variants, spec order */

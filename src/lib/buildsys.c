@@ -200,6 +200,14 @@ static void cmake_steps(const struct pp_build *b, struct pp_job *j,
 		pp_strlist_push(&st->argv, "-G");
 		pp_strlist_push(&st->argv, b->spec->generator);
 	}
+	/* Debian's directories, as for autotools and meson (and as
+	 * dh_auto_configure passes them); the spec's arguments come after,
+	 * so a -D of its own wins */
+	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_PREFIX=/usr");
+	pp_strlist_pushf(&st->argv, "-DCMAKE_INSTALL_LIBDIR=lib/%s",
+			 b->multiarch);
+	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_SYSCONFDIR=/etc");
+	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_LOCALSTATEDIR=/var");
 	pp_strlist_extend(&st->argv, &o->cmake);
 	/* a configure that runs starts from no cache, keeping the objects */
 	j->tree_mark = in_obj(j, "CMakeCache.txt");

@@ -142,6 +142,28 @@ check_fails "make: objects built in the source tree: exit 3, naming one" 3 \
 	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c in.cfg -B build"
 rm mkin/greet.o
 
+# ---- CMake: Debian's directories by default -----------------------------
+# A spec with no CMAKE_INSTALL_* of its own stages under /usr and the
+# multiarch libdir, as autotools and meson; its own -D comes after and wins.
+mkdir -p cmk
+greet_c >cmk/greet.c
+cat >cmk/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.18)
+project(cmk C)
+include(GNUInstallDirs)
+add_library(cmk STATIC greet.c)
+install(TARGETS cmk ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES greet.c DESTINATION ${CMAKE_INSTALL_SYSCONFDIR})
+EOF
+f=$(spec cmk 'test = false;' '' 'cmake = [ "-DCMAKE_INSTALL_PREFIX=/opt/loud" ];')
+"$PADPACK" build -q -c "$f" -B "$WORK/kb" -j2
+check "cmake: /usr, the multiarch libdir and /etc unless the spec says" bash -c "
+	test -f '$WORK/kb/plain/stage/$LIBDIR/libcmk.a' &&
+	test -f '$WORK/kb/plain/stage/etc/greet.c' && test ! -e '$WORK/kb/plain/stage/usr/local' &&
+	grep -q '^==> padpack: configure: .* cmake -S $WORK/cmk -B $WORK/kb/plain/obj -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR=${LIBDIR#usr/} -DCMAKE_INSTALL_SYSCONFDIR=/etc -DCMAKE_INSTALL_LOCALSTATEDIR=/var\$' '$WORK/kb/plain/build.log'"
+check "cmake: ... the spec's own -DCMAKE_INSTALL_PREFIX wins" \
+	test -f "$WORK/kb/loud/stage/opt/loud/${LIBDIR#usr/}/libcmk.a"
+
 # ---- autotools ---------------------------------------------------------
 mkdir -p at
 greet_c >at/greet.c
