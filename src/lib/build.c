@@ -355,6 +355,10 @@ static int job_steps(struct pp_build *b, struct pp_job *j,
 		settings_release(&o);
 		return -1;
 	}
+	/* meson finds ccache by itself, and a Makefile may name it: ccache
+	 * then runs the compiler as it is */
+	if (!ccache)
+		env_set(&o.env, xstrdup("CCACHE_DISABLE=1"));
 	pp_system_steps(b, j, &o, ccache);
 	/* a copy of the source is made on the host */
 	for (size_t i = 0; b->image && i < j->nr_steps; i++)

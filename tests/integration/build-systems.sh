@@ -287,6 +287,14 @@ check "meson: setup, compile, test, install --destdir in the log" bash -c "
 check "meson: a second run configures and compiles nothing" bash -c "
 	grep -q 'configure (up to date, skipped)' '$WORK/eb/plain/build.log' &&
 	grep -q 'ninja: no work to do' '$WORK/eb/plain/build.log'"
+# meson finds ccache by itself: --no-ccache keeps it out all the same.
+if command -v ccache >/dev/null; then
+	CCACHE_DIR=$WORK/ccache "$PADPACK" build -q -c "$f" -B "$WORK/eb-nocc" \
+		--variant plain --no-ccache
+	check "meson: --no-ccache: nothing compiled through ccache" bash -c "
+		test -x '$WORK/eb-nocc/plain/stage/usr/bin/me' &&
+		test \$(find '$WORK/ccache' -type f 2>/dev/null | wc -l) = 0"
+fi
 out=$("$PADPACK" split -q -c "$f" -B "$WORK/eb" -o "$WORK/edebs" 2>&1)
 check "meson: padpack split of both variants (exit 0)" test $? = 0
 check "meson: ... a runtime package per variant, with the library" bash -c "
