@@ -343,8 +343,8 @@ static void check_up_to_date(struct pp_job *j)
 }
 
 static int job_steps(struct pp_build *b, struct pp_job *j,
-		     const struct pp_strlist *tools, int ccache,
-		     struct pp_err *err)
+		     const struct pp_strlist *tools,
+		     const struct pp_build_opts *opts, struct pp_err *err)
 {
 	struct pp_expand_ctx ctx = { b->spec, j->variant, b->version, b->test,
 				     b->compile_jobs, tools };
@@ -357,15 +357,23 @@ static int job_steps(struct pp_build *b, struct pp_job *j,
 	}
 	/* meson finds ccache by itself, and a Makefile may name it: ccache
 	 * then runs the compiler as it is */
-	if (!ccache)
+	if (!opts->ccache)
 		env_set(&o.env, xstrdup("CCACHE_DISABLE=1"));
-	pp_system_steps(b, j, &o, ccache);
+	pp_system_steps(b, j, &o, opts->ccache);
 	/* a copy of the source is made on the host */
 	for (size_t i = 0; b->image && i < j->nr_steps; i++)
 		if (j->steps[i].phase != PP_PHASE_COPY)
 			in_container(b, j, &o.engine_flags, &j->steps[i]);
 	settings_release(&o);
 	check_up_to_date(j);
+	/* --fresh: nothing of the tree is kept, objects neither (sources
+	 * replaced by older files, as a release unpacked over the last one,
+	 * look older than the objects made from what they replaced) */
+	if (opts->fresh) {
+		j->fresh = 1;
+		j->keep_objects = 0;
+		j->steps[0].up_to_date = 0;
+	}
 	return 0;
 }
 
@@ -562,8 +570,7 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 			  opts->jobs / b->parallel;
 	for (size_t i = 0; !rc && i < b->nr_jobs; i++)
 		if (b->jobs[i].phase != PP_PHASE_SKIPPED)
-			rc = job_steps(b, &b->jobs[i], &tools[i], opts->ccache,
-				       err);
+			rc = job_steps(b, &b->jobs[i], &tools[i], opts, err);
 	for (size_t i = 0; i < b->nr_jobs; i++)
 		pp_strlist_release(&tools[i]);
 	free(tools);

@@ -72,6 +72,7 @@ struct pp_build_opts {
 	int test;              /* 1 run the tests, 0 not, -1 as the spec says */
 	int require_all;       /* a variant that cannot build is an error */
 	int ccache;            /* use ccache when it is installed */
+	int fresh;             /* remove each build tree first */
 	const char *image;     /* build inside this image, or NULL */
 	const char *engine;    /* with image: docker or podman (NULL: find) */
 	int dry_run;           /* only planning: no engine is no error */

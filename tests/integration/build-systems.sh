@@ -111,6 +111,20 @@ f2=$(spec mk 'system = "make"; make_vars = [ "PREFIX=/usr" ];' \
 "$PADPACK" build -q -c "$f2" -B "$WORK/mb" --variant plain
 check_fails "make: changed variables start the copy afresh, and build with them" 0 \
 	'^changed$' "$WORK/mb/plain/stage/usr/bin/greet"
+# A source replaced by an older file (a release unpacked over the last,
+# cp -p) looks older than the objects made from what it replaced: make
+# rebuilds nothing; --fresh removes the build tree and builds from nothing.
+cp -p mk/greet.c "$WORK/greet.c.orig"
+sed -i 's/puts(GREETING);/puts("replaced"); puts(GREETING);/' mk/greet.c
+touch -d '2001-01-01' mk/greet.c
+"$PADPACK" build -q -c "$f2" -B "$WORK/mb" --variant plain
+check_fails "make: a source older than its objects: make rebuilds nothing" 0 \
+	'^changed$' "$WORK/mb/plain/stage/usr/bin/greet"
+"$PADPACK" build -q -c "$f2" -B "$WORK/mb" --variant plain --fresh
+check_fails "make: ... --fresh builds from nothing" 0 '^replaced changed$' \
+	bash -c "'$WORK/mb/plain/stage/usr/bin/greet' | tr '\n' ' ' | sed 's/ \$//'"
+check_fails "make: ... the log shows the compile" 0 '^1$' compiles "$WORK/mb/plain/build.log"
+cp "$WORK/greet.c.orig" mk/greet.c
 f=$(spec mk 'system = "make"; make_vars = [ "PREFIX=/usr" ];' '' \
 	'make_vars = [ "BREAK=1" ];')
 out=$("$PADPACK" build -c "$f" -B "$WORK/mf" 2>&1)
