@@ -219,6 +219,8 @@ static void cmake_steps(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_push(&st->argv, j->obj);
 	pp_strlist_push(&st->argv, "--parallel");
 	pp_strlist_pushf(&st->argv, "%d", b->compile_jobs);
+	/* the log shows each compiler command, flags and all */
+	pp_strlist_push(&st->argv, "--verbose");
 	if (b->test) {
 		st = add_step(j, PP_PHASE_TEST, j->obj, &o->env);
 		pp_strlist_push(&st->argv, "ctest");
@@ -364,6 +366,8 @@ static void autotools_steps(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_pushf(&st->argv, "--libdir=/usr/lib/%s", b->multiarch);
 	pp_strlist_push(&st->argv, "--sysconfdir=/etc");
 	pp_strlist_push(&st->argv, "--localstatedir=/var");
+	/* the log shows each compiler command, as dh_auto_configure has it */
+	pp_strlist_push(&st->argv, "--disable-silent-rules");
 	pp_strlist_extend(&st->argv, &o->configure_args);
 	j->tree_mark = in_obj(j, "config.status");
 	make_later_steps(b, j, o, sys->make_test_target ?
@@ -403,6 +407,7 @@ static void meson_steps(const struct pp_build *b, struct pp_job *j,
 
 	st = meson_step(j, PP_PHASE_BUILD, "compile", &o->env);
 	pp_strlist_pushf(&st->argv, "-j%d", b->compile_jobs);
+	pp_strlist_push(&st->argv, "--verbose"); /* each compiler command */
 	if (b->test) {
 		st = meson_step(j, PP_PHASE_TEST, "test", &o->env);
 		pp_strlist_push(&st->argv, "--print-errorlogs");

@@ -208,7 +208,7 @@ if (cd at && autoreconf -fi) >"$WORK/autoreconf.log" 2>&1; then
 	check_fails "autotools: ... and the other's" 0 '^hello$' \
 		"$WORK/ab/plain/stage/usr/bin/greet"
 	check "autotools: configure in the build tree with /usr and the multiarch libdir" \
-		grep -q "^==> padpack: configure: cd $WORK/ab/plain/obj && env .* $WORK/at/configure --prefix=/usr --libdir=/$LIBDIR --sysconfdir=/etc --localstatedir=/var\$" \
+		grep -q "^==> padpack: configure: cd $WORK/ab/plain/obj && env .* $WORK/at/configure --prefix=/usr --libdir=/$LIBDIR --sysconfdir=/etc --localstatedir=/var --disable-silent-rules\$" \
 		"$WORK/ab/plain/build.log"
 	check "autotools: libdir staged, the source tree untouched" bash -c "
 		test -f '$WORK/ab/plain/stage/$LIBDIR/libgreet.a' &&
@@ -297,6 +297,8 @@ check "meson: setup, compile, test, install --destdir in the log" bash -c "
 	grep -q \"^==> padpack: configure: env 'CFLAGS=-g -O2' .* meson setup --prefix=/usr --libdir=${LIBDIR#usr/} --buildtype=plain --wrap-mode=nodownload $WORK/eb/plain/obj $WORK/me\\$\" '$WORK/eb/plain/build.log' &&
 	grep -q 'meson test -C $WORK/eb/plain/obj --print-errorlogs' '$WORK/eb/plain/build.log' &&
 	grep -q 'meson install -C $WORK/eb/plain/obj --destdir $WORK/eb/plain/stage' '$WORK/eb/plain/build.log'"
+check "meson: the log shows each compiler command, the variant's arguments in it" \
+	grep -qE '(^|/| )cc .*-DGREETING=.*loud.* -c [^ ]*me\.c( |$)' "$WORK/eb/loud/build.log"
 "$PADPACK" build -q -c "$f" -B "$WORK/eb" -j2
 check "meson: a second run configures and compiles nothing" bash -c "
 	grep -q 'configure (up to date, skipped)' '$WORK/eb/plain/build.log' &&
