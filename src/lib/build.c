@@ -23,22 +23,39 @@ const char *pp_phase_name(enum pp_phase phase)
 	return (size_t)phase < ARRAY_SIZE(names) ? names[phase] : "?";
 }
 
-/* path made absolute against the current directory. */
+/* Appends path's components to sb (an absolute path), "." left out and
+ * ".." taking the last one off. */
+static void add_components(struct strbuf *sb, const char *path)
+{
+	while (*path) {
+		size_t len = strcspn(path, "/");
+
+		if (len == 2 && !strncmp(path, "..", 2)) {
+			while (sb->len > 0 && sb->buf[sb->len - 1] != '/')
+				strbuf_setlen(sb, sb->len - 1);
+			strbuf_setlen(sb, sb->len > 1 ? sb->len - 1 : sb->len);
+		} else if (len && !(len == 1 && *path == '.')) {
+			if (sb->buf[sb->len - 1] != '/')
+				strbuf_addch(sb, '/');
+			strbuf_add(sb, path, len);
+		}
+		path += len + strspn(path + len, "/");
+	}
+}
+
+/* path made absolute against the current directory, without "." and
+ * ".." (the same words whether the directory is there yet or not, as
+ * the configure stamps hold them). */
 static char *absolute(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *cwd;
+	char *cwd = *path == '/' ? NULL : getcwd(NULL, 0);
 
-	if (*path == '/')
-		return xstrdup(path);
-	cwd = getcwd(NULL, 0);
-	strbuf_addf(&sb, "%s/", cwd ? cwd : ".");
+	strbuf_addstr(&sb, "/");
+	if (cwd)
+		add_components(&sb, cwd);
 	free(cwd);
-	while (!strncmp(path, "./", 2))
-		path += 2;
-	strbuf_addstr(&sb, strcmp(path, ".") ? path : "");
-	while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
-		strbuf_setlen(&sb, sb.len - 1);
+	add_components(&sb, path);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -550,7 +567,7 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 
 	if (plan_setup(b, spec, opts, err) < 0)
 		return -1;
-	b->build_dir = real_dir(opts->build_dir);
+	b->build_dir = absolute(opts->build_dir);
 	if (pp_system_check_source(b, err) < 0)
 		return -1;
 	b->jobs = xcalloc(spec->nr_variants + 1, sizeof(*b->jobs));

@@ -81,7 +81,7 @@ struct pp_build_opts {
 struct pp_build {
 	const struct pp_spec *spec;
 	char *source;          /* its real path */
-	char *build_dir;       /* absolute (real where it is there) */
+	char *build_dir;       /* absolute, without "." and ".." */
 	char *version;
 	enum pp_version_origin version_origin;
 	int test;

@@ -303,6 +303,13 @@ check "meson: the log shows each compiler command, the variant's arguments in it
 check "meson: a second run configures and compiles nothing" bash -c "
 	grep -q 'configure (up to date, skipped)' '$WORK/eb/plain/build.log' &&
 	grep -q 'ninja: no work to do' '$WORK/eb/plain/build.log'"
+# -B through ".." that is not there yet names the same tree as on the
+# next run, when it is: the second run configures nothing.
+"$PADPACK" build -q -c "$f" -B "$WORK/eb/../eb-dots" --variant plain --no-test
+"$PADPACK" build -q -c "$f" -B "$WORK/eb/../eb-dots" --variant plain --no-test
+check "meson: -B with '..', not there on the first run: the second configures nothing" \
+	grep -q "configure (up to date, skipped): .* meson setup .* $WORK/eb-dots/plain/obj " \
+	"$WORK/eb-dots/plain/build.log"
 # meson finds ccache by itself: --no-ccache keeps it out all the same.
 if command -v ccache >/dev/null; then
 	CCACHE_DIR=$WORK/ccache "$PADPACK" build -q -c "$f" -B "$WORK/eb-nocc" \
