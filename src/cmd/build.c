@@ -13,7 +13,7 @@
 
 static const char usage[] =
 	"usage: padpack build [-c SPEC] [--source DIR] [--variant NAME]...\n"
-	"                     [-j N] [-B DIR] [--no-test] [--require-all]\n"
+	"                     [-j N] [-B DIR] [--fresh] [--no-test] [--require-all]\n"
 	"                     [--in-image[=IMAGE]] [--engine NAME] [--dry-run]\n"
 	"                     [--quiet | --json]\n\n"
 	"Builds each variant of the spec (default pkg/paddle.cfg) the way the\n"
@@ -37,6 +37,8 @@ static const char usage[] =
 	"  -j, --jobs=N          compile jobs in all (default: CPUs); up to N\n"
 	"                        variants build at once\n"
 	"  -B, --build-dir=DIR   where the variants' trees go (default build)\n"
+	"      --fresh           remove each variant's build tree first and\n"
+	"                        build it from nothing\n"
 	"      --no-test         do not build or run the project's tests\n"
 	"      --require-all     a variant that cannot be built here is an\n"
 	"                        error, not skipped\n"
@@ -62,7 +64,7 @@ struct build_cli {
 };
 
 enum { OPT_SOURCE = 256, OPT_VARIANT, OPT_NO_TEST, OPT_REQUIRE_ALL,
-       OPT_NO_CCACHE, OPT_IN_IMAGE, OPT_ENGINE, OPT_JSON };
+       OPT_NO_CCACHE, OPT_IN_IMAGE, OPT_ENGINE, OPT_JSON, OPT_FRESH };
 
 static const struct option long_opts[] = {
 	{ "spec", required_argument, NULL, 'c' },
@@ -70,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "variant", required_argument, NULL, OPT_VARIANT },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "build-dir", required_argument, NULL, 'B' },
+	{ "fresh", no_argument, NULL, OPT_FRESH },
 	{ "no-test", no_argument, NULL, OPT_NO_TEST },
 	{ "require-all", no_argument, NULL, OPT_REQUIRE_ALL },
 	{ "no-ccache", no_argument, NULL, OPT_NO_CCACHE },
@@ -108,6 +111,7 @@ static int parse_one(int c, int argc, char **argv, struct build_cli *cli,
 		cli->opts.jobs = (int)v;
 		break;
 	case 'B': cli->opts.build_dir = optarg; break;
+	case OPT_FRESH: cli->opts.fresh = 1; break;
 	case OPT_NO_TEST: cli->opts.test = 0; break;
 	case OPT_REQUIRE_ALL: cli->opts.require_all = 1; break;
 	case OPT_NO_CCACHE: cli->opts.ccache = 0; break;

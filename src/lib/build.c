@@ -23,23 +23,51 @@ const char *pp_phase_name(enum pp_phase phase)
 	return (size_t)phase < ARRAY_SIZE(names) ? names[phase] : "?";
 }
 
-/* path made absolute against the current directory. */
+/* Appends path's components to sb (an absolute path), "." left out and
+ * ".." taking the last one off. */
+static void add_components(struct strbuf *sb, const char *path)
+{
+	while (*path) {
+		size_t len = strcspn(path, "/");
+
+		if (len == 2 && !strncmp(path, "..", 2)) {
+			while (sb->len > 0 && sb->buf[sb->len - 1] != '/')
+				strbuf_setlen(sb, sb->len - 1);
+			strbuf_setlen(sb, sb->len > 1 ? sb->len - 1 : sb->len);
+		} else if (len && !(len == 1 && *path == '.')) {
+			if (sb->buf[sb->len - 1] != '/')
+				strbuf_addch(sb, '/');
+			strbuf_add(sb, path, len);
+		}
+		path += len + strspn(path + len, "/");
+	}
+}
+
+/* path made absolute against the current directory, without "." and
+ * ".." (the same words whether the directory is there yet or not, as
+ * the configure stamps hold them). */
 static char *absolute(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *cwd;
+	char *cwd = *path == '/' ? NULL : getcwd(NULL, 0);
 
-	if (*path == '/')
-		return xstrdup(path);
-	cwd = getcwd(NULL, 0);
-	strbuf_addf(&sb, "%s/", cwd ? cwd : ".");
+	strbuf_addstr(&sb, "/");
+	if (cwd)
+		add_components(&sb, cwd);
 	free(cwd);
-	while (!strncmp(path, "./", 2))
-		path += 2;
-	strbuf_addstr(&sb, strcmp(path, ".") ? path : "");
-	while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
-		strbuf_setlen(&sb, sb.len - 1);
+	add_components(&sb, path);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* The source tree's real path (check_source saw it is a directory): the
+ * one dpkg-buildflags' -ffile-prefix-map names, as it asks there, so that
+ * compilers given SOURCE/x.c map it (a path with ".." or a symbolic link
+ * would not be, and the build's path would stay in the debug info). */
+static char *real_dir(const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	return real ? real : absolute(path);
 }
 
 /* Looks up each tool of set; on the host a missing one skips the variant
@@ -332,8 +360,8 @@ static void check_up_to_date(struct pp_job *j)
 }
 
 static int job_steps(struct pp_build *b, struct pp_job *j,
-		     const struct pp_strlist *tools, int ccache,
-		     struct pp_err *err)
+		     const struct pp_strlist *tools,
+		     const struct pp_build_opts *opts, struct pp_err *err)
 {
 	struct pp_expand_ctx ctx = { b->spec, j->variant, b->version, b->test,
 				     b->compile_jobs, tools };
@@ -344,13 +372,25 @@ static int job_steps(struct pp_build *b, struct pp_job *j,
 		settings_release(&o);
 		return -1;
 	}
-	pp_system_steps(b, j, &o, ccache);
+	/* meson finds ccache by itself, and a Makefile may name it: ccache
+	 * then runs the compiler as it is */
+	if (!opts->ccache)
+		env_set(&o.env, xstrdup("CCACHE_DISABLE=1"));
+	pp_system_steps(b, j, &o, opts->ccache);
 	/* a copy of the source is made on the host */
 	for (size_t i = 0; b->image && i < j->nr_steps; i++)
 		if (j->steps[i].phase != PP_PHASE_COPY)
 			in_container(b, j, &o.engine_flags, &j->steps[i]);
 	settings_release(&o);
 	check_up_to_date(j);
+	/* --fresh: nothing of the tree is kept, objects neither (sources
+	 * replaced by older files, as a release unpacked over the last one,
+	 * look older than the objects made from what they replaced) */
+	if (opts->fresh) {
+		j->fresh = 1;
+		j->keep_objects = 0;
+		j->steps[0].up_to_date = 0;
+	}
 	return 0;
 }
 
@@ -430,7 +470,7 @@ static int get_buildflags(const char *source, struct pp_strlist *out,
 	return 0;
 }
 
-/* The Debian multiarch tuple libraries go under (autotools, meson). */
+/* The Debian multiarch tuple libraries go under (cmake, autotools, meson). */
 static int get_multiarch(char **out, struct pp_err *err)
 {
 	char *argv[] = { "dpkg-architecture", "-qDEB_HOST_MULTIARCH", NULL };
@@ -456,7 +496,7 @@ static int host_settings(struct pp_build *b, struct pp_err *err)
 	if (b->spec->system.buildflags &&
 	    get_buildflags(b->source, &b->buildflags, err) < 0)
 		return -1;
-	if (kind == PP_BUILD_AUTOTOOLS || kind == PP_BUILD_MESON)
+	if (kind != PP_BUILD_MAKE && kind != PP_BUILD_COMMANDS)
 		return get_multiarch(&b->multiarch, err);
 	return 0;
 }
@@ -494,7 +534,7 @@ static int plan_setup(struct pp_build *b, const struct pp_spec *spec,
 	if (check_source(opts->source ? opts->source : spec->source,
 			 spec->system.kind, err) < 0)
 		return -1;
-	b->source = absolute(opts->source ? opts->source : spec->source);
+	b->source = real_dir(opts->source ? opts->source : spec->source);
 	if (host_settings(b, err) < 0)
 		return -1;
 	if (pp_spec_version(spec, b->source, &b->version, &b->version_origin,
@@ -522,13 +562,14 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 		  const struct pp_build_opts *opts, struct pp_err *err)
 {
 	struct pp_strlist *tools;
-	char *build_dir;
 	size_t runnable = 0;
 	int rc = 0;
 
 	if (plan_setup(b, spec, opts, err) < 0)
 		return -1;
-	build_dir = absolute(opts->build_dir);
+	b->build_dir = absolute(opts->build_dir);
+	if (pp_system_check_source(b, err) < 0)
+		return -1;
 	b->jobs = xcalloc(spec->nr_variants + 1, sizeof(*b->jobs));
 	tools = xcalloc(spec->nr_variants + 1, sizeof(*tools));
 	for (size_t i = 0; !rc && i < spec->nr_variants; i++) {
@@ -536,7 +577,7 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 
 		if (!selected[i])
 			continue;
-		rc = job_init(b, j, &spec->variants[i], build_dir,
+		rc = job_init(b, j, &spec->variants[i], b->build_dir,
 			      &tools[b->nr_jobs++], opts->require_all, err);
 		runnable += j->phase != PP_PHASE_SKIPPED;
 	}
@@ -546,12 +587,10 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 			  opts->jobs / b->parallel;
 	for (size_t i = 0; !rc && i < b->nr_jobs; i++)
 		if (b->jobs[i].phase != PP_PHASE_SKIPPED)
-			rc = job_steps(b, &b->jobs[i], &tools[i], opts->ccache,
-				       err);
+			rc = job_steps(b, &b->jobs[i], &tools[i], opts, err);
 	for (size_t i = 0; i < b->nr_jobs; i++)
 		pp_strlist_release(&tools[i]);
 	free(tools);
-	free(build_dir);
 	return rc;
 }
 
@@ -578,6 +617,7 @@ void pp_build_release(struct pp_build *b)
 	}
 	free(b->jobs);
 	free(b->source);
+	free(b->build_dir);
 	free(b->version);
 	free(b->engine);
 	free(b->image);

@@ -72,6 +72,7 @@ struct pp_build_opts {
 	int test;              /* 1 run the tests, 0 not, -1 as the spec says */
 	int require_all;       /* a variant that cannot build is an error */
 	int ccache;            /* use ccache when it is installed */
+	int fresh;             /* remove each build tree first */
 	const char *image;     /* build inside this image, or NULL */
 	const char *engine;    /* with image: docker or podman (NULL: find) */
 	int dry_run;           /* only planning: no engine is no error */
@@ -79,14 +80,15 @@ struct pp_build_opts {
 
 struct pp_build {
 	const struct pp_spec *spec;
-	char *source;          /* absolute */
+	char *source;          /* its real path */
+	char *build_dir;       /* absolute, without "." and ".." */
 	char *version;
 	enum pp_version_origin version_origin;
 	int test;
 	int parallel;          /* variants at once */
 	int compile_jobs;      /* jobs of each variant's compile */
 	char *engine;          /* the container engine, with an image */
-	char *multiarch;       /* for autotools and meson: x86_64-linux-gnu */
+	char *multiarch;       /* cmake, autotools, meson: x86_64-linux-gnu */
 	struct pp_strlist buildflags; /* NAME=VALUE from dpkg-buildflags */
 	char *image;
 	struct pp_job *jobs;   /* the selected variants, spec order */

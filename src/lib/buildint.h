@@ -24,6 +24,11 @@ const char *pp_build_source_seen(const struct pp_build *b);
 void pp_system_steps(const struct pp_build *b, struct pp_job *j,
 		     const struct settings_out *o, int ccache);
 
+/* Checks the source tree for what a make build would take as its own:
+ * objects built in place (make, autotools), a configure run in place
+ * (autotools). */
+int pp_system_check_source(const struct pp_build *b, struct pp_err *err);
+
 /* The file a source tree needs for the build system, e.g. CMakeLists.txt
  * (NULL: none), and what to do when it lacks it. */
 const char *pp_system_source_file(enum pp_build_kind kind, const char **hint);

@@ -5,9 +5,13 @@
  * its configuration, so a second run sets up nothing that did not change. */
 #include "buildint.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "proc.h"
 #include "xalloc.h"
@@ -42,6 +46,104 @@ const char *pp_system_source_file(enum pp_build_kind kind, const char **hint)
 	}
 	*hint = NULL;
 	return NULL;
+}
+
+/* The build directory's path in the source tree ("build"), when it is
+ * inside it; else NULL. */
+static const char *build_dir_inside(const struct pp_build *b)
+{
+	size_t len = strlen(b->source);
+
+	if (strncmp(b->build_dir, b->source, len) || b->build_dir[len] != '/')
+		return NULL;
+	return b->build_dir + len + 1;
+}
+
+/* DT_DIR, DT_REG ... of a directory entry, where readdir does not say. */
+static int entry_type(DIR *d, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type;
+	if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return DT_UNKNOWN;
+	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG :
+	       DT_UNKNOWN;
+}
+
+/* Counts the object files (*.o, *.lo) under dir, the first one's path
+ * relative to the source in first; leaves out .git and the build
+ * directory (skip, relative to the source). */
+static size_t count_objects(const char *source, struct strbuf *rel,
+			    const char *skip, struct strbuf *first, int depth)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t base = rel->len, nr = 0;
+	struct dirent *de;
+	DIR *d;
+
+	strbuf_addf(&path, "%s/%s", source, rel->buf);
+	d = depth < 64 ? opendir(path.buf) : NULL;
+	strbuf_release(&path);
+	while (d && (de = readdir(d))) {
+		const char *name = de->d_name, *dot = strrchr(name, '.');
+		int type;
+
+		if (!strcmp(name, ".") || !strcmp(name, "..") ||
+		    (!depth && !strcmp(name, ".git")))
+			continue;
+		strbuf_addf(rel, "%s%s", base ? "/" : "", name);
+		type = entry_type(d, de);
+		if (type == DT_DIR && !(skip && !strcmp(rel->buf, skip)))
+			nr += count_objects(source, rel, skip, first, depth + 1);
+		else if (type == DT_REG && dot && dot != name &&
+			 (!strcmp(dot, ".o") || !strcmp(dot, ".lo")) &&
+			 !nr++ && !first->len)
+			strbuf_addstr(first, rel->buf);
+		strbuf_setlen(rel, base);
+	}
+	if (d)
+		closedir(d);
+	return nr;
+}
+
+/* A plain Makefile in its copy, and autotools' make through VPATH, take
+ * objects built in the source tree as made: a variant would ship code
+ * built with other flags, without a word. configure refuses a source
+ * configured in place itself, but only after a while. */
+int pp_system_check_source(const struct pp_build *b, struct pp_err *err)
+{
+	enum pp_build_kind kind = b->spec->system.kind;
+	struct strbuf rel = STRBUF_INIT, first = STRBUF_INIT;
+	size_t nr;
+	char *status;
+	int rc = 0;
+
+	if (kind != PP_BUILD_MAKE && kind != PP_BUILD_AUTOTOOLS)
+		return 0;
+	status = xmalloc(strlen(b->source) + sizeof("/config.status"));
+	sprintf(status, "%s/config.status", b->source);
+	if (kind == PP_BUILD_AUTOTOOLS && !access(status, F_OK))
+		rc = pp_err_set(err, PP_EXIT_INPUT, "source tree '%s' is "
+				"configured in place (%s): padpack configures "
+				"each variant in its own build tree, which "
+				"configure refuses then; run 'make distclean' "
+				"there", b->source, status);
+	free(status);
+	nr = rc ? 0 : count_objects(b->source, &rel, build_dir_inside(b),
+				    &first, 0);
+	if (nr)
+		rc = pp_err_set(err, PP_EXIT_INPUT, "source tree '%s' holds "
+				"%zu object file%s built in place (%s%s): make "
+				"would take %s as built for every variant, "
+				"whatever its flags; run 'make clean' (or 'git "
+				"clean -fdX') there", b->source, nr, nr == 1 ? "" : "s",
+				first.buf, nr > 1 ? " ..." : "",
+				nr == 1 ? "it" : "them");
+	strbuf_release(&rel);
+	strbuf_release(&first);
+	return rc;
 }
 
 static struct pp_step *add_step(struct pp_job *j, enum pp_phase phase,
@@ -98,6 +200,14 @@ static void cmake_steps(const struct pp_build *b, struct pp_job *j,
 		pp_strlist_push(&st->argv, "-G");
 		pp_strlist_push(&st->argv, b->spec->generator);
 	}
+	/* Debian's directories, as for autotools and meson (and as
+	 * dh_auto_configure passes them); the spec's arguments come after,
+	 * so a -D of its own wins */
+	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_PREFIX=/usr");
+	pp_strlist_pushf(&st->argv, "-DCMAKE_INSTALL_LIBDIR=lib/%s",
+			 b->multiarch);
+	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_SYSCONFDIR=/etc");
+	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_LOCALSTATEDIR=/var");
 	pp_strlist_extend(&st->argv, &o->cmake);
 	/* a configure that runs starts from no cache, keeping the objects */
 	j->tree_mark = in_obj(j, "CMakeCache.txt");
@@ -109,6 +219,8 @@ static void cmake_steps(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_push(&st->argv, j->obj);
 	pp_strlist_push(&st->argv, "--parallel");
 	pp_strlist_pushf(&st->argv, "%d", b->compile_jobs);
+	/* the log shows each compiler command, flags and all */
+	pp_strlist_push(&st->argv, "--verbose");
 	if (b->test) {
 		st = add_step(j, PP_PHASE_TEST, j->obj, &o->env);
 		pp_strlist_push(&st->argv, "ctest");
@@ -222,6 +334,10 @@ static void make_steps(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_push(&st->argv, "-a");
 	pp_strlist_push(&st->argv, "--modify-window=-1");
 	pp_strlist_push(&st->argv, "--exclude=/.git");
+	/* a build directory in the source would be copied into itself */
+	if (build_dir_inside(b))
+		pp_strlist_pushf(&st->argv, "--exclude=/%s",
+				 build_dir_inside(b));
 	pp_strlist_pushf(&st->argv, "%s/", b->source);
 	pp_strlist_pushf(&st->argv, "%s/", j->obj);
 	make_later_steps(b, j, o, sys->make_test_target);
@@ -250,6 +366,8 @@ static void autotools_steps(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_pushf(&st->argv, "--libdir=/usr/lib/%s", b->multiarch);
 	pp_strlist_push(&st->argv, "--sysconfdir=/etc");
 	pp_strlist_push(&st->argv, "--localstatedir=/var");
+	/* the log shows each compiler command, as dh_auto_configure has it */
+	pp_strlist_push(&st->argv, "--disable-silent-rules");
 	pp_strlist_extend(&st->argv, &o->configure_args);
 	j->tree_mark = in_obj(j, "config.status");
 	make_later_steps(b, j, o, sys->make_test_target ?
@@ -289,6 +407,7 @@ static void meson_steps(const struct pp_build *b, struct pp_job *j,
 
 	st = meson_step(j, PP_PHASE_BUILD, "compile", &o->env);
 	pp_strlist_pushf(&st->argv, "-j%d", b->compile_jobs);
+	pp_strlist_push(&st->argv, "--verbose"); /* each compiler command */
 	if (b->test) {
 		st = meson_step(j, PP_PHASE_TEST, "test", &o->env);
 		pp_strlist_push(&st->argv, "--print-errorlogs");

@@ -111,6 +111,20 @@ f2=$(spec mk 'system = "make"; make_vars = [ "PREFIX=/usr" ];' \
 "$PADPACK" build -q -c "$f2" -B "$WORK/mb" --variant plain
 check_fails "make: changed variables start the copy afresh, and build with them" 0 \
 	'^changed$' "$WORK/mb/plain/stage/usr/bin/greet"
+# A source replaced by an older file (a release unpacked over the last,
+# cp -p) looks older than the objects made from what it replaced: make
+# rebuilds nothing; --fresh removes the build tree and builds from nothing.
+cp -p mk/greet.c "$WORK/greet.c.orig"
+sed -i 's/puts(GREETING);/puts("replaced"); puts(GREETING);/' mk/greet.c
+touch -d '2001-01-01' mk/greet.c
+"$PADPACK" build -q -c "$f2" -B "$WORK/mb" --variant plain
+check_fails "make: a source older than its objects: make rebuilds nothing" 0 \
+	'^changed$' "$WORK/mb/plain/stage/usr/bin/greet"
+"$PADPACK" build -q -c "$f2" -B "$WORK/mb" --variant plain --fresh
+check_fails "make: ... --fresh builds from nothing" 0 '^replaced changed$' \
+	bash -c "'$WORK/mb/plain/stage/usr/bin/greet' | tr '\n' ' ' | sed 's/ \$//'"
+check_fails "make: ... the log shows the compile" 0 '^1$' compiles "$WORK/mb/plain/build.log"
+cp "$WORK/greet.c.orig" mk/greet.c
 f=$(spec mk 'system = "make"; make_vars = [ "PREFIX=/usr" ];' '' \
 	'make_vars = [ "BREAK=1" ];')
 out=$("$PADPACK" build -c "$f" -B "$WORK/mf" 2>&1)
@@ -119,6 +133,50 @@ matches "make: ... names the variant and step, shows the log's end" \
 	"variant loud: build failed \(exit status 2\) after .* \| Makefile:4: \*\*\* broken on purpose" "$out"
 matches "make: ... and the command that reproduces it" \
 	"to reproduce: +make -C $WORK/mf/loud/obj -j1 PREFIX=/usr BREAK=1" "$out"
+
+# A build directory inside the source tree (the spec beside the Makefile,
+# -B build there): the copy leaves it out, not copying it into itself.
+cp -r mk mkin
+cat >mkin/in.cfg <<-EOF
+	name = "mkin";
+	version = "1.0";
+	maintainer = "Padpack Tests <tests@example.org>";
+	build = { system = "make"; make_vars = [ "PREFIX=/usr" ]; };
+EOF
+(cd mkin && "$PADPACK" build -q -c in.cfg -B build && "$PADPACK" build -q -c in.cfg -B build)
+check "make: a build directory in the source is not copied into itself" bash -c "
+	test -x '$WORK/mkin/build/default/stage/usr/bin/greet' &&
+	test ! -e '$WORK/mkin/build/default/obj/build' &&
+	grep -q -- '--exclude=/build $WORK/mkin/ ' '$WORK/mkin/build/default/build.log'"
+# Objects built in the source tree would be taken as built by make in
+# the copy, whatever the variant's flags: refused, saying which.
+: >mkin/greet.o
+check_fails "make: objects built in the source tree: exit 3, naming one" 3 \
+	"source tree '$WORK/mkin' holds 1 object file built in place \(greet\.o\): .* run 'make clean'" \
+	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c in.cfg -B build"
+rm mkin/greet.o
+
+# ---- CMake: Debian's directories by default -----------------------------
+# A spec with no CMAKE_INSTALL_* of its own stages under /usr and the
+# multiarch libdir, as autotools and meson; its own -D comes after and wins.
+mkdir -p cmk
+greet_c >cmk/greet.c
+cat >cmk/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.18)
+project(cmk C)
+include(GNUInstallDirs)
+add_library(cmk STATIC greet.c)
+install(TARGETS cmk ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES greet.c DESTINATION ${CMAKE_INSTALL_SYSCONFDIR})
+EOF
+f=$(spec cmk 'test = false;' '' 'cmake = [ "-DCMAKE_INSTALL_PREFIX=/opt/loud" ];')
+"$PADPACK" build -q -c "$f" -B "$WORK/kb" -j2
+check "cmake: /usr, the multiarch libdir and /etc unless the spec says" bash -c "
+	test -f '$WORK/kb/plain/stage/$LIBDIR/libcmk.a' &&
+	test -f '$WORK/kb/plain/stage/etc/greet.c' && test ! -e '$WORK/kb/plain/stage/usr/local' &&
+	grep -q '^==> padpack: configure: .* cmake -S $WORK/cmk -B $WORK/kb/plain/obj -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR=${LIBDIR#usr/} -DCMAKE_INSTALL_SYSCONFDIR=/etc -DCMAKE_INSTALL_LOCALSTATEDIR=/var\$' '$WORK/kb/plain/build.log'"
+check "cmake: ... the spec's own -DCMAKE_INSTALL_PREFIX wins" \
+	test -f "$WORK/kb/loud/stage/opt/loud/${LIBDIR#usr/}/libcmk.a"
 
 # ---- autotools ---------------------------------------------------------
 mkdir -p at
@@ -150,7 +208,7 @@ if (cd at && autoreconf -fi) >"$WORK/autoreconf.log" 2>&1; then
 	check_fails "autotools: ... and the other's" 0 '^hello$' \
 		"$WORK/ab/plain/stage/usr/bin/greet"
 	check "autotools: configure in the build tree with /usr and the multiarch libdir" \
-		grep -q "^==> padpack: configure: cd $WORK/ab/plain/obj && env .* $WORK/at/configure --prefix=/usr --libdir=/$LIBDIR --sysconfdir=/etc --localstatedir=/var\$" \
+		grep -q "^==> padpack: configure: cd $WORK/ab/plain/obj && env .* $WORK/at/configure --prefix=/usr --libdir=/$LIBDIR --sysconfdir=/etc --localstatedir=/var --disable-silent-rules\$" \
 		"$WORK/ab/plain/build.log"
 	check "autotools: libdir staged, the source tree untouched" bash -c "
 		test -f '$WORK/ab/plain/stage/$LIBDIR/libgreet.a' &&
@@ -162,6 +220,26 @@ if (cd at && autoreconf -fi) >"$WORK/autoreconf.log" 2>&1; then
 	check "autotools: a second run configures and compiles nothing" bash -c "
 		grep -q 'configure (up to date, skipped)' '$WORK/ab/loud/build.log' &&
 		test \$(grep -c 'gcc .* -c' '$WORK/ab/loud/build.log') = 0"
+	# A source path through ".." (or a symbolic link) is used as its real
+	# path, the one dpkg-buildflags' -ffile-prefix-map names: the
+	# program's debug information holds ./greet.c, not the source's path.
+	"$PADPACK" build -q -c "$f" -B "$WORK/ab" --source "$WORK/ab/../at" --variant plain
+	check "autotools: the source's real path, so -ffile-prefix-map applies" bash -c "
+		grep -q '^==> padpack: configure[ (a-z,)]*: cd .* $WORK/at/configure ' '$WORK/ab/plain/build.log' &&
+		readelf --debug-dump=info '$WORK/ab/plain/obj/greet' | grep -q 'DW_AT_name.*: \\./greet\\.c' &&
+		! grep -q '$WORK/at' '$WORK/ab/plain/obj/greet'"
+	# Configured in place: configure refuses to configure it again out of
+	# it, and make through VPATH would take its objects as built.
+	: >at/config.status
+	check_fails "autotools: a source configured in place: exit 3, before configure" 3 \
+		"source tree '$WORK/at' is configured in place \($WORK/at/config.status\): .*run 'make distclean' there" \
+		"$PADPACK" build -c "$f" -B "$WORK/ab2"
+	rm at/config.status
+	: >at/greet.o
+	check_fails "autotools: objects built in the source tree: exit 3" 3 \
+		"source tree '$WORK/at' holds 1 object file built in place \(greet\.o\)" \
+		"$PADPACK" build -c "$f" -B "$WORK/ab2"
+	rm at/greet.o
 else
 	not_ok "autotools: autoreconf -fi of the generated project" \
 		"$(tail -n 5 "$WORK/autoreconf.log")"
@@ -219,10 +297,27 @@ check "meson: setup, compile, test, install --destdir in the log" bash -c "
 	grep -q \"^==> padpack: configure: env 'CFLAGS=-g -O2' .* meson setup --prefix=/usr --libdir=${LIBDIR#usr/} --buildtype=plain --wrap-mode=nodownload $WORK/eb/plain/obj $WORK/me\\$\" '$WORK/eb/plain/build.log' &&
 	grep -q 'meson test -C $WORK/eb/plain/obj --print-errorlogs' '$WORK/eb/plain/build.log' &&
 	grep -q 'meson install -C $WORK/eb/plain/obj --destdir $WORK/eb/plain/stage' '$WORK/eb/plain/build.log'"
+check "meson: the log shows each compiler command, the variant's arguments in it" \
+	grep -qE '(^|/| )cc .*-DGREETING=.*loud.* -c [^ ]*me\.c( |$)' "$WORK/eb/loud/build.log"
 "$PADPACK" build -q -c "$f" -B "$WORK/eb" -j2
 check "meson: a second run configures and compiles nothing" bash -c "
 	grep -q 'configure (up to date, skipped)' '$WORK/eb/plain/build.log' &&
 	grep -q 'ninja: no work to do' '$WORK/eb/plain/build.log'"
+# -B through ".." that is not there yet names the same tree as on the
+# next run, when it is: the second run configures nothing.
+"$PADPACK" build -q -c "$f" -B "$WORK/eb/../eb-dots" --variant plain --no-test
+"$PADPACK" build -q -c "$f" -B "$WORK/eb/../eb-dots" --variant plain --no-test
+check "meson: -B with '..', not there on the first run: the second configures nothing" \
+	grep -q "configure (up to date, skipped): .* meson setup .* $WORK/eb-dots/plain/obj " \
+	"$WORK/eb-dots/plain/build.log"
+# meson finds ccache by itself: --no-ccache keeps it out all the same.
+if command -v ccache >/dev/null; then
+	CCACHE_DIR=$WORK/ccache "$PADPACK" build -q -c "$f" -B "$WORK/eb-nocc" \
+		--variant plain --no-ccache
+	check "meson: --no-ccache: nothing compiled through ccache" bash -c "
+		test -x '$WORK/eb-nocc/plain/stage/usr/bin/me' &&
+		test \$(find '$WORK/ccache' -type f 2>/dev/null | wc -l) = 0"
+fi
 out=$("$PADPACK" split -q -c "$f" -B "$WORK/eb" -o "$WORK/edebs" 2>&1)
 check "meson: padpack split of both variants (exit 0)" test $? = 0
 check "meson: ... a runtime package per variant, with the library" bash -c "

@@ -165,7 +165,7 @@ check_rebuild() {
 	out=$(cd "$TOP" && "$PADPACK" build -c "$CORE_SPEC" -j2 -B "$B" 2>&1)
 	rc=$?
 	t1=$(date +%s.%N)
-	if [ "$rc" = 0 ] && ! grep -q 'Building C' "$B"/*/build.log &&
+	if [ "$rc" = 0 ] && ! grep -qE ' -c [^ ]+\.(c|cc|cpp|cxx|cu)( |$)' "$B"/*/build.log &&
 	   [ "$(grep -c 'configure (up to date, skipped)' "$B"/*/build.log |
 		grep -c ':1$')" = "$(echo $VARIANTS | wc -w)" ]; then
 		ok "no-change rebuild compiles nothing ($(printf "%.1f" "$(echo "$t1 - $t0" | bc)") s)"

@@ -167,6 +167,8 @@ check_fails "--engine chooses the engine" 0 "^/bin/true run --rm " \
 	"$PADPACK" build -c "$SPEC" -n --in-image=x --engine /bin/true --variant cpu-avx
 
 mkdir -p "$WORK/nobin"
+# padpack asks dpkg-architecture for the libdir CMake installs to
+ln -s "$(command -v dpkg-architecture)" "$(command -v dpkg)" "$WORK/nobin/"
 check_fails "no container engine installed: says so and stops" 5 \
 	"no container engine is installed: neither docker nor podman is in PATH" \
 	env PATH="$WORK/nobin" "$PADPACK" build -c "$SPEC" --in-image=paddle:dev
