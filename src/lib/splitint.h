@@ -47,6 +47,13 @@ char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames)
 /* The one runtime package of packages.runtime = "one": named from the
  * library named like the source, else the first SONAME. */
 char *pp_split_runtime_group(const char *source, const struct pp_strlist *sonames);
+/* A loadable module's static twin: for NAME.a, NAME not lib* (no -l
+ * finds it), the path of NAME.so beside it, else NULL; the caller checks
+ * that an ELF shared object is staged there. libtool's -module builds
+ * both unless told -shared or --disable-static; Debian 12 ships such a
+ * twin in 13 of the 1,368 sources with modules (libnl-cli-3-200 ships
+ * cls/basic.so, not basic.a). Caller frees. */
+char *pp_split_module_twin(const char *path);
 /* The one python3-* package of a source's Python modules (Python policy
  * names it after the import name; Debian ships every module of one
  * build in one package: libxml2.py, drv_libxml2.py and libxml2mod.so

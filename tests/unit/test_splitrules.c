@@ -549,8 +549,58 @@ static void libtool_link(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* A loadable module's static twin (libnl's cli/cls/basic.a beside
+ * basic.so, libtool's -module) is dropped: its NAME.so, when NAME is no
+ * lib* name, and the .so must be an ELF shared object, with no SONAME
+ * or with libtool's of its own name. */
+static void module_twin(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-mod.XXXXXX", cmd[600];
+	struct pp_classified c;
+	struct pp_err err;
+	struct stat st;
+
+	CHECK_OWNED(pp_split_module_twin("usr/lib/x86_64-linux-gnu/libnl-3/cli/cls/basic.a"),
+		    "usr/lib/x86_64-linux-gnu/libnl-3/cli/cls/basic.so");
+	CHECK_OWNED(pp_split_module_twin("usr/lib/x86_64-linux-gnu/elk/gdbm.a"),
+		    "usr/lib/x86_64-linux-gnu/elk/gdbm.so");
+	CHECK(pp_split_module_twin("usr/lib/x86_64-linux-gnu/libnl-3.a") == NULL);
+	CHECK(pp_split_module_twin("usr/lib/x86_64-linux-gnu/openblas/libopenblas.a") == NULL);
+	CHECK(pp_split_module_twin("usr/lib/x86_64-linux-gnu/foo/basic.so") == NULL);
+	CHECK(pp_split_module_twin("usr/share/foo/data.tar") == NULL);
+	CHECK(pp_split_module_twin(".a") == NULL);
+	/* what the caller checks at NAME.so: a module, not a library */
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd), "printf 'int f(void) { return 1; }\\n' >%s/m.c && "
+		 "cc -shared -fPIC -o %s/basic.so %s/m.c && "
+		 "cc -shared -fPIC -Wl,-soname,lt.so -o %s/lt.so %s/m.c && "
+		 "echo text >%s/data.so",
+		 dir, dir, dir, dir, dir, dir);
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "%s/basic.so", dir);
+	CHECK(lstat(cmd, &st) == 0);
+	CHECK_INT(pp_classify(dir, "basic.so", &st, NULL, &c, &err), 0);
+	CHECK_INT(c.cls, PP_CLASS_MODULE);
+	pp_classified_release(&c);
+	snprintf(cmd, sizeof(cmd), "%s/lt.so", dir);
+	CHECK(lstat(cmd, &st) == 0);
+	CHECK_INT(pp_classify(dir, "lt.so", &st, NULL, &c, &err), 0);
+	CHECK_INT(c.cls, PP_CLASS_SHLIB);
+	pp_classified_release(&c);
+	snprintf(cmd, sizeof(cmd), "%s/data.so", dir);
+	CHECK(lstat(cmd, &st) == 0);
+	CHECK_INT(pp_classify(dir, "data.so", &st, NULL, &c, &err), 0);
+	CHECK_INT(c.cls, PP_CLASS_DATA);
+	pp_classified_release(&c);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	pp_err_release(&err);
+}
+
 const struct t_case splitrules_tests[] = {
 	{ "split rules: a link to a libtool archive is dropped with it", libtool_link },
+	{ "split rules: a loadable module's static twin is dropped", module_twin },
 	{ "split rules: manual pages and info documents are gzipped", compressed_docs },
 	{ "split rules: one runtime package for libraries only used together", runtime_together },
 	{ "split rules: one python3-* package of a source's Python modules", python_package },
