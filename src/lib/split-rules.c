@@ -364,6 +364,13 @@ int pp_split_compressed_doc(const char *path, uint64_t size)
 	return !has_suffix(path, kept);
 }
 
+int pp_split_regzipped_man(const char *path)
+{
+	static const char *const gz[] = { ".gz", NULL };
+
+	return !strncmp(path, "usr/share/man/", 14) && has_suffix(path, gz);
+}
+
 char *pp_split_doc_package(const char *source, const char *dev)
 {
 	size_t n = dev ? strlen(dev) : 0;

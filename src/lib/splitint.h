@@ -140,6 +140,12 @@ int pp_split_is_generated_manual(const char *path);
  * 12.3), but web pages, images and examples. A link to one names the
  * compressed file. */
 int pp_split_compressed_doc(const char *path, uint64_t size);
+/* Whether a staged file is a manual page gzipped by the build (faketime's
+ * make install runs gzip -nf): shipped gzipped again, -9n, as Debian's
+ * dh_installman re-encodes every page and dh_compress compresses it;
+ * the build's own level gives lintian's error
+ * poor-compression-in-manual-page. */
+int pp_split_regzipped_man(const char *path);
 /* A -data package holds usr/share's other files only from this size on;
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
@@ -163,6 +169,9 @@ int pp_split_hash_file(const char *path, enum pp_hash_algo algo,
 		       unsigned char *out, struct pp_err *err);
 /* gzip -9n: no name, no time, as dh_compress does (read in pieces). */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
+/* The gzip file src decompressed and gzipped again at dst, -9n (read in
+ * pieces); src that is no gzip stream is an error naming it. */
+int pp_split_regzip_file(const char *src, const char *dst, struct pp_err *err);
 /* Writes root/rel (its directories made), mode and mtime t. */
 int pp_split_write_at(const char *root, const char *rel, const void *data,
 		      size_t len, mode_t mode, time_t t, struct pp_err *err);
