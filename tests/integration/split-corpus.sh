@@ -174,15 +174,6 @@ if case " ${SPLIT[*]} " in *" libnl3 "*) true ;; *) false ;; esac; then
 	check_fails "libnl3: its ten plugins shipped (cli/cls/basic.so ...), as Debian's" 0 '^10$' plugins so
 	check_fails "libnl3: none of their static twins (cli/cls/basic.a ...), as Debian's" 1 '^0$' plugins a
 fi
-# A manual page the build gzipped is gzipped again, -9n, as
-# dh_installman and dh_compress do: faketime's make install runs gzip
-# -nf (level 6), which lintian's poor-compression-in-manual-page (an
-# error) reads in the header.
-if case " ${SPLIT[*]} " in *" faketime "*) true ;; *) false ;; esac; then
-	check_fails "faketime: faketime.1.gz gzipped again at -9 (dh_compress), as Debian's" 0 \
-		'max compression' bash -c "dpkg-deb --fsys-tarfile '$OUT'/faketime/debs/faketime_*.deb |
-			tar -xO ./usr/share/man/man1/faketime.1.gz | file -"
-fi
 # packages.dev = "auto", the default: a C++ library beside C ones gets
 # its own -dev (flac, as Debian splits it); "one", the other choice,
 # keeps one -dev for the source.
