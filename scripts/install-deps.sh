@@ -52,6 +52,9 @@ test_pkgs="$test_pkgs libprotobuf-dev libprotoc-dev protobuf-compiler python3-de
 test_pkgs="$test_pkgs libdeflate-dev libjbig-dev liblerc-dev libwebp-dev
  libxi-dev libgif-dev libtiff-dev libbsd-dev libext2fs-dev help2man
  chrpath bison gengetopt texinfo sharutils"
+# The projects added as a held-out check (2026-11-27, second round):
+# libnl3's lexers (flex), wayland's libffi and expat, gdbm's readline.
+test_pkgs="$test_pkgs flex libffi-dev libexpat1-dev libreadline-dev"
 # make openblas: piuparts installs and purges a variant in the cached
 # clean Debian 12 root.
 test_pkgs="$test_pkgs piuparts"

@@ -114,6 +114,18 @@ static int in_python_dir(const char *path)
 	return top != NULL;
 }
 
+/* A static archive whose NAME.so beside it is a staged ELF shared
+ * object: a module, or one with a SONAME of its own name, as libtool's
+ * -module -avoid-version gives (libnl's basic.so). */
+static int module_twin(const struct pp_split_stage *st, const char *path)
+{
+	char *so = pp_split_module_twin(path);
+	const struct pp_split_file *m = so ? pp_split_find(st, so) : NULL;
+
+	free(so);
+	return m && (m->c.cls == PP_CLASS_MODULE || m->c.cls == PP_CLASS_SHLIB);
+}
+
 static int is_shared_data(const struct pp_split_file *f)
 {
 	return f->c.cls == PP_CLASS_DATA && !strncmp(f->path, "usr/share/", 10) &&
@@ -393,6 +405,15 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 			       "in a Python module directory (libtool's "
 			       "by-product of a -module); Debian ships none, "
 			       "nothing links against it");
+			return 0;
+		}
+		if (module_twin(n->st, f->path)) {
+			choose(c, NULL, PP_ROLE_DEV, "default: static archive "
+			       "beside a loadable module of its name (libtool's "
+			       "by-product of a -module); Debian ships none but "
+			       "in 13 of the 1,368 sources with modules (as "
+			       "libnl-cli-3-200 ships cli/cls/basic.so, not "
+			       "basic.a): no -l finds it");
 			return 0;
 		}
 		choose(c, xstrdup(dev), PP_ROLE_DEV, "default: static "

@@ -414,6 +414,11 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 		strbuf_release(&gz);
 		return rc;
 	}
+	if (pp_split_regzipped_man(f->path) && S_ISREG(f->st.st_mode)) {
+		/* dh_installman, then dh_compress */
+		rc = pp_split_regzip_file(src, dst, err);
+		return rc ? rc : pp_split_set_mtime(dst, f->st.st_mtime, err);
+	}
 	rc = f->python_shebang ? copy_python3(src, dst, err) :
 	     pp_copy_file(src, dst, fixed_mode(f), err);
 	if (rc == 0 && f->c.cls == PP_CLASS_STATIC)

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "compress.h"
 #include "deb.h"
@@ -152,6 +153,51 @@ int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err)
 			pp_outfile_abort(&of);
 	}
 	close(fd);
+	return rc;
+}
+
+/* Feeds the gzip stream in to z, decompressed, a piece at a time. */
+static int gunzip_pieces(gzFile in, const char *src, struct pp_zwriter *z,
+			 struct pp_err *err)
+{
+	char *piece = xmalloc(PP_SPLIT_PIECE);
+	int n, rc = 0, zerr;
+
+	while (rc == 0 && (n = gzread(in, piece, PP_SPLIT_PIECE)) > 0)
+		rc = gzdirect(in) ?
+		     pp_err_set(err, PP_EXIT_INPUT, "'%s': a manual page named "
+				"*.gz that is not gzipped; gzip it, or drop the "
+				".gz from its name", src) :
+		     pp_zwriter_write(z, piece, (size_t)n, err);
+	if (rc == 0 && n < 0)
+		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s': %s", src,
+				gzerror(in, &zerr));
+	free(piece);
+	return rc;
+}
+
+int pp_split_regzip_file(const char *src, const char *dst, struct pp_err *err)
+{
+	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1, PP_X86_OFF };
+	struct pp_outfile of;
+	struct pp_zwriter *z;
+	gzFile in = gzopen(src, "rb");
+	int rc = -1;
+
+	if (!in)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
+	if (pp_outfile_open(&of, dst, 0644, err) == 0) {
+		z = pp_zwriter_new(&o, of.fd, err);
+		if (z && gunzip_pieces(in, src, z, err) == 0)
+			rc = pp_zwriter_finish(z, err);
+		else if (z)
+			pp_zwriter_abort(z);
+		if (rc == 0)
+			rc = pp_outfile_commit(&of, err);
+		else
+			pp_outfile_abort(&of);
+	}
+	gzclose(in);
 	return rc;
 }
 

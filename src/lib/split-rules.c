@@ -165,6 +165,22 @@ static char *python_import_name(const char *top)
 	return out;
 }
 
+char *pp_split_module_twin(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n = strlen(path), b;
+	char *out;
+
+	base = base ? base + 1 : path;
+	b = strlen(base);
+	if (b < 3 || strcmp(base + b - 2, ".a") || !strncmp(base, "lib", 3))
+		return NULL;
+	out = xmalloc(n + 2);
+	memcpy(out, path, n - 1);
+	strcpy(out + n - 1, "so");
+	return out;
+}
+
 char *pp_split_python_package(const char *source,
 			      const struct pp_strlist *modules)
 {
@@ -346,6 +362,13 @@ int pp_split_compressed_doc(const char *path, uint64_t size)
 	    strncmp(path, "usr/share/info/", 15))
 		return 0;
 	return !has_suffix(path, kept);
+}
+
+int pp_split_regzipped_man(const char *path)
+{
+	static const char *const gz[] = { ".gz", NULL };
+
+	return !strncmp(path, "usr/share/man/", 14) && has_suffix(path, gz);
 }
 
 char *pp_split_doc_package(const char *source, const char *dev)

@@ -47,6 +47,13 @@ char *pp_split_dev_package(const char *source, const struct pp_strlist *sonames)
 /* The one runtime package of packages.runtime = "one": named from the
  * library named like the source, else the first SONAME. */
 char *pp_split_runtime_group(const char *source, const struct pp_strlist *sonames);
+/* A loadable module's static twin: for NAME.a, NAME not lib* (no -l
+ * finds it), the path of NAME.so beside it, else NULL; the caller checks
+ * that an ELF shared object is staged there. libtool's -module builds
+ * both unless told -shared or --disable-static; Debian 12 ships such a
+ * twin in 13 of the 1,368 sources with modules (libnl-cli-3-200 ships
+ * cls/basic.so, not basic.a). Caller frees. */
+char *pp_split_module_twin(const char *path);
 /* The one python3-* package of a source's Python modules (Python policy
  * names it after the import name; Debian ships every module of one
  * build in one package: libxml2.py, drv_libxml2.py and libxml2mod.so
@@ -133,6 +140,12 @@ int pp_split_is_generated_manual(const char *path);
  * 12.3), but web pages, images and examples. A link to one names the
  * compressed file. */
 int pp_split_compressed_doc(const char *path, uint64_t size);
+/* Whether a staged file is a manual page gzipped by the build (faketime's
+ * make install runs gzip -nf): shipped gzipped again, -9n, as Debian's
+ * dh_installman re-encodes every page and dh_compress compresses it;
+ * the build's own level gives lintian's error
+ * poor-compression-in-manual-page. */
+int pp_split_regzipped_man(const char *path);
 /* A -data package holds usr/share's other files only from this size on;
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
@@ -156,6 +169,9 @@ int pp_split_hash_file(const char *path, enum pp_hash_algo algo,
 		       unsigned char *out, struct pp_err *err);
 /* gzip -9n: no name, no time, as dh_compress does (read in pieces). */
 int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err);
+/* The gzip file src decompressed and gzipped again at dst, -9n (read in
+ * pieces); src that is no gzip stream is an error naming it. */
+int pp_split_regzip_file(const char *src, const char *dst, struct pp_err *err);
 /* Writes root/rel (its directories made), mode and mtime t. */
 int pp_split_write_at(const char *root, const char *rel, const void *data,
 		      size_t len, mode_t mode, time_t t, struct pp_err *err);

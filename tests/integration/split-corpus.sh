@@ -162,6 +162,18 @@ if case " ${SPLIT[*]} " in *" sqlite3 "*) true ;; *) false ;; esac; then
 	check_fails "sqlite3: the shell's RUNPATH of the default library directory is dropped (chrpath -d, as Debian's rules)" 1 '' \
 		bash -c "readelf -d '$WORK/sqlite3/usr/bin/sqlite3' | grep -E 'RUNPATH|RPATH'"
 fi
+# A loadable module's static twin is dropped, as the libtool archive
+# beside it: libnl3's make install stages cli/cls/basic.so and basic.a
+# (libtool's -module); Debian's libnl-cli-3-200 ships the ten plugins,
+# none of the archives.
+if case " ${SPLIT[*]} " in *" libnl3 "*) true ;; *) false ;; esac; then
+	plugins() { # KIND: the plugins' files of that extension, counted
+		for f in "$OUT"/libnl3/debs/*.deb; do dpkg-deb -c "$f"; done |
+			awk '{ print $6 }' | grep -c "/libnl-3/cli/[a-z]*/[a-z_]*\\.$1\$"
+	}
+	check_fails "libnl3: its ten plugins shipped (cli/cls/basic.so ...), as Debian's" 0 '^10$' plugins so
+	check_fails "libnl3: none of their static twins (cli/cls/basic.a ...), as Debian's" 1 '^0$' plugins a
+fi
 # packages.dev = "auto", the default: a C++ library beside C ones gets
 # its own -dev (flac, as Debian splits it); "one", the other choice,
 # keeps one -dev for the source.
@@ -206,7 +218,7 @@ else
 fi
 
 # The means do not fall below what the rules reached (doc/split-corpus.md,
-# 2026-11-27: the 23 projects of this suite): a rule that makes the
+# 2026-11-27: the 24 projects of this suite): a rule that makes the
 # corpus worse fails here.
 # Issue 13's own bar (make fidelity's exit status) is higher still.
 # Relations went from 79.7 to 79.3 with the C++ library's own -dev:
@@ -216,7 +228,12 @@ fi
 # projects added then are only in make fidelity, SUITE=fidelity): its
 # programs depend on libpng16-16 (>=), Debian's exactly, so relations
 # 79.3 -> 76.9 with no rule changed for the 22.
-FLOOR="role=96.7 grouping=97.5 relations=76.9 fields=94.1 names=76.5"
+# 2026-11-27 (second round): libnl3 joined (24 projects; gflags, gdbm
+# and wayland, added with it, are only in make fidelity): seven
+# libraries Debian packages with a -dev each, and exact relations
+# written by hand, 94.8 / 87.9 / 27.8 / 86.7 / 40.0, so the means fall
+# with no row of the 23 changed (doc/split-corpus.md).
+FLOOR="role=96.6 grouping=97.1 relations=74.9 fields=93.9 names=75.0"
 if [ "${#SPLIT[@]}" = "$(corpus_suite_names | wc -l)" ]; then
 	means=$(grep '^| \*\*mean of' "$WORK/table.md" | tr -d '*%' |
 		awk -F' *[|] *' '{ print "role=" $6, "grouping=" $7, "relations=" $8, "fields=" $9, "names=" $10 }')

@@ -665,10 +665,25 @@ check_minimal_docs() {
 	printf 'This is demo.info, produced by makeinfo.\n' >"$S/usr/share/info/demo.info"
 	mkdir -p "$S/usr/share/gtk-doc/html/demo"
 	printf '<html><body>demo</body></html>\n' >"$S/usr/share/gtk-doc/html/demo/index.html"
+	# libnl3's plugins (second round): libtool's -module stages
+	# NAME.so (SONAME NAME.so) and its static twin NAME.a
+	mkdir -p "$S/$L/demo" && printf 'int plug(void) { return 1; }\n' >"$WORK/mdoc/plug.c" &&
+	cc -shared -fPIC -Wl,-soname,plug.so -o "$S/$L/demo/plug.so" "$WORK/mdoc/plug.c" &&
+	cc -c -o "$WORK/mdoc/plug.o" "$WORK/mdoc/plug.c" && ar rc "$S/$L/demo/plug.a" "$WORK/mdoc/plug.o"
+	# faketime's make install gzips its manual page itself (gzip -nf)
+	printf '.TH DEMOTOOL 1\n.SH NAME\ndemotool \\- a demo\n' | gzip -n -1 >"$S/usr/share/man/man1/demotool-gz.1.gz"
 	check_fails "minimal docs: a link named *.la to a libtool archive is dropped with it" 0 \
 		'libdemo1\.la +libtool archive -> \(dropped\)' \
 		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check_fails "minimal docs: a plugin's static twin (demo/plug.a beside plug.so) is dropped, the plugin kept" 0 \
+		'demo/plug\.a +static library -> \(dropped\) +rule: default: static archive beside a loadable module .*/demo/plug\.so +shared library -> demotool ' \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
 	check "minimal docs: split" "$PADPACK" split --stage "$S" --name libdemo --version 1.0 -o "$out" -q
+	check_fails "minimal docs: a manual page the build gzipped (gzip -1) is gzipped again at -9, the text kept" 0 \
+		'^[^ ]*: gzip compressed data, max compression, from Unix \.TH DEMOTOOL 1 $' \
+		bash -c "cd '$WORK/mdoc' && rm -rf gz && mkdir gz && for d in '$out'/*.deb; do dpkg-deb -x \"\$d\" gz; done &&
+			file gz/usr/share/man/man1/demotool-gz.1.gz | sed 's/, original size.*//' | tr '\n' ' ' &&
+			zcat gz/usr/share/man/man1/demotool-gz.1.gz | head -n 1 | tr '\n' ' '"
 	check_fails "minimal docs: a gtk-doc book of 31 bytes: a -doc package with the documents, the info manual gzipped" 0 \
 		'^usr/share/doc/libdemo/README usr/share/gtk-doc/html/demo/index\.html usr/share/info/demo\.info\.gz $' \
 		bash -c "dpkg-deb -c '$out'/libdemo-doc_1.0-1_all.deb | sed 's|.* \./||' | grep -E '(README|html|info)\$|\.gz\$' |

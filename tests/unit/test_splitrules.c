@@ -153,6 +153,50 @@ static void compressed_docs(struct t_ctx *t)
 	CHECK(!pp_split_compressed_doc("usr/share/doc/README", 90000));
 }
 
+/* A manual page the build gzipped (faketime's make install: gzip -nf,
+ * level 6) is shipped gzipped again at -9n, as dh_installman and
+ * dh_compress do: lintian's poor-compression-in-manual-page reads the
+ * header's flag of maximum compression (XFL 2). Other .gz files are
+ * shipped as they are; a page named .gz that is not gzipped is an
+ * error naming it. */
+static void regzipped_man(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-regz.XXXXXX", cmd[700], src[300], dst[300];
+	unsigned char head[10];
+	struct pp_err err;
+	FILE *f;
+
+	CHECK(pp_split_regzipped_man("usr/share/man/man1/faketime.1.gz"));
+	CHECK(pp_split_regzipped_man("usr/share/man/de/man1/x.1.gz"));
+	CHECK(!pp_split_regzipped_man("usr/share/man/man1/faketime.1"));
+	CHECK(!pp_split_regzipped_man("usr/share/info/gmp.info.gz"));
+	CHECK(!pp_split_regzipped_man("usr/share/doc/x/NEWS.gz"));
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(src, sizeof(src), "%s/faketime.1.gz", dir);
+	snprintf(dst, sizeof(dst), "%s/out.1.gz", dir);
+	snprintf(cmd, sizeof(cmd), "cd %s && seq 1 3000 | sed 's/^/.B line /' >page && "
+		 "gzip -nc -6 page >faketime.1.gz", dir);
+	CHECK(system(cmd) == 0);
+	CHECK_INT(pp_split_regzip_file(src, dst, &err), 0);
+	f = fopen(dst, "rb");
+	CHECK(f && fread(head, 1, sizeof(head), f) == sizeof(head) && !fclose(f));
+	CHECK_INT(head[0], 0x1f);
+	CHECK_INT(head[3], 0);    /* no name */
+	CHECK_INT(head[4] | head[5] | head[6] | head[7], 0); /* no time */
+	CHECK_INT(head[8], 2);    /* gzip -9 */
+	snprintf(cmd, sizeof(cmd), "cd %s && gzip -dc out.1.gz | cmp -s - page", dir);
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "cd %s && cp page faketime.1.gz", dir);
+	CHECK(system(cmd) == 0);
+	CHECK_INT(pp_split_regzip_file(src, dst, &err), -1);
+	CHECK_INT(err.code, PP_EXIT_INPUT);
+	CHECK(strstr(err.msg, "faketime.1.gz") && strstr(err.msg, "not gzipped"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	pp_err_release(&err);
+}
+
 /* Rule 7: a synopsis by default, never starting with the package's name
  * and short enough for any role's words. */
 static void synopsis(struct t_ctx *t)
@@ -549,9 +593,60 @@ static void libtool_link(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* A loadable module's static twin (libnl's cli/cls/basic.a beside
+ * basic.so, libtool's -module) is dropped: its NAME.so, when NAME is no
+ * lib* name, and the .so must be an ELF shared object, with no SONAME
+ * or with libtool's of its own name. */
+static void module_twin(struct t_ctx *t)
+{
+	char dir[] = "/tmp/padpack-mod.XXXXXX", cmd[600];
+	struct pp_classified c;
+	struct pp_err err;
+	struct stat st;
+
+	CHECK_OWNED(pp_split_module_twin("usr/lib/x86_64-linux-gnu/libnl-3/cli/cls/basic.a"),
+		    "usr/lib/x86_64-linux-gnu/libnl-3/cli/cls/basic.so");
+	CHECK_OWNED(pp_split_module_twin("usr/lib/x86_64-linux-gnu/elk/gdbm.a"),
+		    "usr/lib/x86_64-linux-gnu/elk/gdbm.so");
+	CHECK(pp_split_module_twin("usr/lib/x86_64-linux-gnu/libnl-3.a") == NULL);
+	CHECK(pp_split_module_twin("usr/lib/x86_64-linux-gnu/openblas/libopenblas.a") == NULL);
+	CHECK(pp_split_module_twin("usr/lib/x86_64-linux-gnu/foo/basic.so") == NULL);
+	CHECK(pp_split_module_twin("usr/share/foo/data.tar") == NULL);
+	CHECK(pp_split_module_twin(".a") == NULL);
+	/* what the caller checks at NAME.so: a module, not a library */
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd), "printf 'int f(void) { return 1; }\\n' >%s/m.c && "
+		 "cc -shared -fPIC -o %s/basic.so %s/m.c && "
+		 "cc -shared -fPIC -Wl,-soname,lt.so -o %s/lt.so %s/m.c && "
+		 "echo text >%s/data.so",
+		 dir, dir, dir, dir, dir, dir);
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "%s/basic.so", dir);
+	CHECK(lstat(cmd, &st) == 0);
+	CHECK_INT(pp_classify(dir, "basic.so", &st, NULL, &c, &err), 0);
+	CHECK_INT(c.cls, PP_CLASS_MODULE);
+	pp_classified_release(&c);
+	snprintf(cmd, sizeof(cmd), "%s/lt.so", dir);
+	CHECK(lstat(cmd, &st) == 0);
+	CHECK_INT(pp_classify(dir, "lt.so", &st, NULL, &c, &err), 0);
+	CHECK_INT(c.cls, PP_CLASS_SHLIB);
+	pp_classified_release(&c);
+	snprintf(cmd, sizeof(cmd), "%s/data.so", dir);
+	CHECK(lstat(cmd, &st) == 0);
+	CHECK_INT(pp_classify(dir, "data.so", &st, NULL, &c, &err), 0);
+	CHECK_INT(c.cls, PP_CLASS_DATA);
+	pp_classified_release(&c);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	pp_err_release(&err);
+}
+
 const struct t_case splitrules_tests[] = {
 	{ "split rules: a link to a libtool archive is dropped with it", libtool_link },
+	{ "split rules: a loadable module's static twin is dropped", module_twin },
 	{ "split rules: manual pages and info documents are gzipped", compressed_docs },
+	{ "split rules: a manual page the build gzipped is gzipped again, -9n", regzipped_man },
 	{ "split rules: one runtime package for libraries only used together", runtime_together },
 	{ "split rules: one python3-* package of a source's Python modules", python_package },
 	{ "split rules: a run path of the default directories is dropped", default_runpath },
