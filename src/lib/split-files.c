@@ -112,11 +112,16 @@ int pp_split_hash_file(const char *path, enum pp_hash_algo algo,
 	return 0;
 }
 
-/* Feeds the file open at fd to z a piece at a time. */
-static int gzip_pieces(int fd, const char *src, struct pp_zwriter *z,
-		       struct pp_err *err)
+/* Feeds what in reads to z, a piece at a time: src names it in errors. */
+typedef int (*piece_feed)(void *in, const char *src, struct pp_zwriter *z,
+			  struct pp_err *err);
+
+/* The file open at *(int *)in, as it is. */
+static int feed_plain(void *in, const char *src, struct pp_zwriter *z,
+		      struct pp_err *err)
 {
 	char *piece = xmalloc(PP_SPLIT_PIECE);
+	int fd = *(int *)in;
 	ssize_t n;
 	int rc = 0;
 
@@ -128,75 +133,72 @@ static int gzip_pieces(int fd, const char *src, struct pp_zwriter *z,
 	return rc;
 }
 
-/* gzip -9n: no name, no time, so the bytes depend on the input only.
- * Read in pieces: the memory taken is the same for any size of file
- * (and the bytes too: deflate's output does not depend on how its
- * input is cut). */
-int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err)
-{
-	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1, PP_X86_OFF };
-	struct pp_outfile of;
-	struct pp_zwriter *z;
-	int fd = open(src, O_RDONLY | O_CLOEXEC), rc = -1;
-
-	if (fd < 0)
-		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
-	if (pp_outfile_open(&of, dst, 0644, err) == 0) {
-		z = pp_zwriter_new(&o, of.fd, err);
-		if (z && gzip_pieces(fd, src, z, err) == 0)
-			rc = pp_zwriter_finish(z, err);
-		else if (z)
-			pp_zwriter_abort(z);
-		if (rc == 0)
-			rc = pp_outfile_commit(&of, err);
-		else
-			pp_outfile_abort(&of);
-	}
-	close(fd);
-	return rc;
-}
-
-/* Feeds the gzip stream in to z, decompressed, a piece at a time. */
-static int gunzip_pieces(gzFile in, const char *src, struct pp_zwriter *z,
-			 struct pp_err *err)
+/* The gzip stream open at (gzFile)in, decompressed. */
+static int feed_gunzip(void *in, const char *src, struct pp_zwriter *z,
+		       struct pp_err *err)
 {
 	char *piece = xmalloc(PP_SPLIT_PIECE);
+	gzFile gz = in;
 	int n, rc = 0, zerr;
 
-	while (rc == 0 && (n = gzread(in, piece, PP_SPLIT_PIECE)) > 0)
-		rc = gzdirect(in) ?
+	while (rc == 0 && (n = gzread(gz, piece, PP_SPLIT_PIECE)) > 0)
+		rc = gzdirect(gz) ?
 		     pp_err_set(err, PP_EXIT_INPUT, "'%s': a manual page named "
 				"*.gz that is not gzipped; gzip it, or drop the "
 				".gz from its name", src) :
 		     pp_zwriter_write(z, piece, (size_t)n, err);
 	if (rc == 0 && n < 0)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "'%s': %s", src,
-				gzerror(in, &zerr));
+				gzerror(gz, &zerr));
 	free(piece);
+	return rc;
+}
+
+/* gzip -9n of what feed reads into dst: no name, no time, so the bytes
+ * depend on the input only. Read in pieces: the memory taken is the same
+ * for any size of file (and the bytes too: deflate's output does not
+ * depend on how its input is cut). */
+static int write_gzip9(const char *src, const char *dst, piece_feed feed,
+		       void *in, struct pp_err *err)
+{
+	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1, PP_X86_OFF };
+	struct pp_outfile of;
+	struct pp_zwriter *z;
+	int rc = -1;
+
+	if (pp_outfile_open(&of, dst, 0644, err) < 0)
+		return -1;
+	z = pp_zwriter_new(&o, of.fd, err);
+	if (z && feed(in, src, z, err) == 0)
+		rc = pp_zwriter_finish(z, err);
+	else if (z)
+		pp_zwriter_abort(z);
+	if (rc == 0)
+		rc = pp_outfile_commit(&of, err);
+	else
+		pp_outfile_abort(&of);
+	return rc;
+}
+
+int pp_split_gzip_file(const char *src, const char *dst, struct pp_err *err)
+{
+	int fd = open(src, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
+	rc = write_gzip9(src, dst, feed_plain, &fd, err);
+	close(fd);
 	return rc;
 }
 
 int pp_split_regzip_file(const char *src, const char *dst, struct pp_err *err)
 {
-	struct pp_compress_opts o = { PP_COMP_GZIP, 9, 1, PP_X86_OFF };
-	struct pp_outfile of;
-	struct pp_zwriter *z;
 	gzFile in = gzopen(src, "rb");
-	int rc = -1;
+	int rc;
 
 	if (!in)
 		return pp_err_errno(err, PP_EXIT_IO, "cannot open '%s'", src);
-	if (pp_outfile_open(&of, dst, 0644, err) == 0) {
-		z = pp_zwriter_new(&o, of.fd, err);
-		if (z && gunzip_pieces(in, src, z, err) == 0)
-			rc = pp_zwriter_finish(z, err);
-		else if (z)
-			pp_zwriter_abort(z);
-		if (rc == 0)
-			rc = pp_outfile_commit(&of, err);
-		else
-			pp_outfile_abort(&of);
-	}
+	rc = write_gzip9(src, dst, feed_gunzip, in, err);
 	gzclose(in);
 	return rc;
 }
