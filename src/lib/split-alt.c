@@ -244,6 +244,29 @@ const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname)
 	return NULL;
 }
 
+char *pp_split_alt_target(const struct pp_split *s, const struct pp_variant *v,
+			  const char *link)
+{
+	char *found = NULL;
+
+	for (size_t k = 0; !found && k < s->spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &s->spec->alternatives[k];
+		struct pp_err ignored;
+		char *l, *path;
+
+		pp_err_init(&ignored);
+		l = expand(s, v, a->master.link, &ignored);
+		path = l && !strcmp(l + 1, link) ?
+			expand(s, v, a->master.path, &ignored) : NULL;
+		if (path)
+			found = xstrdup(path + 1);
+		free(path);
+		free(l);
+		pp_err_release(&ignored);
+	}
+	return found;
+}
+
 int pp_split_public_libdir(const struct pp_split *s, const char *dir)
 {
 	return pp_is_public_libdir(dir) || pp_split_alt_libdir(s, dir);
