@@ -102,6 +102,16 @@ static int link_words(const struct pp_split *s, const struct pp_variant *v,
 	char *name = link ? expand(s, v, l->name, err) : NULL;
 
 	*path = name ? expand(s, v, l->path, err) : NULL;
+	if (*path && holder(s, v, link) >= 0) {
+		pp_err_set(err, PP_EXIT_INPUT, "%s:%u: alternative '%s': %s "
+			   "is its link, but %s ships a file there, which "
+			   "update-alternatives would not replace; install "
+			   "each variant's file under a path of its own",
+			   s->spec->path, l->line, name, link,
+			   s->pkgs[holder(s, v, link)].name);
+		free(*path);
+		*path = NULL;
+	}
 	if (*path) {
 		char *dir = pp_dirname(link + 1);
 
@@ -176,7 +186,9 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 		rc = link_words(s, v, &a->slaves[i], &path, &install,
 				&dirs, err);
 		if (rc == 0 && holder(s, v, path) != pkg)
-			rc = not_held(s, v, &a->slaves[i], path, p->name, err);
+			rc = not_held(s, v, &a->slaves[i], path,
+				      holder(s, v, path) < 0 ? NULL : p->name,
+				      err);
 	}
 	if (rc == 0) {
 		append(&p->alt_install, "\n", install.buf);
@@ -197,6 +209,40 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 	return rc;
 }
 
+/* update-alternatives' auto mode takes the highest priority; two
+ * variants of one priority leave the choice to the order of install. */
+static int check_priorities(const struct pp_split *s, struct pp_err *err)
+{
+	for (size_t a = 0; s->spec->nr_alternatives && a < s->nr_stages; a++)
+		for (size_t b = a + 1; b < s->nr_stages; b++) {
+			const struct pp_variant *v = s->stages[a].variant,
+						*w = s->stages[b].variant;
+			size_t k = 0;
+
+			if (priority_of(s->spec, v) != priority_of(s->spec, w))
+				continue;
+			while (k + 1 < s->spec->nr_axes &&
+			       v->values[k] == w->values[k])
+				k++;
+			return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: variants "
+					  "%s and %s both have the "
+					  "update-alternatives priority %ld, "
+					  "and which one auto mode picks would "
+					  "depend on the order they were "
+					  "installed in; give their axis values "
+					  "(here %s, line %u, and %s, line %u) "
+					  "priorities that add up differently",
+					  s->spec->path, w->values[k]->line,
+					  v->name, w->name,
+					  priority_of(s->spec, v),
+					  v->values[k]->name,
+					  v->values[k]->line,
+					  w->values[k]->name,
+					  w->values[k]->line);
+		}
+	return 0;
+}
+
 int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
 {
 	int rc;
@@ -204,6 +250,8 @@ int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
 	if (!s->spec->coinstallable)
 		return 0;
 	rc = check_own_paths(s, err);
+	if (rc == 0)
+		rc = check_priorities(s, err);
 	for (size_t i = 0; rc == 0 && i < s->nr_stages; i++)
 		for (size_t k = 0; rc == 0 && k < s->spec->nr_alternatives; k++)
 			rc = add_alternative(s, s->stages[i].variant,
