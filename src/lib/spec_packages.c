@@ -428,8 +428,12 @@ static int read_alternative(struct pp_spec_loader *L, const config_setting_t *e,
 	if (read_alt_link(L, e, &a->master) < 0 ||
 	    check_alt_unique(L, e, &a->master) < 0 ||
 	    pp_spec_read_string(L, e, "provides", &a->provides, pp_spec_is_package_name,
-				"a package name, e.g. \"libblas.so.3\"") < 0)
+				"a package name, e.g. \"libblas.so.3\"") < 0 ||
+	    pp_spec_read_strings(L, e, "variants", &a->variants, NULL, 0) < 0)
 		return -1;
+	if (config_setting_get_member(e, "variants"))
+		a->variants_line = config_setting_source_line(
+					config_setting_get_member(e, "variants"));
 	a->slaves = xcalloc((size_t)n + 1, sizeof(*a->slaves));
 	for (int i = 0; i < n; i++) {
 		const config_setting_t *g = config_setting_get_elem(sl,

@@ -4,6 +4,7 @@
  * Debian's libopenblas0-pthread/-openmp/-serial are. Each package that
  * holds an alternative's path registers it in postinst and unregisters
  * it in prerm (scripts/alternatives.postinst, .prerm). */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,59 @@ static long holder(const struct pp_split *s, const struct pp_variant *v,
 		}
 	}
 	return -1;
+}
+
+/* Whether variant v registers alternative a (its variants globs). */
+static int registers(const struct pp_alternative *a, const struct pp_variant *v)
+{
+	for (size_t i = 0; i < a->variants.nr; i++)
+		if (!fnmatch(a->variants.items[i], v->name, 0))
+			return 1;
+	return !a->variants.nr;
+}
+
+/* Each glob of an alternative's variants names a variant of the spec. */
+static int check_variant_globs(const struct pp_split *s, struct pp_err *err)
+{
+	const struct pp_spec *spec = s->spec;
+
+	for (size_t k = 0; k < spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &spec->alternatives[k];
+
+		for (size_t i = 0; i < a->variants.nr; i++) {
+			size_t n = 0;
+
+			while (n < spec->nr_variants &&
+			       fnmatch(a->variants.items[i],
+				       spec->variants[n].name, 0))
+				n++;
+			if (n == spec->nr_variants) {
+				char *all = pp_spec_variant_list(spec);
+
+				pp_err_set(err, PP_EXIT_INPUT, "%s:%u: "
+					   "alternative '%s': '%s' names no "
+					   "variant; the variants are %s",
+					   spec->path, a->variants_line,
+					   a->master.name, a->variants.items[i],
+					   all);
+				free(all);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Whether variants v and w register an alternative both. */
+static int share_alternative(const struct pp_spec *spec,
+			     const struct pp_variant *v,
+			     const struct pp_variant *w)
+{
+	for (size_t k = 0; k < spec->nr_alternatives; k++)
+		if (registers(&spec->alternatives[k], v) &&
+		    registers(&spec->alternatives[k], w))
+			return 1;
+	return 0;
 }
 
 static long priority_of(const struct pp_spec *spec, const struct pp_variant *v)
@@ -219,7 +273,8 @@ static int check_priorities(const struct pp_split *s, struct pp_err *err)
 						*w = s->stages[b].variant;
 			size_t k = 0;
 
-			if (priority_of(s->spec, v) != priority_of(s->spec, w))
+			if (priority_of(s->spec, v) != priority_of(s->spec, w) ||
+			    !share_alternative(s->spec, v, w))
 				continue;
 			while (k + 1 < s->spec->nr_axes &&
 			       v->values[k] == w->values[k])
@@ -251,11 +306,16 @@ int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
 		return 0;
 	rc = check_own_paths(s, err);
 	if (rc == 0)
+		rc = check_variant_globs(s, err);
+	if (rc == 0)
 		rc = check_priorities(s, err);
 	for (size_t i = 0; rc == 0 && i < s->nr_stages; i++)
 		for (size_t k = 0; rc == 0 && k < s->spec->nr_alternatives; k++)
-			rc = add_alternative(s, s->stages[i].variant,
-					     &s->spec->alternatives[k], err);
+			if (registers(&s->spec->alternatives[k],
+				      s->stages[i].variant))
+				rc = add_alternative(s, s->stages[i].variant,
+						     &s->spec->alternatives[k],
+						     err);
 	return rc;
 }
 
@@ -302,6 +362,8 @@ char *pp_split_alt_target(const struct pp_split *s, const struct pp_variant *v,
 		struct pp_err ignored;
 		char *l, *path;
 
+		if (!registers(a, v))
+			continue;
 		pp_err_init(&ignored);
 		l = expand(s, v, a->master.link, &ignored);
 		path = l && !strcmp(l + 1, link) ?

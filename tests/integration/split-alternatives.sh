@@ -346,7 +346,7 @@ check_fails "the runtime package with the program in /usr/lib/zap-VARIANT/ is no
 check_fails "the haswell variant's -dev package, which has no code, gets its library's CPU check" 0 \
 	'E: libzap-dev-haswell needs a CPU with AVX, AVX2 and FMA \(x86-64-v3\).*Install libzap-dev-generic \(the generic variant\)' \
 	bash -c "dpkg-deb -I '$(zdeb libzap-dev-haswell)' preinst | tr '\n' ' '"
-zap_lint=$(cd "$ZD" && ls ./*.changes >/dev/null && lintian ./*.changes 2>&1 | grep '^E: ' || echo "E: no .changes")
+zap_lint=$(cd "$ZD" && if ls ./*.changes >/dev/null 2>&1; then lintian ./*.changes 2>&1 | grep '^E: '; else echo "E: no .changes"; fi)
 if [ -n "$zap_lint" ]; then not_ok "lintian: no error on the three-variant set" "$zap_lint"
 else ok "lintian: no error on the three-variant set"; fi
 
@@ -421,3 +421,23 @@ check_fails "a CPU without AVX2: apt installing the haswell library and its -dev
 	a=\$(dpkg --audit 2>&1 | grep -i zap || true); printf 'audit: %s | ' "\${a:-clean}"
 	u=\$(dpkg-query -W -f '\${db:Status-Abbrev} \${Package}\n' 'libzap*' 2>/dev/null | grep -v '^.n' || true); echo "unpacked: \${u:-none}"
 	EOF
+
+# A variant with no alternatives beside ones with (packages.alternatives[].variants):
+# small registers none; its program finds its library by its run path.
+zap_spec 1 | sed -e 's|provides = "libzap.so.2"; },|provides = "libzap.so.2"; variants = [ "generic", "has*" ]; },|' \
+	-e 's|zap-@suffix@/libzap.so"; },|zap-@suffix@/libzap.so"; variants = [ "generic", "haswell" ]; },|' \
+	-e 's|path = "/usr/lib/zap-@suffix@/zapinfo";|& variants = [ "generic", "haswell" ];|' \
+	-e "s|cflags = \\[ \"-Os\" \\];|cflags = [ \"-Os\" ]; ldflags = [ \"-Wl,-rpath,/$LIBDIR/zap-small\" ];|" >"$Z/nv.cfg"
+check_fails "a variant with no alternatives beside ones with: no update-alternatives line, no generic Provides; the others keep theirs" 0 \
+	'^small: Provides: libzap2 \(= 2\.1-1\) scripts: 0 \| haswell: Provides: libzap2 \(= 2\.1-1\), libzap\.so\.2 scripts: 3$' bash -c "
+	'$PADPACK' build -q -c '$Z/nv.cfg' --source '$Z/src' -B '$Z/bnv' &&
+	'$PADPACK' split -q -c '$Z/nv.cfg' -B '$Z/bnv' -o '$Z/nv' || exit 1
+	for v in small haswell; do
+		printf '%s: Provides: %s scripts: %s' \$v \"\$(dpkg-deb -f '$Z'/nv/libzap2-\${v}_*.deb Provides)\" \
+			\"\$(for p in libzap2 libzap-dev; do dpkg-deb -I '$Z'/nv/\$p-\${v}_*.deb postinst 2>/dev/null; done | grep -c 'update-alternatives --install')\"
+		[ \$v = small ] && printf ' | '
+	done; echo"
+sed 's/"has\*"/"hasswell"/' "$Z/nv.cfg" >"$Z/bad.cfg"
+check_fails "an alternative's variants glob that names no variant: refused at its line, listing the variants" 3 \
+	"bad\\.cfg:[0-9]+: alternative 'libzap\\.so\\.2-x86_64-linux-gnu': 'hasswell' names no variant; the variants are generic, haswell, small" \
+	"$PADPACK" split -c "$Z/bad.cfg" -B "$Z/bnv" -o "$Z/bad"
