@@ -598,6 +598,19 @@ static int unresolved(const struct pp_split *s, const struct pp_split_stage *st,
 		      const struct pp_split_file *f, const char *soname,
 		      const char *why, struct pp_err *err)
 {
+	const struct pp_alternative *alt =
+		pp_split_alt_unregistered(s, st->variant, soname);
+
+	if (alt)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: NEEDED %s is the "
+				  "generic name of alternative '%s', which "
+				  "variant %s does not register (%s:%u, its "
+				  "variants): give the variant's programs a run "
+				  "path to its own library (-Wl,-rpath,DIR), or "
+				  "let it register the alternative", st->dir,
+				  f->path, soname, alt->master.name,
+				  st->variant->name, s->spec->path,
+				  alt->variants_line);
 	return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: NEEDED %s cannot be "
 			  "resolved to a package: %s; install the package that "
 			  "provides it, or map it in %s: packages.needed = ( { "

@@ -377,6 +377,20 @@ char *pp_split_alt_target(const struct pp_split *s, const struct pp_variant *v,
 	return found;
 }
 
+const struct pp_alternative *pp_split_alt_unregistered(
+	const struct pp_split *s, const struct pp_variant *v, const char *soname)
+{
+	for (size_t k = 0; s->spec->coinstallable &&
+			   k < s->spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &s->spec->alternatives[k];
+		const char *base = strrchr(a->master.link, '/');
+
+		if (base && !strcmp(base + 1, soname) && !registers(a, v))
+			return a;
+	}
+	return NULL;
+}
+
 int pp_split_public_libdir(const struct pp_split *s, const char *dir)
 {
 	return pp_is_public_libdir(dir) || pp_split_alt_libdir(s, dir);

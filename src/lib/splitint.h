@@ -233,6 +233,10 @@ const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname);
  * finds a library that update-alternatives links there. */
 char *pp_split_alt_target(const struct pp_split *s, const struct pp_variant *v,
 			  const char *link);
+/* The alternative whose generic link is soname when variant v does not
+ * register it (packages.alternatives[].variants), or NULL. */
+const struct pp_alternative *pp_split_alt_unregistered(
+	const struct pp_split *s, const struct pp_variant *v, const char *soname);
 /* "alternative NAME: LINK -> PATH (priority N, PACKAGE)" lines for
  * --explain. */
 void pp_split_alt_explain(const struct pp_split *s, struct strbuf *out);

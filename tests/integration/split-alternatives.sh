@@ -441,3 +441,6 @@ sed 's/"has\*"/"hasswell"/' "$Z/nv.cfg" >"$Z/bad.cfg"
 check_fails "an alternative's variants glob that names no variant: refused at its line, listing the variants" 3 \
 	"bad\\.cfg:[0-9]+: alternative 'libzap\\.so\\.2-x86_64-linux-gnu': 'hasswell' names no variant; the variants are generic, haswell, small" \
 	"$PADPACK" split -c "$Z/bad.cfg" -B "$Z/bnv" -o "$Z/bad"
+check_fails "a variant left out of the library's alternative whose program needs the generic SONAME: the error says so, at the variants line" 3 \
+	"zapinfo: NEEDED libzap\\.so\\.2 is the generic name of alternative 'libzap\\.so\\.2-x86_64-linux-gnu', which variant small does not register \\(.*nv\\.cfg:[0-9]+, its variants\\): give the variant's programs a run path" \
+	"$PADPACK" split -c "$Z/nv.cfg" -B "$Z/b" -o "$Z/bad"
