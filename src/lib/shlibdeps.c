@@ -259,6 +259,13 @@ static const struct pp_split_file *in_run(struct pp_shlibs_ctx *ctx,
 
 		strbuf_addf(&path, "%s/%s", dirs.items[i], soname);
 		g = stage_find(st, path.buf);
+		if (!g) { /* a generic link update-alternatives makes */
+			char *alt = pp_split_alt_target(ctx->s, st->variant,
+							path.buf);
+
+			g = alt ? stage_find(st, alt) : NULL;
+			free(alt);
+		}
 		if (g && S_ISLNK(g->st.st_mode))
 			g = g->c.target ? stage_find(st, g->c.target) : NULL;
 		if (g && g->c.elf && pp_elf_compatible(g->c.elf, f->c.elf))
@@ -293,6 +300,8 @@ static int in_run_dep(const struct pp_split *s, size_t pkg,
 	strbuf_addf(&dep, "%s (>= %.*s)", q->variant && !p->variant ? q->base :
 		    q->name, (int)(strrchr(s->version, '-') - s->version),
 		    s->version);
+	if (s->spec->coinstallable && pp_split_alt_virtual(s, soname))
+		strbuf_addf(&dep, " | %s", pp_split_alt_virtual(s, soname));
 	update_dep(out, dep.buf, "");
 	strbuf_release(&dep);
 	return 0;
@@ -589,6 +598,19 @@ static int unresolved(const struct pp_split *s, const struct pp_split_stage *st,
 		      const struct pp_split_file *f, const char *soname,
 		      const char *why, struct pp_err *err)
 {
+	const struct pp_alternative *alt =
+		pp_split_alt_unregistered(s, st->variant, soname);
+
+	if (alt)
+		return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: NEEDED %s is the "
+				  "generic name of alternative '%s', which "
+				  "variant %s does not register (%s:%u, its "
+				  "variants): give the variant's programs a run "
+				  "path to its own library (-Wl,-rpath,DIR), or "
+				  "let it register the alternative", st->dir,
+				  f->path, soname, alt->master.name,
+				  st->variant->name, s->spec->path,
+				  alt->variants_line);
 	return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: NEEDED %s cannot be "
 			  "resolved to a package: %s; install the package that "
 			  "provides it, or map it in %s: packages.needed = ( { "

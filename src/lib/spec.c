@@ -518,6 +518,7 @@ static void alternative_release(struct pp_alternative *a)
 		alt_link_release(&a->slaves[i]);
 	free(a->slaves);
 	free(a->provides);
+	pp_strlist_release(&a->variants);
 }
 
 void pp_spec_release(struct pp_spec *spec)

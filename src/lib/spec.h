@@ -171,6 +171,9 @@ struct pp_alternative {
 	struct pp_alt_link *slaves;
 	size_t nr_slaves;
 	char *provides; /* a virtual package its package provides, or NULL */
+	struct pp_strlist variants; /* globs of the variants that register
+				       it; empty: every variant */
+	unsigned variants_line;
 };
 
 /* Maintainer scripts a package can have, in this order. */

@@ -343,6 +343,12 @@ static int read_package_about(struct pp_spec_loader *L, const config_setting_t *
 	       read_build_depends(L, g) ? -1 : 0;
 }
 
+/* Where a package may ship a file and update-alternatives a link. */
+static int under_usr(const char *path)
+{
+	return !strncmp(path, "/usr/", 5) && strncmp(path, "/usr/local/", 11);
+}
+
 /* One link of an alternative: a name update-alternatives accepts and two
  * absolute paths, templates with the variant's placeholders. */
 static int read_alt_link(struct pp_spec_loader *L, const config_setting_t *g,
@@ -366,6 +372,22 @@ static int read_alt_link(struct pp_spec_loader *L, const config_setting_t *g,
 					"absolute path; write where it is on "
 					"the installed system, e.g. /usr/lib/...",
 					pp_spec_is_abs_path(l->link) ? l->path : l->link);
+	if (!under_usr(l->link) || !under_usr(l->path))
+		return pp_setting_error(config_setting_get_member(g,
+					under_usr(l->link) ? "path" : "link"),
+					L->file, L->err, "'%s' is not under "
+					"/usr: a package's files and the links "
+					"update-alternatives makes for it go in "
+					"/usr (not /usr/local, /opt, /etc or "
+					"/bin, which merged /usr makes a link), "
+					"e.g. /usr/bin/NAME",
+					under_usr(l->link) ? l->path : l->link);
+	if (!strcmp(l->link, l->path))
+		return pp_setting_error(config_setting_get_member(g, "path"),
+					L->file, L->err, "'%s' is both the "
+					"link and the path: the path is each "
+					"variant's own file, e.g. with @suffix@ "
+					"in it", l->path);
 	return 0;
 }
 
@@ -406,8 +428,12 @@ static int read_alternative(struct pp_spec_loader *L, const config_setting_t *e,
 	if (read_alt_link(L, e, &a->master) < 0 ||
 	    check_alt_unique(L, e, &a->master) < 0 ||
 	    pp_spec_read_string(L, e, "provides", &a->provides, pp_spec_is_package_name,
-				"a package name, e.g. \"libblas.so.3\"") < 0)
+				"a package name, e.g. \"libblas.so.3\"") < 0 ||
+	    pp_spec_read_strings(L, e, "variants", &a->variants, NULL, 0) < 0)
 		return -1;
+	if (config_setting_get_member(e, "variants"))
+		a->variants_line = config_setting_source_line(
+					config_setting_get_member(e, "variants"));
 	a->slaves = xcalloc((size_t)n + 1, sizeof(*a->slaves));
 	for (int i = 0; i < n; i++) {
 		const config_setting_t *g = config_setting_get_elem(sl,

@@ -272,6 +272,9 @@ static const struct pp_skey alt_keys[] = {
 	{ "slaves", PP_ST_GROUPS, 0, alt_link_keys,
 	  "a list, e.g. ( { name = \"cblas.h-x86_64-linux-gnu\"; link = "
 	  "...; path = ...; } )" },
+	{ "variants", PP_ST_STRINGS, 0, NULL,
+	  "the variants that register it, names or globs, e.g. [ "
+	  "\"*-haswell\" ]; default every variant" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -4,6 +4,7 @@
  * Debian's libopenblas0-pthread/-openmp/-serial are. Each package that
  * holds an alternative's path registers it in postinst and unregisters
  * it in prerm (scripts/alternatives.postinst, .prerm). */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,59 @@ static long holder(const struct pp_split *s, const struct pp_variant *v,
 	return -1;
 }
 
+/* Whether variant v registers alternative a (its variants globs). */
+static int registers(const struct pp_alternative *a, const struct pp_variant *v)
+{
+	for (size_t i = 0; i < a->variants.nr; i++)
+		if (!fnmatch(a->variants.items[i], v->name, 0))
+			return 1;
+	return !a->variants.nr;
+}
+
+/* Each glob of an alternative's variants names a variant of the spec. */
+static int check_variant_globs(const struct pp_split *s, struct pp_err *err)
+{
+	const struct pp_spec *spec = s->spec;
+
+	for (size_t k = 0; k < spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &spec->alternatives[k];
+
+		for (size_t i = 0; i < a->variants.nr; i++) {
+			size_t n = 0;
+
+			while (n < spec->nr_variants &&
+			       fnmatch(a->variants.items[i],
+				       spec->variants[n].name, 0))
+				n++;
+			if (n == spec->nr_variants) {
+				char *all = pp_spec_variant_list(spec);
+
+				pp_err_set(err, PP_EXIT_INPUT, "%s:%u: "
+					   "alternative '%s': '%s' names no "
+					   "variant; the variants are %s",
+					   spec->path, a->variants_line,
+					   a->master.name, a->variants.items[i],
+					   all);
+				free(all);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Whether variants v and w register an alternative both. */
+static int share_alternative(const struct pp_spec *spec,
+			     const struct pp_variant *v,
+			     const struct pp_variant *w)
+{
+	for (size_t k = 0; k < spec->nr_alternatives; k++)
+		if (registers(&spec->alternatives[k], v) &&
+		    registers(&spec->alternatives[k], w))
+			return 1;
+	return 0;
+}
+
 static long priority_of(const struct pp_spec *spec, const struct pp_variant *v)
 {
 	long sum = 0;
@@ -102,6 +156,16 @@ static int link_words(const struct pp_split *s, const struct pp_variant *v,
 	char *name = link ? expand(s, v, l->name, err) : NULL;
 
 	*path = name ? expand(s, v, l->path, err) : NULL;
+	if (*path && holder(s, v, link) >= 0) {
+		pp_err_set(err, PP_EXIT_INPUT, "%s:%u: alternative '%s': %s "
+			   "is its link, but %s ships a file there, which "
+			   "update-alternatives would not replace; install "
+			   "each variant's file under a path of its own",
+			   s->spec->path, l->line, name, link,
+			   s->pkgs[holder(s, v, link)].name);
+		free(*path);
+		*path = NULL;
+	}
 	if (*path) {
 		char *dir = pp_dirname(link + 1);
 
@@ -176,7 +240,9 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 		rc = link_words(s, v, &a->slaves[i], &path, &install,
 				&dirs, err);
 		if (rc == 0 && holder(s, v, path) != pkg)
-			rc = not_held(s, v, &a->slaves[i], path, p->name, err);
+			rc = not_held(s, v, &a->slaves[i], path,
+				      holder(s, v, path) < 0 ? NULL : p->name,
+				      err);
 	}
 	if (rc == 0) {
 		append(&p->alt_install, "\n", install.buf);
@@ -197,6 +263,41 @@ static int add_alternative(struct pp_split *s, const struct pp_variant *v,
 	return rc;
 }
 
+/* update-alternatives' auto mode takes the highest priority; two
+ * variants of one priority leave the choice to the order of install. */
+static int check_priorities(const struct pp_split *s, struct pp_err *err)
+{
+	for (size_t a = 0; s->spec->nr_alternatives && a < s->nr_stages; a++)
+		for (size_t b = a + 1; b < s->nr_stages; b++) {
+			const struct pp_variant *v = s->stages[a].variant,
+						*w = s->stages[b].variant;
+			size_t k = 0;
+
+			if (priority_of(s->spec, v) != priority_of(s->spec, w) ||
+			    !share_alternative(s->spec, v, w))
+				continue;
+			while (k + 1 < s->spec->nr_axes &&
+			       v->values[k] == w->values[k])
+				k++;
+			return pp_err_set(err, PP_EXIT_INPUT, "%s:%u: variants "
+					  "%s and %s both have the "
+					  "update-alternatives priority %ld, "
+					  "and which one auto mode picks would "
+					  "depend on the order they were "
+					  "installed in; give their axis values "
+					  "(here %s, line %u, and %s, line %u) "
+					  "priorities that add up differently",
+					  s->spec->path, w->values[k]->line,
+					  v->name, w->name,
+					  priority_of(s->spec, v),
+					  v->values[k]->name,
+					  v->values[k]->line,
+					  w->values[k]->name,
+					  w->values[k]->line);
+		}
+	return 0;
+}
+
 int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
 {
 	int rc;
@@ -204,10 +305,17 @@ int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
 	if (!s->spec->coinstallable)
 		return 0;
 	rc = check_own_paths(s, err);
+	if (rc == 0)
+		rc = check_variant_globs(s, err);
+	if (rc == 0)
+		rc = check_priorities(s, err);
 	for (size_t i = 0; rc == 0 && i < s->nr_stages; i++)
 		for (size_t k = 0; rc == 0 && k < s->spec->nr_alternatives; k++)
-			rc = add_alternative(s, s->stages[i].variant,
-					     &s->spec->alternatives[k], err);
+			if (registers(&s->spec->alternatives[k],
+				      s->stages[i].variant))
+				rc = add_alternative(s, s->stages[i].variant,
+						     &s->spec->alternatives[k],
+						     err);
 	return rc;
 }
 
@@ -240,6 +348,45 @@ const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname)
 
 		if (a->provides && base && soname && !strcmp(base + 1, soname))
 			return a->provides;
+	}
+	return NULL;
+}
+
+char *pp_split_alt_target(const struct pp_split *s, const struct pp_variant *v,
+			  const char *link)
+{
+	char *found = NULL;
+
+	for (size_t k = 0; !found && k < s->spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &s->spec->alternatives[k];
+		struct pp_err ignored;
+		char *l, *path;
+
+		if (!registers(a, v))
+			continue;
+		pp_err_init(&ignored);
+		l = expand(s, v, a->master.link, &ignored);
+		path = l && !strcmp(l + 1, link) ?
+			expand(s, v, a->master.path, &ignored) : NULL;
+		if (path)
+			found = xstrdup(path + 1);
+		free(path);
+		free(l);
+		pp_err_release(&ignored);
+	}
+	return found;
+}
+
+const struct pp_alternative *pp_split_alt_unregistered(
+	const struct pp_split *s, const struct pp_variant *v, const char *soname)
+{
+	for (size_t k = 0; s->spec->coinstallable &&
+			   k < s->spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &s->spec->alternatives[k];
+		const char *base = strrchr(a->master.link, '/');
+
+		if (base && !strcmp(base + 1, soname) && !registers(a, v))
+			return a;
 	}
 	return NULL;
 }

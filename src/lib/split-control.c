@@ -253,12 +253,30 @@ static int tagged_modules(const struct pp_split *s, const struct pp_split_pkg *p
 	return elf;
 }
 
+/* Whether p holds an ELF file outside the multiarch directories (a
+ * program in /usr/lib/NAME/): another architecture's package would ship
+ * the same path with other contents, which Multi-Arch: same forbids
+ * (lintian: arch-dependent-file-not-in-arch-specific-directory). */
+static int arch_file_outside(const struct pp_split *s,
+			     const struct pp_split_pkg *p)
+{
+	for (size_t i = 0; s->triplet && i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+		if (f->c.elf && !S_ISLNK(f->st.st_mode) &&
+		    !strstr(f->path, s->triplet))
+			return 1;
+	}
+	return 0;
+}
+
 static const char *multi_arch_of(const struct pp_split *s,
 				 const struct pp_split_pkg *p)
 {
 	switch (p->role) {
 	case PP_ROLE_RUNTIME:
-		return p->arch_all ? "foreign" : "same";
+		return p->arch_all ? "foreign" :
+		       arch_file_outside(s, p) ? "" : "same";
 	case PP_ROLE_DEV:
 		return p->arch_all ? "foreign" :
 		       arch_config_script(s, p) ? "" : "same";

@@ -521,6 +521,32 @@ static void alternative(struct pp_split *s, struct pp_split_pkg *p)
 	p->isa_alternative = strbuf_detach(&sb, NULL);
 }
 
+/* The other packages of a variant whose code needs more than the
+ * baseline (its -dev, its data) get the same CPU check: apt unpacks them
+ * in the same run as the library, and one the library's preinst leaves
+ * behind would stay unpacked and unconfigurable (dpkg --audit). The
+ * variant's package needing the most flags gives them. */
+static void guard_variant(struct pp_split *s, struct pp_split_pkg *p)
+{
+	const struct pp_split_pkg *most = NULL;
+
+	if (p->isa_flags || !p->variant || p->common ||
+	    p->role == PP_ROLE_DBGSYM)
+		return;
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *q = &s->pkgs[i];
+
+		if (q->variant == p->variant && q->isa_flags && q->isa &&
+		    (!most || strlen(q->isa_flags) > strlen(most->isa_flags)))
+			most = q;
+	}
+	if (!most)
+		return;
+	p->isa_flags = xstrdup(most->isa_flags);
+	p->isa_names = xstrdup(most->isa_names);
+	p->isa_guard = xstrdup(most->isa);
+}
+
 int pp_split_isa_check(struct pp_split *s, struct pp_err *err)
 {
 	if (check_variants(s, err) < 0)
@@ -528,6 +554,8 @@ int pp_split_isa_check(struct pp_split *s, struct pp_err *err)
 	for (size_t i = 0; i < s->nr_pkgs; i++)
 		if (s->pkgs[i].role != PP_ROLE_DBGSYM)
 			package_needs(s, &s->pkgs[i]);
+	for (size_t i = 0; i < s->nr_pkgs; i++)
+		guard_variant(s, &s->pkgs[i]);
 	for (size_t i = 0; i < s->nr_pkgs; i++)
 		if (s->pkgs[i].isa_flags)
 			alternative(s, &s->pkgs[i]);

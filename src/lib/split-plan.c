@@ -628,6 +628,7 @@ void pp_split_release(struct pp_split *s)
 		free(p->isa_flags);
 		free(p->isa_names);
 		free(p->isa_alternative);
+		free(p->isa_guard);
 		free(p->alt_install);
 		free(p->alt_remove);
 		free(p->alt_names);

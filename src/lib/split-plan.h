@@ -107,6 +107,8 @@ struct pp_split_pkg {
 	char *isa_flags;          /* /proc/cpuinfo flags the preinst checks */
 	char *isa_names;          /* those extensions, for people */
 	char *isa_alternative;    /* the package to install instead */
+	char *isa_guard;          /* no code of its own, but its variant's
+				     ISA level: what its preinst names */
 	/* co-installable variants (split-alt.c): the maintainer-script
 	 * lines that register and unregister the package's alternatives,
 	 * and the virtual packages those provide; NULL/empty: none */

@@ -79,7 +79,8 @@ static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	const struct pp_axis_value *acc = accelerator(s, p);
 	char *libs = acc ? pp_strlist_join(&acc->accel.libs, " ") : NULL;
 	/* "x86-64-v3" of "x86-64-v3 (AVX, FMA)" */
-	char *level = p->isa ? xstrndup(p->isa, strcspn(p->isa, " ")) : NULL;
+	const char *isa = p->isa_guard ? p->isa_guard : p->isa;
+	char *level = isa ? xstrndup(isa, strcspn(isa, " ")) : NULL;
 	struct strbuf prio = STRBUF_INIT;
 
 	pp_vars_add(v, "name", s->spec->name);

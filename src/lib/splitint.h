@@ -244,6 +244,15 @@ int pp_split_alt_libdir(const struct pp_split *s, const char *dir);
  * alternative whose generic name is soname, or NULL: what programs linked
  * against the library may take from any provider. */
 const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname);
+/* The path (relative to the root) behind the generic link (relative to
+ * the root) of an alternative in variant v, or NULL: where the linker
+ * finds a library that update-alternatives links there. */
+char *pp_split_alt_target(const struct pp_split *s, const struct pp_variant *v,
+			  const char *link);
+/* The alternative whose generic link is soname when variant v does not
+ * register it (packages.alternatives[].variants), or NULL. */
+const struct pp_alternative *pp_split_alt_unregistered(
+	const struct pp_split *s, const struct pp_variant *v, const char *soname);
 /* "alternative NAME: LINK -> PATH (priority N, PACKAGE)" lines for
  * --explain. */
 void pp_split_alt_explain(const struct pp_split *s, struct strbuf *out);

@@ -258,3 +258,189 @@ if split_rev 2 "$WORK/debs2" >"$WORK/split2.log" 2>&1 &&
 else
 	not_ok "revisions 1 and 2 published in padpack repositories" "$(cat "$WORK/split2.log")"
 fi
+
+# ---- three variants, one of them AVX2 code, and a program ---------------
+# A second project, written from the documentation alone: libzap.so.2 and
+# its program zapinfo (linked with the generic SONAME) in three variants
+# (generic, an -O3 -march=x86-64-v3 "haswell" that must carry the CPU
+# check, a small -Os one), alternatives for the library, its .so link
+# (a -dev without headers) and the program, with a slave in a directory
+# nothing else of the package creates.
+Z=$WORK/zap
+mkdir -p "$Z/src"
+cat >"$Z/src/zap.c" <<'EOF'
+int zap_flavour(void) { return FLAVOUR; }
+void zap_scale(float *x, const float *y, float a, int n)
+{
+	for (int i = 0; i < n; i++)
+		x[i] = x[i] * a + y[i];
+}
+EOF
+cat >"$Z/src/zapinfo.c" <<'EOF'
+#include <stdio.h>
+int zap_flavour(void);
+int main(void) { printf("zap flavour %d\n", zap_flavour()); return 0; }
+EOF
+cat >"$Z/src/Makefile" <<'EOF'
+all: libzap.so.2.0.0 zapinfo
+libzap.so.2.0.0: zap.c
+	$(CC) $(CFLAGS) -fPIC -DFLAVOUR=$(FLAVOUR) -shared -Wl,-soname,libzap.so.2 $(LDFLAGS) -o $@ zap.c -Wl,--no-as-needed -lc
+zapinfo: zapinfo.c libzap.so.2.0.0
+	ln -sf libzap.so.2.0.0 libzap.so.2
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ zapinfo.c -L. -l:libzap.so.2
+install:
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGDIR) $(DESTDIR)/usr/share/zap-$(SFX)
+	install -m 0644 libzap.so.2.0.0 $(DESTDIR)$(LIBDIR)/
+	ln -sf libzap.so.2.0.0 $(DESTDIR)$(LIBDIR)/libzap.so.2
+	ln -sf libzap.so.2 $(DESTDIR)$(LIBDIR)/libzap.so
+	install -m 0755 zapinfo $(DESTDIR)$(PKGDIR)/
+	echo "zap $(SFX)" >$(DESTDIR)/usr/share/zap-$(SFX)/flavour
+EOF
+zap_spec() { # REVISION
+	cat <<EOF
+name = "zap";
+version = "2.1";
+maintainer = "Padpack Tests <tests@example.org>";
+summary = "scales vectors of floats";
+description = "A small library that scales vectors, built for several CPUs.";
+build = {
+	system = "make";
+	buildflags = true;
+	make_vars = [ "LIBDIR=/$LIBDIR/zap-@suffix@", "PKGDIR=/usr/lib/zap-@suffix@", "SFX=@suffix@" ];
+};
+axes = ( { name = "cpu"; values = (
+	{ name = "generic"; suffix = "generic"; priority = 10; isa = "x86-64"; make_vars = [ "FLAVOUR=1" ]; },
+	{ name = "haswell"; suffix = "haswell"; priority = 30; isa = "x86-64-v3"; isa_require = [ "avx2" ];
+	  cflags = [ "-O3", "-march=x86-64-v3" ]; make_vars = [ "FLAVOUR=2" ]; },
+	{ name = "small"; suffix = "small"; priority = 20; isa = "x86-64"; cflags = [ "-Os" ]; make_vars = [ "FLAVOUR=3" ]; }
+); } );
+packages = {
+	revision = "$1";
+	copyright = "$S/copyright";
+	variants = "coinstallable";
+	alternatives = (
+		{ name = "libzap.so.2-x86_64-linux-gnu";
+		  link = "/$LIBDIR/libzap.so.2";
+		  path = "/$LIBDIR/zap-@suffix@/libzap.so.2";
+		  provides = "libzap.so.2"; },
+		{ name = "libzap.so-x86_64-linux-gnu";
+		  link = "/$LIBDIR/libzap.so";
+		  path = "/$LIBDIR/zap-@suffix@/libzap.so"; },
+		{ name = "zapinfo";
+		  link = "/usr/bin/zapinfo";
+		  path = "/usr/lib/zap-@suffix@/zapinfo";
+		  slaves = ( { name = "zap-flavour"; link = "/usr/share/zap/flavour";
+			       path = "/usr/share/zap-@suffix@/flavour"; } ); }
+	);
+};
+EOF
+}
+zap_spec 1 >"$Z/zap.cfg"
+ZD=$Z/debs
+check "a program linked with the generic SONAME, which only the alternative provides: split resolves it to its variant's library" bash -c "
+	'$PADPACK' build -q -c '$Z/zap.cfg' --source '$Z/src' -B '$Z/b' &&
+	'$PADPACK' split -q -c '$Z/zap.cfg' -B '$Z/b' -o '$ZD'"
+zdeb() { ls "$ZD"/"$1"_*.deb; }
+check_fails "the runtime package with the program in /usr/lib/zap-VARIANT/ is not Multi-Arch: same (another architecture's would ship that path)" 0 \
+	'^no$' dpkg-deb -f "$(zdeb libzap2-generic)" Multi-Arch
+check_fails "the haswell variant's -dev package, which has no code, gets its library's CPU check" 0 \
+	'E: libzap-dev-haswell needs a CPU with AVX, AVX2 and FMA \(x86-64-v3\).*Install libzap-dev-generic \(the generic variant\)' \
+	bash -c "dpkg-deb -I '$(zdeb libzap-dev-haswell)' preinst | tr '\n' ' '"
+zap_lint=$(cd "$ZD" && if ls ./*.changes >/dev/null 2>&1; then lintian ./*.changes 2>&1 | grep '^E: '; else echo "E: no .changes"; fi)
+if [ -n "$zap_lint" ]; then not_ok "lintian: no error on the three-variant set" "$zap_lint"
+else ok "lintian: no error on the three-variant set"; fi
+
+zap_err() { # NAME PATTERN SED...: the zap spec changed by sed must fail split
+	local name=$1 pat=$2; shift 2
+	zap_spec 1 | sed "$@" >"$Z/bad.cfg"
+	check_fails "$name" 3 "$pat" "$PADPACK" split -c "$Z/bad.cfg" -B "$Z/b" -o "$Z/bad"
+}
+zap_err "two variants of one priority: refused, naming the values and their lines" \
+	'bad\.cfg:[0-9]+: variants generic and small both have the update-alternatives priority 10.*\(here generic, line [0-9]+, and small, line [0-9]+\)' \
+	-e 's/priority = 20/priority = 10/'
+zap_err "a link outside /usr: refused at its line" \
+	"bad\\.cfg:[0-9]+: setting 'packages.alternatives\\[zapinfo\\].link': '/opt/bin/zapinfo' is not under /usr" \
+	-e 's|link = "/usr/bin/zapinfo"|link = "/opt/bin/zapinfo"|'
+zap_err "a link in /bin (merged /usr makes it a link): refused at its line" \
+	"bad\\.cfg:[0-9]+: .*'/bin/zapinfo' is not under /usr" -e 's|link = "/usr/bin/zapinfo"|link = "/bin/zapinfo"|'
+zap_err "a link that is also the path: refused at its line" \
+	"bad\\.cfg:[0-9]+: .*is both the link and the path" \
+	-e 's|link = "/usr/bin/zapinfo"|link = "/usr/lib/zap-@suffix@/zapinfo"|'
+zap_err "a link where a package ships a file: refused, naming the package" \
+	"bad\\.cfg:[0-9]+: alternative 'zapinfo': /usr/share/zap-generic/flavour is its link, but libzap2-generic ships a file there" \
+	-e 's|link = "/usr/bin/zapinfo"|link = "/usr/share/zap-generic/flavour"|'
+zap_err "a slave whose file no package ships: said so (not 'not in the master's package')" \
+	"bad\\.cfg:[0-9]+: alternative 'zap-flavour': no package of variant generic holds /usr/share/zap-generic/flavor" \
+	-e 's|/usr/share/zap-@suffix@/flavour|/usr/share/zap-@suffix@/flavor|'
+
+ZUSE='cat >/tmp/use.c <<C
+#include <stdio.h>
+#include <string.h>
+int zap_flavour(void);
+int main(void) { char l[512]; FILE *m = fopen("/proc/self/maps", "r");
+	printf("flavour %d", zap_flavour());
+	while (fgets(l, sizeof l, m)) if (strstr(l, "libzap")) { printf(" from %s", strchr(l, 47)); break; }
+	return 0; }
+C
+gcc -o /tmp/use /tmp/use.c /usr/lib/x86_64-linux-gnu/libzap.so.2'
+zap_root() { # SCRIPT on stdin, in a fresh overlay with $ZD as /debs
+	cat >"$ZD/t.sh"
+	debian_root_run "$ZD" "sh -e /debs/t.sh"
+}
+if grep -qw avx2 /proc/cpuinfo; then
+	check_fails "three variants: auto mode takes the highest priority; --set switches what a program linked with libzap.so.2 loads (/proc/self/maps); the program's own alternative and its slave" 0 \
+		'^generic: flavour 1 from /usr/lib/x86_64-linux-gnu/zap-generic/libzap.so.2.0.0 \| all: .*zap-haswell/libzap.so.2 - priority 30.*zap-small/libzap.so.2 - priority 20 .*flavour 2 from /usr/lib/x86_64-linux-gnu/zap-haswell/libzap.so.2.0.0 \| set small: flavour 3 from /usr/lib/x86_64-linux-gnu/zap-small/libzap.so.2.0.0 zap flavour 3 zap small \| removed small: auto flavour 2 \| purged: nothing left$' \
+		zap_root <<-EOF
+		apt-get install -y -q /debs/$(basename "$(zdeb libzap2-generic)") >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+		$ZUSE
+		printf 'generic: %s | ' "\$(/tmp/use)"
+		apt-get install -y -q /debs/$(basename "$(zdeb libzap2-small)") /debs/$(basename "$(zdeb libzap-dev-small)") /debs/$(basename "$(zdeb libzap2-haswell)") >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+		printf 'all: %s %s | ' "\$(update-alternatives --display libzap.so.2-x86_64-linux-gnu | tr '\n' ' ')" "\$(/tmp/use)"
+		update-alternatives --set libzap.so.2-x86_64-linux-gnu /usr/lib/x86_64-linux-gnu/zap-small/libzap.so.2 >/dev/null
+		update-alternatives --set zapinfo /usr/lib/zap-small/zapinfo >/dev/null
+		printf 'set small: %s %s %s | ' "\$(/tmp/use)" "\$(zapinfo)" "\$(cat /usr/share/zap/flavour)"
+		dpkg -r libzap-dev-small libzap2-small >/dev/null 2>&1
+		printf 'removed small: %s %s | ' "\$(update-alternatives --query libzap.so.2-x86_64-linux-gnu | sed -n 's/^Status: //p')" "\$(/tmp/use | cut -d' ' -f1,2)"
+		dpkg -P libzap2-generic libzap2-haswell libzap2-small libzap-dev-small >/dev/null 2>&1
+		left=\$(ls /etc/alternatives/ /var/lib/dpkg/alternatives/ /usr/lib/x86_64-linux-gnu/ /usr/bin /usr/share /usr/lib | grep zap || true)
+		for a in libzap.so.2-x86_64-linux-gnu libzap.so-x86_64-linux-gnu zapinfo; do
+			update-alternatives --query \$a >/dev/null 2>&1 && left="\$left \$a"
+		done
+		echo "purged: \${left:-nothing left}"
+		EOF
+fi
+awk '/^flags/ { s = $0; n = split(s, w, " "); s = "";
+	for (i = 1; i <= n; i++) if (w[i] !~ /^(avx.*|fma|f16c)$/) s = s " " w[i];
+	print substr(s, 2); next } { print }' /proc/cpuinfo >"$ZD/cpuinfo"
+check_fails "a CPU without AVX2: apt installing the haswell library and its -dev refuses both, naming the generic variant, and leaves nothing unpacked (dpkg --audit)" 0 \
+	'E: libzap2-haswell needs a CPU with AVX, AVX2 and FMA .*Install libzap2-generic \(the generic variant\).* apt: 100 \| audit: clean \| unpacked: none$' \
+	zap_root <<-EOF
+	mount --bind /debs/cpuinfo /proc/cpuinfo
+	rc=0; apt-get install -y -q /debs/$(basename "$(zdeb libzap2-haswell)") /debs/$(basename "$(zdeb libzap-dev-haswell)") >/tmp/out 2>&1 || rc=\$?
+	grep '^E: ' /tmp/out | tr '\n' ' '; printf 'apt: %s | ' "\$rc"
+	a=\$(dpkg --audit 2>&1 | grep -i zap || true); printf 'audit: %s | ' "\${a:-clean}"
+	u=\$(dpkg-query -W -f '\${db:Status-Abbrev} \${Package}\n' 'libzap*' 2>/dev/null | grep -v '^.n' || true); echo "unpacked: \${u:-none}"
+	EOF
+
+# A variant with no alternatives beside ones with (packages.alternatives[].variants):
+# small registers none; its program finds its library by its run path.
+zap_spec 1 | sed -e 's|provides = "libzap.so.2"; },|provides = "libzap.so.2"; variants = [ "generic", "has*" ]; },|' \
+	-e 's|zap-@suffix@/libzap.so"; },|zap-@suffix@/libzap.so"; variants = [ "generic", "haswell" ]; },|' \
+	-e 's|path = "/usr/lib/zap-@suffix@/zapinfo";|& variants = [ "generic", "haswell" ];|' \
+	-e "s|cflags = \\[ \"-Os\" \\];|cflags = [ \"-Os\" ]; ldflags = [ \"-Wl,-rpath,/$LIBDIR/zap-small\" ];|" >"$Z/nv.cfg"
+check_fails "a variant with no alternatives beside ones with: no update-alternatives line, no generic Provides; the others keep theirs" 0 \
+	'^small: Provides: libzap2 \(= 2\.1-1\) scripts: 0 \| haswell: Provides: libzap2 \(= 2\.1-1\), libzap\.so\.2 scripts: 3$' bash -c "
+	'$PADPACK' build -q -c '$Z/nv.cfg' --source '$Z/src' -B '$Z/bnv' &&
+	'$PADPACK' split -q -c '$Z/nv.cfg' -B '$Z/bnv' -o '$Z/nv' || exit 1
+	for v in small haswell; do
+		printf '%s: Provides: %s scripts: %s' \$v \"\$(dpkg-deb -f '$Z'/nv/libzap2-\${v}_*.deb Provides)\" \
+			\"\$(for p in libzap2 libzap-dev; do dpkg-deb -I '$Z'/nv/\$p-\${v}_*.deb postinst 2>/dev/null; done | grep -c 'update-alternatives --install')\"
+		[ \$v = small ] && printf ' | '
+	done; echo"
+sed 's/"has\*"/"hasswell"/' "$Z/nv.cfg" >"$Z/bad.cfg"
+check_fails "an alternative's variants glob that names no variant: refused at its line, listing the variants" 3 \
+	"bad\\.cfg:[0-9]+: alternative 'libzap\\.so\\.2-x86_64-linux-gnu': 'hasswell' names no variant; the variants are generic, haswell, small" \
+	"$PADPACK" split -c "$Z/bad.cfg" -B "$Z/bnv" -o "$Z/bad"
+check_fails "a variant left out of the library's alternative whose program needs the generic SONAME: the error says so, at the variants line" 3 \
+	"zapinfo: NEEDED libzap\\.so\\.2 is the generic name of alternative 'libzap\\.so\\.2-x86_64-linux-gnu', which variant small does not register \\(.*nv\\.cfg:[0-9]+, its variants\\): give the variant's programs a run path" \
+	"$PADPACK" split -c "$Z/nv.cfg" -B "$Z/b" -o "$Z/bad"
