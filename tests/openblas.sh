@@ -310,7 +310,7 @@ done
 priority() {
 	local p
 	case $1 in pthread-*) p=100 ;; openmp-*) p=95 ;; *) p=90 ;; esac
-	case $1 in *-haswell) p=$((p + 5)) ;; esac
+	case $1 in *-haswell) p=$((p + 3)) ;; esac
 	echo "$p"
 }
 ALTS="libblas.so.3-x86_64-linux-gnu libblas.so-x86_64-linux-gnu libopenblas.so-x86_64-linux-gnu"
