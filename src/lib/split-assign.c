@@ -852,9 +852,11 @@ static void move_read(size_t file, const char *string, void *ctx)
 	       "read-only strings, and %s, its package, would neither hold "
 	       "nor depend on %s (the %s package) -> an architecture-"
 	       "independent package of its own that %s depends on, as "
-	       "Debian's libasound2-data, libx11-data, libthai-data (8 of "
-	       "the 11 Debian 12 libraries that read data of their source "
-	       "depend on a package of it, 3 hold it; doc/split.md)",
+	       "Debian's libasound2-data, libx11-data, libthai-data (of 21 "
+	       "Debian 12 libraries that read data of their source, 9 "
+	       "depend on its package, 7 of those an arch-all -data, "
+	       "-common or -config; 3 hold it; 9, mostly reading a daemon's "
+	       "configuration, neither; doc/split.md)",
 	       r->lib->c.soname, string, r->home->base, r->st->files[file].path,
 	       was, r->home->base);
 	c->explicit_variant = r->home->explicit_variant;
