@@ -847,6 +847,21 @@ static void move_read(size_t file, const char *string, void *ctx)
 		return;
 	was = c->base;
 	free(c->why);
+	if (!strncmp(r->st->files[file].path, "etc/", 4)) {
+		choose(c, xstrdup(r->home->base), r->home->role, "default: "
+		       "library data: the library %s names \"%s\" in its "
+		       "read-only strings, and %s, its package, would neither "
+		       "hold nor depend on %s (the %s package) -> configuration: "
+		       "the library's package, as Debian's libattr1 holds "
+		       "/etc/xattr.conf, libmagic1 /etc/magic and libnl-3-200 "
+		       "/etc/libnl-3 (libsensors5's libsensors-config is the "
+		       "other way; doc/split.md)",
+		       r->lib->c.soname, string, r->home->base,
+		       r->st->files[file].path, was);
+		c->explicit_variant = r->home->explicit_variant;
+		free(was);
+		return;
+	}
 	choose(c, pp_split_with_suffix(r->home->base, "data"), PP_ROLE_DATA,
 	       "default: library data: the library %s names \"%s\" in its "
 	       "read-only strings, and %s, its package, would neither hold "

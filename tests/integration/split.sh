@@ -724,6 +724,9 @@ check_library_data() {
 	const char *tiny_setting(void)
 	{
 		FILE *f = fopen("/usr/share/tiny/x.conf", "r");
+		FILE *e = fopen("/etc/tiny/site.conf", "r");
+		if (e)
+			fclose(e);
 		if (!f || !fgets(line, sizeof(line), f))
 			strcpy(line, "no configuration\n");
 		if (f)
@@ -742,10 +745,15 @@ check_library_data() {
 	echo 'const char *tiny_setting(void);' >"$S/usr/include/tiny.h"
 	echo 'setting from x.conf' >"$S/usr/share/tiny/x.conf"
 	echo 'more' >"$S/usr/share/tiny/extra/y.conf"
+	mkdir -p "$S/etc/tiny" && echo 'site' >"$S/etc/tiny/site.conf"
 	check_fails "library data: --explain names the rule, the library and the string" 0 \
 		'usr/share/tiny/x\.conf data -> libtiny1-data rule: default: library data: the library libtiny\.so\.1 names "/usr/share/tiny/x\.conf" .*libtiny1 -> libtiny1-data \(>= 1\.0-1\): its library libtiny\.so\.1 reads "/usr/share/tiny/x\.conf"' \
 		bash -c "'$PADPACK' split --stage '$S' --name tiny --version 1.0 --explain 2>&1 | tr '\n' ' ' | tr -s ' '"
 	check "library data: split" "$PADPACK" split --stage "$S" --name tiny --version 1.0 -o "$out" -q
+	check_fails "library data: configuration it names (/etc/tiny/site.conf) goes with the library, a conffile" 0 \
+		'^etc/tiny/site\.conf \| /etc/tiny/site\.conf$' \
+		bash -c "cd '$out' && printf '%s | ' \"\$(dpkg-deb -c libtiny1_1.0-1_amd64.deb | grep -o 'etc/tiny/.*')\" &&
+			dpkg-deb -I libtiny1_1.0-1_amd64.deb conffiles"
 	check_fails "library data: libtiny1 depends on libtiny1-data (arch all), which holds x.conf; y.conf, which it does not name, stays with the program" 0 \
 		'^libc6 \(>= [0-9.]+\), libtiny1-data \(>= 1\.0-1\) \| all foreign \| usr/share/tiny/x\.conf \| tiny: usr/share/tiny/extra/y\.conf$' \
 		bash -c "cd '$out' && printf '%s | ' \"\$(dpkg-deb -f libtiny1_1.0-1_amd64.deb Depends)\" \
@@ -758,14 +766,15 @@ check_library_data() {
 	fi
 	(cd "$out" && dpkg-scanpackages -m . /dev/null 2>/dev/null >Packages) || {
 		not_ok "library data: a Packages file of the packages (dpkg-scanpackages)"; return; }
-	check_fails "library data: apt installs libtiny1 alone (and what it depends on, libtiny1-data), not the program; a program using it reads x.conf" 0 \
-		'^installed: libtiny1 libtiny1-data \| no tiny \| setting from x\.conf $' \
+	check_fails "library data: apt installs libtiny1 alone (and what it depends on, libtiny1-data), not the program; its configuration is there and a program using it reads x.conf" 0 \
+		'^installed: libtiny1 libtiny1-data \| no tiny \| site setting from x\.conf $' \
 		debian_root_run "$out" "echo 'deb [trusted=yes] file:/debs ./' >/etc/apt/sources.list.d/local.list &&
 			apt-get -q -o Dir::Etc::SourceList=/etc/apt/sources.list.d/local.list -o Dir::Etc::SourceParts=- \\
 				-o APT::Get::List-Cleanup=0 update >/tmp/apt.log 2>&1 &&
 			apt-get install -y -q --no-install-recommends libtiny1 >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
 			printf 'installed: %s | ' \"\$(dpkg-query -W -f '\${Package} ' 'libtiny*' | sed 's/ \$//')\"
 			dpkg -s tiny >/dev/null 2>&1 && printf 'tiny | ' || printf 'no tiny | '
+			cat /etc/tiny/site.conf | tr '\n' ' '
 			/debs/use-tiny | tr '\n' ' '"
 }
 
