@@ -812,27 +812,32 @@ struct lib_reads {
 	const struct pp_split_stage *st;
 	const struct pp_split_file *lib;
 	struct choice *all;
-	const struct choice *home; /* the library's own choice */
+	const struct choice *home;  /* the library's own choice */
+	struct pp_strlist needed;   /* the packages of the libraries it needs */
 };
+
+/* The packages of the stage's libraries that r->lib needs (NEEDED). */
+static void needed_packages(struct lib_reads *r)
+{
+	for (size_t i = 0; i < r->st->nr; i++) {
+		const struct pp_split_file *g = &r->st->files[i];
+
+		if (g->c.cls == PP_CLASS_SHLIB && g->c.soname &&
+		    r->all[i].base && r->all[i].role == PP_ROLE_RUNTIME &&
+		    pp_strlist_find(&r->lib->c.elf->needed, g->c.soname) >= 0 &&
+		    pp_strlist_find(&r->needed, r->all[i].base) < 0)
+			pp_strlist_push(&r->needed, r->all[i].base);
+	}
+}
 
 /* Whether the library's package has what c places, or will depend on
  * it: its own package, a data package (split-relations.c makes it
  * depend on that), or the runtime package of a library it needs. */
 static int reaches(const struct lib_reads *r, const struct choice *c)
 {
-	if (!strcmp(c->base, r->home->base) || c->role == PP_ROLE_DATA)
-		return 1;
-	if (c->role != PP_ROLE_RUNTIME)
-		return 0;
-	for (size_t i = 0; i < r->st->nr; i++) {
-		const struct pp_split_file *g = &r->st->files[i];
-
-		if (g->c.cls == PP_CLASS_SHLIB && g->c.soname &&
-		    r->all[i].base && !strcmp(r->all[i].base, c->base) &&
-		    pp_strlist_find(&r->lib->c.elf->needed, g->c.soname) >= 0)
-			return 1;
-	}
-	return 0;
+	return !strcmp(c->base, r->home->base) || c->role == PP_ROLE_DATA ||
+	       (c->role == PP_ROLE_RUNTIME &&
+		pp_strlist_find(&r->needed, c->base) >= 0);
 }
 
 /* A data file the library names that its package would neither hold nor
@@ -847,7 +852,10 @@ static void move_read(size_t file, const char *string, void *ctx)
 		return;
 	was = c->base;
 	free(c->why);
-	if (!strncmp(r->st->files[file].path, "etc/", 4)) {
+	/* configuration another library's package holds already goes to
+	 * a data package both depend on, not back and forth */
+	if (!strncmp(r->st->files[file].path, "etc/", 4) &&
+	    c->role != PP_ROLE_RUNTIME) {
 		choose(c, xstrdup(r->home->base), r->home->role, "default: "
 		       "library data: the library %s names \"%s\" in its "
 		       "read-only strings, and %s, its package, would neither "
@@ -883,15 +891,17 @@ static void move_read(size_t file, const char *string, void *ctx)
 static void library_data_rule(const struct pp_split *s,
 			      const struct pp_split_stage *st, struct choice *all)
 {
-	struct lib_reads r = { s, st, NULL, all, NULL };
-
 	for (size_t i = 0; i < st->nr; i++) {
-		r.lib = &st->files[i];
-		r.home = &all[i];
-		if (r.lib->c.cls == PP_CLASS_SHLIB && r.lib->c.elf &&
-		    r.lib->c.elf->paths.nr && r.home->base &&
-		    r.home->role == PP_ROLE_RUNTIME)
-			pp_split_library_reads(s, st, r.lib, move_read, &r);
+		struct lib_reads r = { s, st, &st->files[i], all, &all[i],
+				       PP_STRLIST_INIT };
+
+		if (r.lib->c.cls != PP_CLASS_SHLIB || !r.lib->c.elf ||
+		    !r.lib->c.elf->paths.nr || !r.home->base ||
+		    r.home->role != PP_ROLE_RUNTIME)
+			continue;
+		needed_packages(&r);
+		pp_split_library_reads(s, st, r.lib, move_read, &r);
+		pp_strlist_release(&r.needed);
 	}
 }
 
