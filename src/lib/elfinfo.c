@@ -281,6 +281,80 @@ static int read_interp(struct reader *r)
 	return 0;
 }
 
+/* One string of a section, if it is an absolute path (as
+ * pp_elf_path_strings says). */
+static void push_path(const char *str, size_t n, struct pp_strlist *out)
+{
+	const char *pct = memchr(str, '%', n);
+
+	if (n < 2 || str[0] != '/')
+		return;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)str[i] <= ' ' || (unsigned char)str[i] >= 0x7f)
+			return;
+	if (pct) /* "/usr/share/%s/x": what comes before the component */
+		while (n > 0 && str + n > pct)
+			n = (size_t)((const char *)memrchr(str, '/', n) - str);
+	while (n > 1 && str[n - 1] == '/')
+		n--;
+	if (n < 2)
+		return;
+	pp_strlist_push_owned(out, xstrndup(str, n));
+}
+
+void pp_elf_path_strings(const char *buf, size_t len, struct pp_strlist *out)
+{
+	size_t at = 0;
+
+	while (at < len) {
+		const char *end = memchr(buf + at, '\0', len - at);
+		size_t n = end ? (size_t)(end - (buf + at)) : len - at;
+
+		if (buf[at] == '/')
+			push_path(buf + at, n, out);
+		at += n + 1;
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A shared library's path strings (struct pp_elf_info's paths): what is
+ * not loaded read-only (code, symbol tables, notes) is not read. */
+static void read_path_strings(struct reader *r)
+{
+	struct pp_strlist *paths = &r->out->paths;
+	Elf_Scn *scn = NULL;
+	size_t keep = 0;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(r->elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		d = NULL;
+		while ((d = elf_getdata(scn, d)))
+			if (d->d_buf)
+				pp_elf_path_strings(d->d_buf, d->d_size, paths);
+	}
+	if (!paths->nr)
+		return;
+	qsort(paths->items, paths->nr, sizeof(*paths->items), cmp_str);
+	for (size_t i = 0; i < paths->nr; i++) {
+		if (keep && !strcmp(paths->items[keep - 1], paths->items[i])) {
+			free(paths->items[i]);
+			continue;
+		}
+		paths->items[keep++] = paths->items[i];
+	}
+	paths->nr = keep;
+	paths->items[keep] = NULL;
+}
+
 static void set_kind(struct pp_elf_info *out, const GElf_Ehdr *eh)
 {
 	if (eh->e_type == ET_EXEC)
@@ -317,6 +391,8 @@ static int read_elf(struct reader *r)
 	if (r->dynsym && read_symbols(r) < 0)
 		return -1;
 	set_kind(r->out, &eh);
+	if (r->out->kind == PP_ELF_SHLIB)
+		read_path_strings(r);
 	return 0;
 }
 
@@ -382,6 +458,7 @@ void pp_elf_release(struct pp_elf_info *info)
 	free(info->interp);
 	pp_strlist_release(&info->needed);
 	pp_strlist_release(&info->runpath);
+	pp_strlist_release(&info->paths);
 	free_syms(info->undefined, info->nr_undefined);
 	free_syms(info->defined, info->nr_defined);
 	memset(info, 0, sizeof(*info));

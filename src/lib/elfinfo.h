@@ -45,6 +45,11 @@ struct pp_elf_info {
 	size_t nr_undefined;
 	struct pp_elf_sym *defined;   /* exported: global or weak, defined */
 	size_t nr_defined;
+	/* A shared library's read-only strings that are absolute paths
+	 * (pp_elf_path_strings of its SHF_ALLOC, non-executable PROGBITS
+	 * sections: .rodata, .data.rel.ro ...), sorted, each once: the files
+	 * it may read. Empty for other kinds. */
+	struct pp_strlist paths;
 };
 
 /* Whether the first bytes of a file are the ELF magic. */
@@ -58,6 +63,11 @@ int pp_elf_read(const char *path, struct pp_elf_info *out, struct pp_err *err);
 int pp_elf_read_memory(void *image, size_t size, const char *name,
 		       struct pp_elf_info *out, struct pp_err *err);
 void pp_elf_release(struct pp_elf_info *info);
+/* Appends to out the strings of a section's bytes (NUL-separated runs)
+ * that are absolute paths: "/" and a name, every byte printable and no
+ * blank; a format ("/usr/share/%s/x") is cut before the component that
+ * holds the first '%', a trailing '/' dropped; "/" alone is no path. */
+void pp_elf_path_strings(const char *buf, size_t len, struct pp_strlist *out);
 
 /* The Debian architecture of the file's ABI ("amd64", "arm64", ...) and
  * its multiarch triplet ("x86_64-linux-gnu"); NULL when not known. */

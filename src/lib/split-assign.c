@@ -505,6 +505,7 @@ static int spec_rule(const struct pp_split *s, const struct pp_split_stage *st,
 		       r->path);
 		c->role = role_of_name(c->base, r->role, f);
 		c->explicit_variant = names_variant(spec, r->package);
+		c->from_spec = 1;
 		return 0;
 	}
 	return 0;
@@ -803,6 +804,107 @@ static void follow_baseline(const struct pp_split_stage *st,
 	strbuf_release(&base);
 }
 
+/* ---- a library's data ------------------------------------------------ */
+
+/* A public library of the stage and what was chosen for it. */
+struct lib_reads {
+	const struct pp_split *s;
+	const struct pp_split_stage *st;
+	const struct pp_split_file *lib;
+	struct choice *all;
+	const struct choice *home;  /* the library's own choice */
+	struct pp_strlist needed;   /* the packages of the libraries it needs */
+};
+
+/* The packages of the stage's libraries that r->lib needs (NEEDED). */
+static void needed_packages(struct lib_reads *r)
+{
+	for (size_t i = 0; i < r->st->nr; i++) {
+		const struct pp_split_file *g = &r->st->files[i];
+
+		if (g->c.cls == PP_CLASS_SHLIB && g->c.soname &&
+		    r->all[i].base && r->all[i].role == PP_ROLE_RUNTIME &&
+		    pp_strlist_find(&r->lib->c.elf->needed, g->c.soname) >= 0 &&
+		    pp_strlist_find(&r->needed, r->all[i].base) < 0)
+			pp_strlist_push(&r->needed, r->all[i].base);
+	}
+}
+
+/* Whether the library's package has what c places, or will depend on
+ * it: its own package, a data package (split-relations.c makes it
+ * depend on that), or the runtime package of a library it needs. */
+static int reaches(const struct lib_reads *r, const struct choice *c)
+{
+	return !strcmp(c->base, r->home->base) || c->role == PP_ROLE_DATA ||
+	       (c->role == PP_ROLE_RUNTIME &&
+		pp_strlist_find(&r->needed, c->base) >= 0);
+}
+
+/* A data file the library names that its package would neither hold nor
+ * depend on goes to LIBRARY-data, which it depends on. */
+static void move_read(size_t file, const char *string, void *ctx)
+{
+	struct lib_reads *r = ctx;
+	struct choice *c = &r->all[file];
+	char *was;
+
+	if (!c->base || c->from_spec || reaches(r, c))
+		return;
+	was = c->base;
+	free(c->why);
+	/* configuration another library's package holds already goes to
+	 * a data package both depend on, not back and forth */
+	if (!strncmp(r->st->files[file].path, "etc/", 4) &&
+	    c->role != PP_ROLE_RUNTIME) {
+		choose(c, xstrdup(r->home->base), r->home->role, "default: "
+		       "library data: the library %s names \"%s\" in its "
+		       "read-only strings, and %s, its package, would neither "
+		       "hold nor depend on %s (the %s package) -> configuration: "
+		       "the library's package, as Debian's libattr1 holds "
+		       "/etc/xattr.conf, libmagic1 /etc/magic and libnl-3-200 "
+		       "/etc/libnl-3 (libsensors5's libsensors-config is the "
+		       "other way; doc/split.md)",
+		       r->lib->c.soname, string, r->home->base,
+		       r->st->files[file].path, was);
+		c->explicit_variant = r->home->explicit_variant;
+		free(was);
+		return;
+	}
+	choose(c, pp_split_with_suffix(r->home->base, "data"), PP_ROLE_DATA,
+	       "default: library data: the library %s names \"%s\" in its "
+	       "read-only strings, and %s, its package, would neither hold "
+	       "nor depend on %s (the %s package) -> an architecture-"
+	       "independent package of its own that %s depends on, as "
+	       "Debian's libasound2-data, libx11-data, libthai-data (of 21 "
+	       "Debian 12 libraries that read data of their source, 9 "
+	       "depend on its package, 7 of those an arch-all -data, "
+	       "-common or -config; 3 hold it; 9, mostly reading a daemon's "
+	       "configuration, neither; doc/split.md)",
+	       r->lib->c.soname, string, r->home->base, r->st->files[file].path,
+	       was, r->home->base);
+	c->explicit_variant = r->home->explicit_variant;
+	free(was);
+}
+
+/* Every public library's data within its reach (pp_split_library_reads),
+ * after the data rules and before the links that follow them. */
+static void library_data_rule(const struct pp_split *s,
+			      const struct pp_split_stage *st, struct choice *all)
+{
+	for (size_t i = 0; i < st->nr; i++) {
+		struct lib_reads r = { s, st, &st->files[i], all, &all[i],
+				       PP_STRLIST_INIT };
+
+		if (r.lib->c.cls != PP_CLASS_SHLIB || !r.lib->c.elf ||
+		    !r.lib->c.elf->paths.nr || !r.home->base ||
+		    r.home->role != PP_ROLE_RUNTIME)
+			continue;
+		needed_packages(&r);
+		pp_split_library_reads(s, st, r.lib, move_read, &r);
+		pp_strlist_release(&r.needed);
+	}
+}
+
 static int assign_stage(const struct pp_split *s, const struct pp_split_stage *st,
 			struct choice *all, struct pp_err *err)
 {
@@ -842,6 +944,8 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 				 (f->c.cls == PP_CLASS_SYMLINK))
 				rc = follow_rule(s, st, f, all, &n, &all[i], err);
 		}
+		if (pass == 1 && !rc)
+			library_data_rule(s, st, all);
 	}
 	release_names(&n);
 	for (size_t i = 0; i < st->nr && !rc; i++)

@@ -10,6 +10,7 @@ struct choice {
 	char *base;      /* package name, NULL when dropped */
 	enum pp_role role;
 	int explicit_variant; /* the name already names the variant */
+	int from_spec;   /* a packages.files rule chose: never moved */
 	char *why;
 };
 

@@ -10,18 +10,70 @@
 #include "splitint.h"
 #include "xalloc.h"
 
-static void add_rel(struct pp_strlist *rel, struct pp_strlist *why,
-		    const char *name, const char *ver, const char *reason)
+static void add_rel_op(struct pp_strlist *rel, struct pp_strlist *why,
+		       const char *name, const char *op, const char *ver,
+		       const char *reason)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "%s (= %s)", name, ver);
+	strbuf_addf(&sb, "%s (%s %s)", name, op, ver);
 	if (pp_strlist_find(rel, sb.buf) < 0) {
 		pp_strlist_push(rel, sb.buf);
 		if (why)
 			pp_strlist_push(why, reason);
 	}
 	strbuf_release(&sb);
+}
+
+static void add_rel(struct pp_strlist *rel, struct pp_strlist *why,
+		    const char *name, const char *ver, const char *reason)
+{
+	add_rel_op(rel, why, name, "=", ver, reason);
+}
+
+/* What a runtime package's libraries read (pp_split_library_reads) that
+ * a data package holds: the library depends on it. */
+struct data_reads {
+	const struct pp_split *s;
+	const struct pp_split_stage *st;
+	const struct pp_split_file *lib;
+	size_t pkg;
+	struct pp_strlist *rel, *why;
+};
+
+static void depend_on_data(size_t file, const char *string, void *ctx)
+{
+	struct data_reads *r = ctx;
+	long q = r->st->files[file].pkg;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (q < 0 || (size_t)q == r->pkg ||
+	    r->s->pkgs[q].role != PP_ROLE_DATA)
+		return;
+	strbuf_addf(&sb, "its library %s reads \"%s\" (a string of it), "
+		    "which %s holds: at least this version's data, as Debian's "
+		    "libasound2 depends on libasound2-data (>= 1.2.8-1) "
+		    "(library data: doc/split.md)", r->lib->c.soname, string,
+		    r->s->pkgs[q].name);
+	add_rel_op(r->rel, r->why, r->s->pkgs[q].name, ">=", r->s->version,
+		   sb.buf);
+	strbuf_release(&sb);
+}
+
+static void library_data(const struct pp_split *s, size_t pkg,
+			 struct pp_strlist *rel, struct pp_strlist *why)
+{
+	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	struct data_reads r = { s, NULL, NULL, pkg, rel, why };
+
+	for (size_t i = 0; i < p->nr_files; i++) {
+		r.st = &s->stages[p->files[i].stage];
+		r.lib = pp_split_at(s, p->files[i]);
+		if (r.lib->c.cls == PP_CLASS_SHLIB && r.lib->c.elf &&
+		    r.lib->c.elf->paths.nr)
+			pp_split_library_reads(s, r.st, r.lib, depend_on_data,
+					       &r);
+	}
 }
 
 /* Whether q ships a library one of p's .so links is for (with no such
@@ -109,6 +161,8 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 			why_dbgsym);
 		return;
 	}
+	if (p->role == PP_ROLE_RUNTIME)
+		library_data(s, pkg, rel, why);
 	for (size_t i = 0; i < s->nr_pkgs; i++) {
 		const struct pp_split_pkg *q = &s->pkgs[i];
 

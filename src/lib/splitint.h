@@ -150,6 +150,27 @@ int pp_split_regzipped_man(const char *path);
  * below it they go with the programs, else the library, else -dev. */
 #define PP_SPLIT_DATA_PACKAGE_BYTES (1024ULL * 1024)
 
+/* ---- a library's data (split-libdata.c) ---- */
+
+/* Whether a shared library's path string (absolute: "/usr/share/alsa")
+ * names the staged path (relative, no "./"): the path itself, or a
+ * directory above it that no other package fills (two names or more
+ * below usr/ or usr/local/: share/alsa, etc/foo, var/lib/foo; not
+ * share/icons, etc/xdg and the like); never what the documentation
+ * rules place (usr/share/doc, man, info, locale), the library's own
+ * directory libdir, a directory above it or a file in it. */
+int pp_split_string_names(const char *string, const char *path,
+			  const char *libdir);
+typedef void pp_split_read_fn(size_t file, const char *string, void *ctx);
+/* Calls fn with each data file of the stage (a regular file, not ELF,
+ * not for building; its index in st->files) that lib, a shared library
+ * with a SONAME, names in its read-only strings (pp_split_string_names;
+ * a public library directory never), with the string. */
+void pp_split_library_reads(const struct pp_split *s,
+			    const struct pp_split_stage *st,
+			    const struct pp_split_file *lib,
+			    pp_split_read_fn *fn, void *ctx);
+
 /* ---- writing a package tree's files (split-files.c) ---- */
 
 /* Creates the directories above path. */

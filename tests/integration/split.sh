@@ -8,6 +8,7 @@
 # lintian and installing into a clean root are in split-install.sh.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../core-cache.sh"
+source "$(dirname "$0")/../tools/debian-root.sh"
 
 export SOURCE_DATE_EPOCH=1700000000
 V=0.11.0-1
@@ -708,6 +709,76 @@ check_minimal_docs() {
 			'$PADPACK' split -c bad.cfg --stage '$S' --explain"
 }
 
+# A library's data (the library data rule): libtiny.so.1 reads
+# /usr/share/tiny/x.conf, which the data rule alone would put with the
+# program (package "tiny"); it goes to libtiny1-data (arch all), which
+# libtiny1 depends on. Installed alone with apt in a clean Debian 12
+# root, the library finds its file (alsa-lib's libasound2-data).
+check_library_data() {
+	local S=$WORK/ldata/stage out=$WORK/ldata/debs L=usr/lib/x86_64-linux-gnu c=$WORK/ldata
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	mkdir -p "$S/$L" "$S/usr/bin" "$S/usr/include" "$S/usr/share/tiny/extra" "$out"
+	cat >"$c/t.c" <<-'C'
+	#include <stdio.h>
+	#include <string.h>
+	static char line[80];
+	const char *tiny_setting(void)
+	{
+		FILE *f = fopen("/usr/share/tiny/x.conf", "r");
+		FILE *e = fopen("/etc/tiny/site.conf", "r");
+		if (e)
+			fclose(e);
+		if (!f || !fgets(line, sizeof(line), f))
+			strcpy(line, "no configuration\n");
+		if (f)
+			fclose(f);
+		return line;
+	}
+	C
+	printf '#include <stdio.h>\nconst char *tiny_setting(void);\nint main(void) { fputs(tiny_setting(), stdout); return 0; }\n' >"$c/m.c"
+	if ! { cc -O2 -fPIC -shared -Wl,-soname,libtiny.so.1 -o "$S/$L/libtiny.so.1.0.0" "$c/t.c" &&
+		ln -s libtiny.so.1.0.0 "$S/$L/libtiny.so.1" && ln -s libtiny.so.1 "$S/$L/libtiny.so" &&
+		cc -O2 -o "$S/usr/bin/tinytool" "$c/m.c" -L"$S/$L" -ltiny &&
+		cc -O2 -o "$out/use-tiny" "$c/m.c" "$S/$L/libtiny.so.1"; }; then
+		not_ok "library data: a staged tree built with cc"
+		return
+	fi
+	echo 'const char *tiny_setting(void);' >"$S/usr/include/tiny.h"
+	echo 'setting from x.conf' >"$S/usr/share/tiny/x.conf"
+	echo 'more' >"$S/usr/share/tiny/extra/y.conf"
+	mkdir -p "$S/etc/tiny" && echo 'site' >"$S/etc/tiny/site.conf"
+	check_fails "library data: --explain names the rule, the library and the string" 0 \
+		'usr/share/tiny/x\.conf data -> libtiny1-data rule: default: library data: the library libtiny\.so\.1 names "/usr/share/tiny/x\.conf" .*libtiny1 -> libtiny1-data \(>= 1\.0-1\): its library libtiny\.so\.1 reads "/usr/share/tiny/x\.conf"' \
+		bash -c "'$PADPACK' split --stage '$S' --name tiny --version 1.0 --explain 2>&1 | tr '\n' ' ' | tr -s ' '"
+	check "library data: split" "$PADPACK" split --stage "$S" --name tiny --version 1.0 -o "$out" -q
+	check_fails "library data: configuration it names (/etc/tiny/site.conf) goes with the library, a conffile" 0 \
+		'^etc/tiny/site\.conf \| /etc/tiny/site\.conf$' \
+		bash -c "cd '$out' && printf '%s | ' \"\$(dpkg-deb -c libtiny1_1.0-1_amd64.deb | grep -o 'etc/tiny/.*')\" &&
+			dpkg-deb -I libtiny1_1.0-1_amd64.deb conffiles"
+	check_fails "library data: libtiny1 depends on libtiny1-data (arch all), which holds x.conf; y.conf, which it does not name, stays with the program" 0 \
+		'^libc6 \(>= [0-9.]+\), libtiny1-data \(>= 1\.0-1\) \| all foreign \| usr/share/tiny/x\.conf \| tiny: usr/share/tiny/extra/y\.conf$' \
+		bash -c "cd '$out' && printf '%s | ' \"\$(dpkg-deb -f libtiny1_1.0-1_amd64.deb Depends)\" \
+			\"\$(dpkg-deb -f libtiny1-data_1.0-1_all.deb Architecture Multi-Arch | sed 's/^[^:]*: //' | tr '\n' ' ' | sed 's/ \$//')\" \
+			\"\$(dpkg-deb -c libtiny1-data_1.0-1_all.deb | sed 's|.* \./||' | grep '^usr/share/tiny/.*conf\$' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ \$//')\" &&
+			printf 'tiny: %s\n' \"\$(dpkg-deb -c tiny_1.0-1_amd64.deb | grep -o 'usr/share/tiny/[^ ]*conf')\""
+	if ! debian_root_prepare; then
+		not_ok "library data: a clean Debian 12 root (mmdebstrap)" "see above"
+		return
+	fi
+	(cd "$out" && dpkg-scanpackages -m . /dev/null 2>/dev/null >Packages) || {
+		not_ok "library data: a Packages file of the packages (dpkg-scanpackages)"; return; }
+	check_fails "library data: apt installs libtiny1 alone (and what it depends on, libtiny1-data), not the program; its configuration is there and a program using it reads x.conf" 0 \
+		'^installed: libtiny1 libtiny1-data \| no tiny \| site setting from x\.conf $' \
+		debian_root_run "$out" "echo 'deb [trusted=yes] file:/debs ./' >/etc/apt/sources.list.d/local.list &&
+			apt-get -q -o Dir::Etc::SourceList=/etc/apt/sources.list.d/local.list -o Dir::Etc::SourceParts=- \\
+				-o APT::Get::List-Cleanup=0 update >/tmp/apt.log 2>&1 &&
+			apt-get install -y -q --no-install-recommends libtiny1 >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
+			printf 'installed: %s | ' \"\$(dpkg-query -W -f '\${Package} ' 'libtiny*' | sed 's/ \$//')\"
+			dpkg -s tiny >/dev/null 2>&1 && printf 'tiny | ' || printf 'no tiny | '
+			cat /etc/tiny/site.conf | tr '\n' ' '
+			/debs/use-tiny | tr '\n' ' '"
+}
+
 # dh_compress in usr/share/doc: what is over 4 KiB and every changelog
 # gzipped, a link to such a file renamed with it; web pages, examples
 # and small files as they are (expat's upstream changelog was shipped
@@ -847,6 +918,7 @@ check_killed_strip
 check_minimal_docs
 check_doc_compress
 check_large_files
+check_library_data
 build_all
 # Files are shared only when every variant of the spec is there; without
 # nvcc the GPU variants are not, and each CPU variant keeps all its files.

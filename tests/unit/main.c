@@ -25,6 +25,7 @@ extern const struct t_case splitrules_tests[];
 extern const struct t_case fuzzfound_tests[];
 extern const struct t_case xzblocks_tests[];
 extern const struct t_case repocache_tests[];
+extern const struct t_case libdata_tests[];
 
 static const struct t_case *const suites[] = {
 	strbuf_tests,
@@ -47,6 +48,7 @@ static const struct t_case *const suites[] = {
 	splitrules_tests,
 	xzblocks_tests,
 	repocache_tests,
+	libdata_tests,
 	fuzzfound_tests,
 };
 
