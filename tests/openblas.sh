@@ -393,7 +393,9 @@ fi
 # ---- compared with Debian's own packages of the same source -------------
 # Debian's libopenblas0-T and libopenblas-T-dev (T the threading of a
 # dynamic variant built here), fetched once into the cache: the files
-# each has that the other has not (doc/openblas.md explains them), and
+# each has that the other has not (doc/openblas.md explains them; not
+# usr/share/doc or lintian's overrides, which are named after each
+# package and say things of the packaging, not the library), and
 # the symbols of libblas.so.3 and libopenblas.so.0.
 compare_debian() { # THREADING
 	local t=$1 dir=$CACHE/debian-$VERSION
@@ -410,7 +412,8 @@ def deb(d, name):
 def files(path):
     tar = subprocess.run(["dpkg-deb", "--fsys-tarfile", path], check=True, capture_output=True).stdout
     names = subprocess.run(["tar", "-tf", "-"], input=tar, check=True, capture_output=True).stdout.decode().split("\n")
-    return {n[1:] for n in names if n and not n.endswith("/") and "/usr/share/doc/" not in n}
+    return {n[1:] for n in names if n and not n.endswith("/") and "/usr/share/doc/" not in n
+            and "/usr/share/lintian/overrides/" not in n}
 def symbols(path, lib):
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["dpkg-deb", "-x", path, tmp], check=True)
