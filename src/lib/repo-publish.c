@@ -7,6 +7,7 @@
  * repo-garbage.c's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -750,22 +751,18 @@ static int split_tail(const struct pp_repo_base *b,
 	return 0;
 }
 
-/* The text of j as its suite's base followed by a tail, when it is one
- * (j->refs then in that order, j->from set, *sorted the refs as they
- * were); -1 when not. The base's key is checked once the index key is
- * made (plan_check). */
-static int plan_tail(struct publish *p, struct index_job *j, const char *comp,
-		     const char *arch, struct pp_repo_base *b,
-		     struct pp_stanza_ref **sorted)
+/* The text of j as the base recorded at path followed by a tail, when
+ * it is one (j->refs then in that order, j->from set, *sorted the refs as
+ * they were); -1 when not. The base's key is checked once the index key
+ * is made. */
+static int plan_tail_from(struct publish *p, struct index_job *j,
+			  const char *path, struct pp_repo_base *b,
+			  struct pp_stanza_ref **sorted)
 {
-	struct strbuf path = STRBUF_INIT;
 	struct pp_stanza_ref *order;
 	int rc = -1;
 
-	if (p->o->full || !p->cache->trusted)
-		return -1;
-	pp_repo_base_path(p->r->root, p->s->suite, comp, arch, &path);
-	if (pp_repo_base_load(path.buf, b) < 0)
+	if (pp_repo_base_load(path, b) < 0)
 		goto out;
 	for (size_t i = 0; i < 2; i++)
 		if ((b->compression & (i ? PP_REPO_XZ : PP_REPO_GZ)) &&
@@ -787,7 +784,36 @@ static int plan_tail(struct publish *p, struct index_job *j, const char *comp,
 out:
 	if (rc)
 		pp_repo_base_release(b);
-	strbuf_release(&path);
+	return rc;
+}
+
+/* The same, from the suite's own record, else from another suite's of
+ * the same component and architecture (a suite switched to a snapshot
+ * of one whose index has a tail: then its index is that one's, linked). */
+static int plan_tail(struct publish *p, struct index_job *j, const char *comp,
+		     const char *arch, struct pp_repo_base *b,
+		     struct pp_stanza_ref **sorted)
+{
+	struct strbuf own = STRBUF_INIT, pattern = STRBUF_INIT;
+	glob_t g;
+	int rc;
+
+	if (p->o->full || !p->cache->trusted)
+		return -1;
+	pp_repo_base_path(p->r->root, p->s->suite, comp, arch, &own);
+	rc = plan_tail_from(p, j, own.buf, b, sorted);
+	if (!rc)
+		goto out;
+	pp_repo_base_path(p->r->root, "*", comp, arch, &pattern);
+	if (glob(pattern.buf, GLOB_NOSORT, NULL, &g) != 0)
+		goto out;
+	for (size_t i = 0; i < g.gl_pathc && rc; i++)
+		if (strcmp(g.gl_pathv[i], own.buf))
+			rc = plan_tail_from(p, j, g.gl_pathv[i], b, sorted);
+	globfree(&g);
+out:
+	strbuf_release(&own);
+	strbuf_release(&pattern);
 	return rc;
 }
 
