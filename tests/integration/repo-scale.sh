@@ -309,6 +309,10 @@ check "... apt-cache sees the package in the tail" bash -c "
 check "... and apt-get installs it" bash -c "
 	$(declare -f install); WORK='$WORK'; rm -rf '$WORK/root'; install '$WORK/apt-tail' bench00200a > '$WORK/inst-tail.log' 2>&1 &&
 	test -f '$WORK/root/usr/share/bench00200a/bench00200a'"
+check "... and apt reads it from Packages.gz (two gzip members) too" bash -c "
+	'$APT' '$WORK/apt-tailgz' 'deb [trusted=yes] file:$T testing main' -o Acquire::CompressionTypes::Order::=gz \
+		-o Debug::pkgAcquire::Worker=1 update 2>&1 | grep -q 'binary-amd64_Packages.gz%0aExpected' &&
+	APT_CONFIG='$WORK/apt-tailgz/apt.conf' apt-cache policy bench00200a | grep -q 'Candidate: 1.0'"
 # A damaged record is not trusted: the index is made whole, sorted.
 rec=$T/db/zcache/.base,testing,main,amd64
 printf 'X' | dd of="$rec" bs=1 seek=200 conv=notrunc status=none
