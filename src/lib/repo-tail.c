@@ -9,18 +9,31 @@
 /* A cache of this machine (native byte order and SHA256_CTX layout),
  * checked by the SHA-256 of everything before it at its end: a torn or
  * edited record is ignored, and the index made anew. */
-static const char magic[16] = "padpack base 1\n";
+static const char magic[16] = "padpack base 2\n";
+
+/* Eight bytes at a time: 100,000 names and stat keys (9 MB) a publish;
+ * a match only says which stanzas to take as the base, and the base's
+ * SHA-256 key is checked after. */
+static uint64_t fp_mix(const char *s, uint64_t h)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	size_t n = strlen(s);
+	uint64_t w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w ^ ((uint64_t)n << 56)) * k;
+	return h ^ (h >> 32);
+}
 
 uint64_t pp_repo_base_fp(const char *id, const char *id2)
 {
-	uint64_t h = 14695981039346656037ull;
-
-	for (const unsigned char *s = (const unsigned char *)id; *s; s++)
-		h = (h ^ *s) * 1099511628211ull;
-	h = (h ^ 0xff) * 1099511628211ull;
-	for (const unsigned char *s = (const unsigned char *)id2; *s; s++)
-		h = (h ^ *s) * 1099511628211ull;
-	return h;
+	return fp_mix(id2, fp_mix(id, 14695981039346656037ull));
 }
 
 void pp_repo_base_path(const char *root, const char *suite, const char *comp,

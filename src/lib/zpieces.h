@@ -10,7 +10,9 @@
  *    streams, each but the last ended by a sync flush (as pigz does);
  *  - xz: one stream whose blocks are the pieces, with its index.
  * Any gzip or xz reader (apt, zcat, xzcat) reads the result. The output
- * depends only on the text and the level, never on the cache. */
+ * depends only on the text and the level, never on the cache.
+ * pp_zpieces_compress_tail makes what follows such a file when a text
+ * is continued: a second gzip member, more blocks of the xz stream. */
 #ifndef PP_ZPIECES_H
 #define PP_ZPIECES_H
 
