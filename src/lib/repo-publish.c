@@ -407,8 +407,10 @@ static void sink_capture(struct index_sink *s, const struct strbuf *out)
 	free(s->blocks);
 	s->blocks = NULL;
 	if (s->is_xz && pp_zpieces_xz_blocks(out->buf, out->len, &s->blocks,
-					     &s->nr_blocks, &index_at) < 0)
+					     &s->nr_blocks, &index_at) < 0) {
+		index_hash_update(&s->h, out->buf, out->len); /* no base */
 		return;
+	}
 	index_hash_update(&s->h, out->buf, (size_t)index_at);
 	s->made.prefix = (uint64_t)s->h.size;
 	pp_sha256_save(&s->h.sha256, s->made.state);
@@ -465,8 +467,8 @@ static int sink_copy_base(struct index_sink *s, struct pp_err *err)
 	    st.st_mtim.tv_sec != s->from->mtime_sec ||
 	    st.st_mtim.tv_nsec != s->from->mtime_nsec ||
 	    s->from->prefix > s->from->size) {
-		rc = pp_err_set(err, PP_EXIT_IO, "'%s' is not the file recorded",
-				path.buf);
+		rc = pp_err_set(err, PP_EXIT_IO, "'%s' changed while it was "
+				"published from; publish again", path.buf);
 		goto out;
 	}
 	while (!rc && (uint64_t)off < s->from->prefix) {
@@ -614,8 +616,6 @@ static void index_job_init(struct index_job *j, const struct publish *p,
 static void index_job_release(struct index_job *j)
 {
 	hash_job_finish(&j->hasher, 1);
-	for (size_t i = 0; j->from && i < 2; i++)
-		j->sink[i].from = NULL;
 	free(j->refs);
 	strbuf_release(&j->gz);
 	strbuf_release(&j->xz);
