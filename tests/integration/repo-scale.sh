@@ -6,7 +6,9 @@
 # published before; a Packages listed in Release but not written (what a
 # suite over 16 MiB publishes) is read by apt and by verify; a suite
 # set to publish .xz alone is read by apt; an add or a remove writes its
-# changes to db/<suite>.list.log, not the whole list.
+# changes to db/<suite>.list.log, not the whole list; added packages go
+# after a sorted base, published from the served files' first bytes and
+# the hash states kept after them, and a removal sorts the index whole.
 source "$(dirname "$0")/../lib.sh"
 APT=$TOP/tests/tools/apt-private.sh
 
