@@ -7,6 +7,7 @@
  * repo-garbage.c's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 #include "progress.h"
 #include "repo-internal.h"
 #include "repo-publish.h"
+#include "repo-tail.h"
+#include "sha256-state.h"
 #include "sort.h"
 #include "tree.h"
 #include "zpieces.h"
@@ -39,26 +42,26 @@
  * none, and MD5 of a large index cost twice its SHA-256 (which has the
  * CPU's instructions). */
 struct index_hash {
-	struct pp_hash sha256;
+	struct pp_sha256 sha256; /* its state can be kept (repo-tail.h) */
 	long long size;
 };
 
 static void index_hash_init(struct index_hash *h)
 {
-	pp_hash_init(&h->sha256, PP_SHA256);
+	pp_sha256_init(&h->sha256);
 	h->size = 0;
 }
 
 static void index_hash_update(struct index_hash *h, const void *data,
 			      size_t len)
 {
-	pp_hash_update(&h->sha256, data, len);
+	pp_sha256_update(&h->sha256, data, len);
 	h->size += (long long)len;
 }
 
 static void index_hash_final(struct index_hash *h, struct index_file *f)
 {
-	pp_hash_final_hex(&h->sha256, f->sha256);
+	pp_sha256_final_hex(&h->sha256, f->sha256);
 	f->size = h->size;
 }
 
@@ -76,7 +79,8 @@ static void hash_data(const void *data, size_t len, struct index_file *f)
  * not made): its CRC-32, which the gzip trailer joined from cached pieces
  * must match. */
 static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
-			 uint32_t *crc, const atomic_int *cancel)
+			 uint32_t *crc, const atomic_int *cancel,
+			 const struct pp_repo_base *from, unsigned char *state)
 {
 	struct strbuf chunk = STRBUF_INIT;
 	struct index_hash h;
@@ -84,7 +88,13 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
 	uLong c = crc32(0, NULL, 0);
 
 	index_hash_init(&h);
-	for (size_t i = 0; i < t->nr && !atomic_load(cancel); i++) {
+	if (from) { /* the base's text hashed before: the blank line after it */
+		pp_sha256_load(&h.sha256, from->text_state);
+		h.size = (long long)from->text_len;
+		index_hash_update(&h, "\n", 1);
+		first = (size_t)from->nr;
+	}
+	for (size_t i = first; i < t->nr && !atomic_load(cancel); i++) {
 		size += t->s[i].len + 1;
 		if (size < (64 << 10) && i + 1 < t->nr)
 			continue;
@@ -96,6 +106,8 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
 		first = i + 1;
 		size = 0;
 	}
+	if (state) /* the state after the whole text: a base's */
+		pp_sha256_save(&h.sha256, state);
 	index_hash_final(&h, f);
 	if (crc)
 		*crc = (uint32_t)c;
@@ -108,6 +120,8 @@ static void hash_stanzas(const struct pp_stanzas *t, struct index_file *f,
  * index is linked from an earlier publish). */
 struct hash_job {
 	const struct pp_stanzas *text;
+	const struct pp_repo_base *from; /* NULL: the whole text */
+	unsigned char state[PP_SHA256_STATE_SIZE]; /* after it */
 	struct index_file f;
 	int with_crc;
 	uint32_t crc;
@@ -120,14 +134,16 @@ static void *hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
-	hash_stanzas(j->text, &j->f, j->with_crc ? &j->crc : NULL, &j->cancel);
+	hash_stanzas(j->text, &j->f, j->with_crc ? &j->crc : NULL, &j->cancel,
+		     j->from, j->from ? NULL : j->state);
 	return NULL;
 }
 
 static void hash_job_start(struct hash_job *j, const struct pp_stanzas *text,
-			   int with_crc)
+			   int with_crc, const struct pp_repo_base *from)
 {
 	j->text = text;
+	j->from = from;
 	j->with_crc = with_crc;
 	atomic_init(&j->cancel, 0);
 	j->threaded = pp_thread_start(&j->tid, hash_job_run, j) == 0;
@@ -264,7 +280,8 @@ static int read_missing(struct publish *p, char **names, size_t n,
 /* What an index is made from, for its reuse: each pool file's name and
  * stat key, in index order, and how it is compressed. */
 static void index_key(const struct pp_stanza_ref *sel, size_t n,
-		      unsigned compression, char *hex)
+		      unsigned compression, char *hex, size_t base_nr,
+		      unsigned char *base_md)
 {
 	static const char *const tag[] = {
 		[PP_REPO_GZ] = "padpack Packages 1: gzip -9\n",
@@ -272,24 +289,30 @@ static void index_key(const struct pp_stanza_ref *sel, size_t n,
 		[PP_REPO_GZ | PP_REPO_XZ] = "padpack Packages 1: gzip -9, xz -6\n",
 	};
 	struct strbuf chunk = STRBUF_INIT;
-	struct pp_hash h;
+	struct pp_sha256 h, base;
 
 	/* gathered into chunks: 300,000 small updates cost more than the
 	 * hashing */
-	pp_hash_init(&h, PP_SHA256);
+	pp_sha256_init(&h);
 	strbuf_addstr(&chunk, tag[compression & PP_REPO_COMPRESSION]);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_add(&chunk, sel[i].id, strlen(sel[i].id) + 1);
 		strbuf_addstr(&chunk, sel[i].id2);
 		strbuf_addch(&chunk, '\n');
-		if (chunk.len >= (64 << 10) || i + 1 == n) {
-			pp_hash_update(&h, chunk.buf, chunk.len);
+		if (chunk.len >= (64 << 10) || i + 1 == n || i + 1 == base_nr) {
+			pp_sha256_update(&h, chunk.buf, chunk.len);
 			strbuf_reset(&chunk);
+		}
+		if (i + 1 == base_nr) { /* the key of the first base_nr alone */
+			base = h;
+			pp_sha256_final(&base, base_md);
 		}
 	}
 	if (chunk.len) /* the tag of an empty index */
-		pp_hash_update(&h, chunk.buf, chunk.len);
-	pp_hash_final_hex(&h, hex);
+		pp_sha256_update(&h, chunk.buf, chunk.len);
+	if (!n)
+		memset(base_md, 0, 32);
+	pp_sha256_final_hex(&h, hex);
 	strbuf_release(&chunk);
 }
 
@@ -347,6 +370,16 @@ struct index_sink {
 	 * after it; done_rc and done_err, what that commit gave */
 	int committed, done_rc;
 	struct pp_err done_err;
+	int is_xz;
+	/* set: the file starts with the base's bytes, copied from the
+	 * served file, and its hash goes on from the state after them */
+	const struct pp_repo_base_out *from;
+	const char *root;
+	/* else, once done: where a later file may go on from (a base) */
+	struct pp_repo_base_out made;
+	uint64_t (*blocks)[2]; /* an xz file's blocks */
+	size_t nr_blocks;
+	int captured;
 };
 
 /* A synced file's writeback started every few megabytes as it is
@@ -365,11 +398,36 @@ static void sink_part(void *ctx, const struct strbuf *out)
 	}
 }
 
+/* The state a later file goes on from: after the whole .gz (a tail is a
+ * gzip member of its own), after the .xz's blocks (before its index). */
+static void sink_capture(struct index_sink *s, const struct strbuf *out)
+{
+	uint64_t index_at = out->len;
+
+	free(s->blocks);
+	s->blocks = NULL;
+	if (s->is_xz && pp_zpieces_xz_blocks(out->buf, out->len, &s->blocks,
+					     &s->nr_blocks, &index_at) < 0) {
+		index_hash_update(&s->h, out->buf, out->len); /* no base */
+		return;
+	}
+	index_hash_update(&s->h, out->buf, (size_t)index_at);
+	s->made.prefix = (uint64_t)s->h.size;
+	pp_sha256_save(&s->h.sha256, s->made.state);
+	index_hash_update(&s->h, out->buf + index_at,
+			  out->len - (size_t)index_at);
+	s->captured = 1;
+}
+
 static void sink_done(void *ctx, const struct strbuf *out)
 {
 	struct index_sink *s = ctx;
 
-	sink_part(s, out);
+	pp_filebuf_add(s->fb, out->buf, out->len);
+	if (s->from)
+		index_hash_update(&s->h, out->buf, out->len);
+	else
+		sink_capture(s, out);
 	index_hash_final(&s->h, s->f);
 	if (out->len >= 8) /* the trailer's CRC-32 and size, little-endian */
 		s->trailer_crc = (uint32_t)(unsigned char)out->buf[out->len - 8] |
@@ -391,6 +449,47 @@ static void sink_abort(struct index_sink *s)
 	s->fb = NULL;
 }
 
+/* The served file's first bytes, the base's, copied into the new one
+ * (copy_file_range: no read into memory; a reflink where the file system
+ * has them), once the stored file is checked to be the one recorded. */
+static int sink_copy_base(struct index_sink *s, struct pp_err *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	loff_t off = 0;
+	struct stat st;
+	int fd, rc = 0;
+
+	strbuf_addf(&path, "%s/db/indices/files/%s", s->root, s->from->sha256);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 ||
+	    (uint64_t)st.st_size != s->from->size ||
+	    (uint64_t)st.st_ino != s->from->ino ||
+	    st.st_mtim.tv_sec != s->from->mtime_sec ||
+	    st.st_mtim.tv_nsec != s->from->mtime_nsec ||
+	    s->from->prefix > s->from->size) {
+		rc = pp_err_set(err, PP_EXIT_IO, "'%s' changed while it was "
+				"published from; publish again", path.buf);
+		goto out;
+	}
+	while (!rc && (uint64_t)off < s->from->prefix) {
+		ssize_t n = copy_file_range(fd, &off, s->fb->of.fd, NULL,
+					    (size_t)(s->from->prefix - (uint64_t)off),
+					    0);
+		if (n <= 0)
+			rc = pp_err_errno(err, PP_EXIT_IO, "cannot copy '%s'",
+					  path.buf);
+	}
+	if (!rc && pp_sha256_load(&s->h.sha256, s->from->state) < 0)
+		rc = pp_err_set(err, PP_EXIT_IO, "a damaged hash state");
+	s->h.size = (long long)s->from->prefix;
+	s->kicked = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&path);
+	return rc;
+}
+
 /* Opened anew: a text compressed again starts the file over. */
 static int sink_open(struct index_sink *s, struct pp_err *err)
 {
@@ -407,7 +506,8 @@ static int sink_open(struct index_sink *s, struct pp_err *err)
 	}
 	s->fb->of.sync = s->sync;
 	index_hash_init(&s->h);
-	return 0;
+	s->captured = 0;
+	return s->from ? sink_copy_base(s, err) : 0;
 }
 
 static int sink_commit(struct index_sink *s, struct pp_err *err)
@@ -439,6 +539,11 @@ struct index_job {
 	struct hash_job hasher;      /* the text's hashes */
 	struct pp_err err;
 	int rc;
+	/* set: the text is the base's then a tail (tail: its stanzas, after
+	 * an empty one: the blank line after the base) */
+	struct pp_repo_base *from;
+	struct pp_stanzas tail;
+	struct pp_stanza_ref *tail_refs;
 };
 
 static void hash_output(void *ctx, const struct strbuf *out)
@@ -463,12 +568,20 @@ static void *index_job_run(void *arg)
 		if (!(j->compression & (i ? PP_REPO_XZ : PP_REPO_GZ)))
 			continue;
 		outs[nr_outs++] = all[i];
+		j->sink[i].from = j->from ? &j->from->out[i] : NULL;
 		j->rc = sink_open(&j->sink[i], &j->err);
 	}
 	if (j->rc)
 		return NULL;
-	j->rc = pp_zpieces_compress_stanzas(&j->text, outs, nr_outs,
-					    j->zcache, &j->err);
+	if (j->from)
+		j->rc = pp_zpieces_compress_tail(&j->tail, outs, nr_outs,
+						 j->zcache,
+						 (const uint64_t (*)[2])j->from->blocks,
+						 (size_t)j->from->nr_blocks,
+						 &j->err);
+	else
+		j->rc = pp_zpieces_compress_stanzas(&j->text, outs, nr_outs,
+						    j->zcache, &j->err);
 	return NULL;
 }
 
@@ -494,6 +607,8 @@ static void index_job_init(struct index_job *j, const struct publish *p,
 		j->sink[i].path = strbuf_detach(&path, NULL);
 		j->sink[i].sync = p->r->no_sync ? 0 : PP_SYNC;
 		j->sink[i].f = &j->hashes[i + 1];
+		j->sink[i].is_xz = i;
+		j->sink[i].root = p->r->root;
 		pp_err_init(&j->sink[i].done_err);
 	}
 }
@@ -507,8 +622,10 @@ static void index_job_release(struct index_job *j)
 	for (size_t i = 0; i < 2; i++) {
 		sink_abort(&j->sink[i]);
 		free(j->sink[i].path);
+		free(j->sink[i].blocks);
 		pp_err_release(&j->sink[i].done_err);
 	}
+	free(j->tail_refs);
 	pp_err_release(&j->err);
 }
 
@@ -577,6 +694,236 @@ static int keep_for_reuse(struct publish *p, const struct index_job *j,
 	return rc;
 }
 
+/* A tail of at most so many stanzas or bytes follows a base; past it,
+ * the index is made whole again, sorted, and becomes the new base. */
+#define TAIL_MAX_STANZAS 256
+#define TAIL_MAX_BYTES (1u << 20)
+
+/* Whether the stored file of a base's output is there as recorded. */
+static int base_out_intact(const char *root, const struct pp_repo_base_out *o)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ok;
+
+	strbuf_addf(&path, "%s/db/indices/files/%s", root, o->sha256);
+	ok = stat(path.buf, &st) == 0 && (uint64_t)st.st_size == o->size &&
+	     (uint64_t)st.st_ino == o->ino &&
+	     st.st_mtim.tv_sec == o->mtime_sec &&
+	     st.st_mtim.tv_nsec == o->mtime_nsec && o->prefix <= o->size;
+	strbuf_release(&path);
+	return ok;
+}
+
+/* The stanzas of the base b, in their order (refs sorted: those of the
+ * base are in its order among them), then the others (a tail of new
+ * stanzas, sorted among themselves) into *out; -1 when the text is not
+ * b's base and a short tail (a stanza of the base gone or changed, or
+ * too many new ones). */
+static int split_tail(const struct pp_repo_base *b,
+		      const struct pp_stanza_ref *refs, size_t n,
+		      struct pp_stanza_ref **out)
+{
+	struct pp_stanza_ref *tail = xcalloc(TAIL_MAX_STANZAS + 1,
+					     sizeof(*tail));
+	size_t nb = 0, nt = 0, bytes = 0;
+
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		if (nb < b->nr &&
+		    pp_repo_base_fp(refs[i].id, refs[i].id2) == b->fp[nb]) {
+			(*out)[nb++] = refs[i];
+			continue;
+		}
+		bytes += refs[i].len + 1;
+		if (nt == TAIL_MAX_STANZAS || bytes > TAIL_MAX_BYTES)
+			break;
+		tail[nt++] = refs[i];
+	}
+	if (nb != b->nr || !nt || nb + nt != n) {
+		free(tail);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	memcpy(*out + nb, tail, nt * sizeof(*tail));
+	free(tail);
+	return 0;
+}
+
+/* The text of j as the base recorded at path followed by a tail, when
+ * it is one (j->refs then in that order, j->from set, *sorted the refs as
+ * they were); -1 when not. The base's key is checked once the index key
+ * is made. */
+static int plan_tail_from(struct publish *p, struct index_job *j,
+			  const char *path, struct pp_repo_base *b,
+			  struct pp_stanza_ref **sorted)
+{
+	struct pp_stanza_ref *order;
+	int rc = -1;
+
+	if (pp_repo_base_load(path, b) < 0)
+		goto out;
+	for (size_t i = 0; i < 2; i++)
+		if ((b->compression & (i ? PP_REPO_XZ : PP_REPO_GZ)) &&
+		    !base_out_intact(p->r->root, &b->out[i]))
+			goto out;
+	if (b->compression != p->s->compression || !b->nr ||
+	    split_tail(b, j->refs, j->text.nr, &order) < 0)
+		goto out;
+	*sorted = j->refs;
+	j->refs = order;
+	pp_stanzas_set(&j->text, order, j->text.nr);
+	j->tail_refs = xcalloc(j->text.nr - b->nr + 2, sizeof(*j->tail_refs));
+	j->tail_refs[0] = (struct pp_stanza_ref){ "", 0, "", "", 0, 0 };
+	memcpy(j->tail_refs + 1, order + b->nr,
+	       (j->text.nr - b->nr) * sizeof(*order));
+	pp_stanzas_set(&j->tail, j->tail_refs, j->text.nr - b->nr + 1);
+	j->from = b;
+	rc = 0;
+out:
+	if (rc)
+		pp_repo_base_release(b);
+	return rc;
+}
+
+/* The same, from the suite's own record, else from another suite's of
+ * the same component and architecture (a suite switched to a snapshot
+ * of one whose index has a tail: then its index is that one's, linked). */
+static int plan_tail(struct publish *p, struct index_job *j, const char *comp,
+		     const char *arch, struct pp_repo_base *b,
+		     struct pp_stanza_ref **sorted)
+{
+	struct strbuf own = STRBUF_INIT, pattern = STRBUF_INIT;
+	glob_t g;
+	int rc;
+
+	if (p->o->full || !p->cache->trusted)
+		return -1;
+	pp_repo_base_path(p->r->root, p->s->suite, comp, arch, &own);
+	rc = plan_tail_from(p, j, own.buf, b, sorted);
+	if (!rc)
+		goto out;
+	pp_repo_base_path(p->r->root, "*", comp, arch, &pattern);
+	if (glob(pattern.buf, GLOB_NOSORT, NULL, &g) != 0)
+		goto out;
+	for (size_t i = 0; i < g.gl_pathc && rc; i++)
+		if (strcmp(g.gl_pathv[i], own.buf))
+			rc = plan_tail_from(p, j, g.gl_pathv[i], b, sorted);
+	globfree(&g);
+out:
+	strbuf_release(&own);
+	strbuf_release(&pattern);
+	return rc;
+}
+
+/* The text back in sorted order (the base was not the one recorded). */
+static void plan_undo(struct index_job *j, struct pp_stanza_ref *sorted)
+{
+	size_t n = j->text.nr;
+
+	free(j->refs);
+	j->refs = sorted;
+	pp_stanzas_set(&j->text, sorted, n);
+	free(j->tail_refs);
+	j->tail_refs = NULL;
+	pp_repo_base_release(j->from);
+	j->from = NULL;
+}
+
+/* Fills o's stored file's name and stat in. */
+static int base_out_stat(const char *root, const char *sha256,
+			 struct pp_repo_base_out *o)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int rc;
+
+	memcpy(o->sha256, sha256, 65);
+	strbuf_addf(&path, "%s/db/indices/files/%s", root, sha256);
+	rc = stat(path.buf, &st);
+	if (!rc) {
+		o->size = (uint64_t)st.st_size;
+		o->ino = (uint64_t)st.st_ino;
+		o->mtime_sec = st.st_mtim.tv_sec;
+		o->mtime_nsec = st.st_mtim.tv_nsec;
+	}
+	strbuf_release(&path);
+	return rc;
+}
+
+/* Records the index just made as its suite's base (made whole), or the
+ * base it went on from with the files now served (a tail added). A
+ * record that cannot be written is no error: the next index is made
+ * whole. */
+static void keep_base(struct publish *p, struct index_job *j, const char *comp,
+		      const char *arch, const unsigned char *md,
+		      size_t pieces_from)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct pp_repo_base made, *b = j->from;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	memset(&made, 0, sizeof(made));
+	strbuf_init(&made.pieces);
+	if (!b) {
+		b = &made;
+		b->compression = j->compression;
+		b->nr = j->text.nr;
+		b->fp = xcalloc(b->nr + 1, sizeof(*b->fp));
+		for (size_t i = 0; i < b->nr; i++)
+			b->fp[i] = pp_repo_base_fp(j->refs[i].id,
+						   j->refs[i].id2);
+		memcpy(b->key, md, 32);
+		b->text_len = (uint64_t)j->hashes[0].size;
+		memcpy(b->text_state, j->hasher.state, sizeof(b->text_state));
+		for (size_t i = 0; i < 2; i++)
+			b->out[i] = j->sink[i].made;
+		b->blocks = j->sink[1].blocks;
+		b->nr_blocks = j->sink[1].nr_blocks;
+		for (size_t i = pieces_from; i < p->zcache->nr_used; i++) {
+			strbuf_addstr(&b->pieces, p->zcache->used[i]);
+			strbuf_addch(&b->pieces, '\n');
+		}
+	}
+	for (size_t i = 0; i < 2; i++) {
+		if (!(j->compression & (i ? PP_REPO_XZ : PP_REPO_GZ)))
+			continue;
+		if ((b == &made && !j->sink[i].captured) ||
+		    base_out_stat(p->r->root, j->hashes[i + 1].sha256,
+				  &b->out[i]) < 0)
+			goto out;
+	}
+	pp_repo_base_path(p->r->root, p->s->suite, comp, arch, &path);
+	strbuf_setlen(&path, path.len - strlen(strrchr(path.buf, '/')));
+	if (pp_mkdir_p(path.buf, 0755, &err) == 0) {
+		strbuf_reset(&path);
+		pp_repo_base_path(p->r->root, p->s->suite, comp, arch, &path);
+		pp_repo_base_save(path.buf, b, &err);
+	}
+out:
+	if (b == &made) {
+		made.blocks = NULL; /* the sink's */
+		pp_repo_base_release(&made);
+	}
+	strbuf_release(&path);
+	pp_err_release(&err);
+}
+
+/* The cached pieces of the base that the index goes on from: used by
+ * this publish (kept in the cache, named by its record). */
+static void use_base_pieces(struct publish *p, const struct pp_repo_base *b)
+{
+	const char *s = b->pieces.buf, *nl;
+	struct pp_zcache *zc = p->zcache;
+
+	for (; s && *s && (nl = strchr(s, '\n')); s = nl + 1) {
+		ARRAY_GROW(zc->used, zc->alloc_used, zc->nr_used + 1);
+		zc->used[zc->nr_used++] = xstrndup(s, (size_t)(nl - s));
+	}
+}
+
 /* The files recorded under key, linked into the new suite and listed: 0
  * when done, 1 when there are none. */
 static int reuse_packages(struct publish *p, const char *key,
@@ -609,7 +956,8 @@ static int reuse_packages(struct publish *p, const char *key,
  * j: compressed (on a thread, with its hashes) while the uncompressed
  * Packages, when small enough to be written, is written on this one. */
 static int make_packages(struct publish *p, struct index_job *j,
-			 const char *comp, const char *arch, const char *key)
+			 const char *comp, const char *arch, const char *key,
+			 const unsigned char *md)
 {
 	size_t pieces_from = p->zcache->nr_used;
 	const int plain = j->text.len <= PLAIN_INDEX_MAX;
@@ -647,8 +995,12 @@ static int make_packages(struct publish *p, struct index_job *j,
 		rc = pp_err_move(p->err, &j->err);
 	if (!rc)
 		rc = put_packages(p, j, comp, arch);
+	if (!rc && j->from)
+		use_base_pieces(p, j->from);
 	if (!rc)
 		rc = keep_for_reuse(p, j, key, comp, arch, pieces_from);
+	if (!rc)
+		keep_base(p, j, comp, arch, md, pieces_from);
 	strbuf_release(&rel);
 	return rc;
 }
@@ -665,9 +1017,14 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 	struct pp_repo_entry **found = xcalloc(ms->nr + 1, sizeof(*found));
 	struct strbuf dir = STRBUF_INIT;
 	char key[2 * PP_HASH_MAX + 1];
+	unsigned char md[32];
+	struct pp_repo_base base;
+	struct pp_stanza_ref *sorted = NULL;
 	size_t n = 0;
 	int rc;
 
+	memset(&base, 0, sizeof(base));
+	strbuf_init(&base.pieces);
 	index_job_init(&j, p, comp, arch);
 	for (size_t i = 0; i < ms->nr; i++)
 		if (selected(&ms->m[i], comp, arch)) {
@@ -685,8 +1042,19 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 					 NULL);
 	}
 	if (!rc) { /* the text's hashes begin as its key is made */
-		hash_job_start(&j.hasher, &j.text, j.with_crc);
-		index_key(j.refs, n, p->s->compression, key);
+		int tail = plan_tail(p, &j, comp, arch, &base, &sorted) == 0;
+
+		hash_job_start(&j.hasher, &j.text, j.with_crc, j.from);
+		index_key(j.refs, n, p->s->compression, key,
+			  tail ? (size_t)base.nr : n, md);
+		if (tail && memcmp(md, base.key, sizeof(md))) {
+			/* not the base recorded after all: made whole */
+			hash_job_finish(&j.hasher, 1);
+			plan_undo(&j, sorted);
+			sorted = NULL;
+			hash_job_start(&j.hasher, &j.text, j.with_crc, NULL);
+			index_key(j.refs, n, p->s->compression, key, n, md);
+		}
 	}
 	/* (not from a cache that is not as padpack wrote it: its indices are
 	 * made, every piece checked against its text) */
@@ -697,12 +1065,14 @@ static int write_packages(struct publish *p, const struct pp_repo_members *ms,
 		if (rc <= 0)
 			goto out;
 		rc = 0; /* no whole record after all: made, hashes again */
-		hash_job_start(&j.hasher, &j.text, j.with_crc);
+		hash_job_start(&j.hasher, &j.text, j.with_crc, j.from);
 	}
 	if (!rc)
-		rc = make_packages(p, &j, comp, arch, key);
+		rc = make_packages(p, &j, comp, arch, key, md);
 out:
 	index_job_release(&j);
+	free(sorted);
+	pp_repo_base_release(&base);
 	strbuf_release(&dir);
 	free(found);
 	free(pkgs);

@@ -377,6 +377,10 @@ struct join {
 	const struct pp_zpieces_out *o; /* its part callback */
 	struct ahead *ahead; /* pieces made on threads of their own, or NULL */
 	size_t nr_ahead;
+	/* xz: a stream continued after blocks already written (their
+	 * unpadded and uncompressed sizes), without its header */
+	const uint64_t (*xz_before)[2];
+	size_t xz_nr_before;
 };
 
 /* A piece missing from the cache, made on a thread of its own while the
@@ -690,7 +694,12 @@ static int xz_join(struct join *j)
 	/* about what Packages compresses to (a part, when passed on) */
 	strbuf_grow(j->out, (j->o->part ? PP_ZPIECES_PART : j->t->len / 6) +
 			    4096);
-	strbuf_add(j->out, head, sizeof(head));
+	if (!j->xz_before)
+		strbuf_add(j->out, head, sizeof(head));
+	for (size_t i = 0; i < j->xz_nr_before && !rc; i++)
+		if (lzma_index_append(idx, NULL, j->xz_before[i][0],
+				      j->xz_before[i][1]) != LZMA_OK)
+			rc = pp_err_set(j->err, PP_EXIT_IO, "xz index overflow");
 	for (size_t i = 0; i < j->n && !rc; i++) {
 		if (!j->p[i].len)
 			continue; /* an empty stream has no block */
@@ -756,10 +765,10 @@ static int merge_job(struct join_job *j, struct pp_zcache *zc, int rc,
 	return rc;
 }
 
-int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
-				const struct pp_zpieces_out *outs,
-				size_t nr_outs, struct pp_zcache *zc,
-				struct pp_err *err)
+static int compress_stanzas(const struct pp_stanzas *t,
+			    const struct pp_zpieces_out *outs, size_t nr_outs,
+			    struct pp_zcache *zc, const uint64_t (*xz_before)[2],
+			    size_t xz_nr_before, struct pp_err *err)
 {
 	enum { MAX_OUTS = 4 };
 	struct join_job job[MAX_OUTS];
@@ -785,7 +794,8 @@ int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
 		pp_err_init(&job[i].err);
 		job[i].j = (struct join){ t, p, n, outs[i].type, outs[i].level,
 					  &job[i].zc, outs[i].out, STRBUF_INIT,
-					  &job[i].err, &outs[i], NULL, 0 };
+					  &job[i].err, &outs[i], NULL, 0,
+					  xz_before, xz_nr_before };
 		if (i && pp_thread_start(&tid[i], run_join, &job[i]) == 0)
 			started[i] = 1;
 		else if (i)
@@ -800,6 +810,59 @@ int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
 	}
 	free(p);
 	return rc;
+}
+
+int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
+				const struct pp_zpieces_out *outs,
+				size_t nr_outs, struct pp_zcache *zc,
+				struct pp_err *err)
+{
+	return compress_stanzas(t, outs, nr_outs, zc, NULL, 0, err);
+}
+
+int pp_zpieces_compress_tail(const struct pp_stanzas *t,
+			     const struct pp_zpieces_out *outs, size_t nr_outs,
+			     struct pp_zcache *zc, const uint64_t (*xz_before)[2],
+			     size_t xz_nr_before, struct pp_err *err)
+{
+	static const uint64_t none[1][2];
+
+	return compress_stanzas(t, outs, nr_outs, zc,
+				xz_before ? xz_before : none, xz_nr_before, err);
+}
+
+int pp_zpieces_xz_blocks(const char *tail, size_t len, uint64_t (**blocks)[2],
+			 size_t *nr, uint64_t *index_at)
+{
+	lzma_stream_flags flags;
+	lzma_index *idx = NULL;
+	lzma_index_iter it;
+	uint64_t memlimit = UINT64_MAX;
+	size_t pos, at;
+
+	*blocks = NULL;
+	*nr = 0;
+	if (len < LZMA_STREAM_HEADER_SIZE ||
+	    lzma_stream_footer_decode(&flags, (const uint8_t *)tail + len -
+					      LZMA_STREAM_HEADER_SIZE) != LZMA_OK ||
+	    flags.backward_size > len - LZMA_STREAM_HEADER_SIZE)
+		return -1;
+	at = len - LZMA_STREAM_HEADER_SIZE - (size_t)flags.backward_size;
+	pos = at;
+	if (lzma_index_buffer_decode(&idx, &memlimit, NULL,
+				     (const uint8_t *)tail, &pos,
+				     len - LZMA_STREAM_HEADER_SIZE) != LZMA_OK)
+		return -1;
+	*blocks = xcalloc(lzma_index_block_count(idx) + 1, sizeof(**blocks));
+	lzma_index_iter_init(&it, idx);
+	while (!lzma_index_iter_next(&it, LZMA_INDEX_ITER_BLOCK)) {
+		(*blocks)[*nr][0] = it.block.unpadded_size;
+		(*blocks)[*nr][1] = it.block.uncompressed_size;
+		(*nr)++;
+	}
+	*index_at = at;
+	lzma_index_end(idx, NULL);
+	return 0;
 }
 
 /* The stanzas of a text, as pp_stanza_end finds them. */

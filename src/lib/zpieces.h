@@ -10,11 +10,14 @@
  *    streams, each but the last ended by a sync flush (as pigz does);
  *  - xz: one stream whose blocks are the pieces, with its index.
  * Any gzip or xz reader (apt, zcat, xzcat) reads the result. The output
- * depends only on the text and the level, never on the cache. */
+ * depends only on the text and the level, never on the cache.
+ * pp_zpieces_compress_tail makes what follows such a file when a text
+ * is continued: a second gzip member, more blocks of the xz stream. */
 #ifndef PP_ZPIECES_H
 #define PP_ZPIECES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compress.h"
 #include "error.h"
@@ -99,5 +102,23 @@ int pp_zpieces_compress_stanzas(const struct pp_stanzas *t,
 				const struct pp_zpieces_out *outs,
 				size_t nr_outs, struct pp_zcache *zc,
 				struct pp_err *err);
+
+/* A text continuing one already published: t's text follows it (t's
+ * first stanza empty, so that its text starts with the blank line after
+ * the earlier text's last stanza). gzip: a member of its own (a gzip file
+ * may hold several, read one after the other). xz: blocks, the index of
+ * the earlier blocks xz_before (unpadded and uncompressed sizes) and
+ * these, and the footer: what follows the earlier stream's blocks, with
+ * no header. */
+int pp_zpieces_compress_tail(const struct pp_stanzas *t,
+			     const struct pp_zpieces_out *outs, size_t nr_outs,
+			     struct pp_zcache *zc, const uint64_t (*xz_before)[2],
+			     size_t xz_nr_before, struct pp_err *err);
+/* The blocks of an xz stream, from its end (the last len bytes of the
+ * stream, which hold its index and footer): their sizes in *blocks
+ * (freed by the caller), and where, in those len bytes, the index
+ * starts. */
+int pp_zpieces_xz_blocks(const char *tail, size_t len, uint64_t (**blocks)[2],
+			 size_t *nr, uint64_t *index_at);
 
 #endif

@@ -6,7 +6,9 @@
 # published before; a Packages listed in Release but not written (what a
 # suite over 16 MiB publishes) is read by apt and by verify; a suite
 # set to publish .xz alone is read by apt; an add or a remove writes its
-# changes to db/<suite>.list.log, not the whole list.
+# changes to db/<suite>.list.log, not the whole list; added packages go
+# after a sorted base, published from the served files' first bytes and
+# the hash states kept after them, and a removal sorts the index whole.
 source "$(dirname "$0")/../lib.sh"
 APT=$TOP/tests/tools/apt-private.sh
 
@@ -254,3 +256,93 @@ check "a crash before the log went (its removal failed): log and whole list both
 	[ -e '$R/db/testing.list.log' ] && grep -q '^bench00011 ' '$R/db/testing.list'"
 check "... and they read as the snapshot switched to" bash -c "
 	cmp <('$PADPACK' repo list '$R' --suite testing) '$WORK/before-rm.list'"
+
+# New stanzas go after a sorted base: an add whose changes are all new
+# stanzas publishes the base's bytes copied from the served .gz and .xz,
+# then a tail (a gzip member and xz blocks of its own), hashed from the
+# SHA-256 states kept after the base (db/zcache/.base,SUITE,COMP,ARCH).
+# Anything else (a removal, a record that does not match) makes the
+# index whole again, sorted: as from scratch.
+mkpkg() { # NAME: a package of its own name, sorting amid bench*
+	local t=$WORK/mk/$1
+	mkdir -p "$t/DEBIAN" "$t/usr/share/$1"
+	printf 'Package: %s\nVersion: 1.0\nArchitecture: amd64\nMaintainer: T <t@example.org>\nDescription: tail test\n' \
+		"$1" > "$t/DEBIAN/control"
+	echo "$1" > "$t/usr/share/$1/$1"
+	SOURCE_DATE_EPOCH=1700000000 "$PADPACK" pack -q "$t" "$WORK/extra/$1_1.0_amd64.deb"
+}
+for n in bench00100a bench00200a bench00300a bench00400a bench00500a; do mkpkg $n; done
+T=$WORK/tailrepo
+TP=$T/dists/testing/main/binary-amd64
+"$PADPACK" repo init "$T" --suite testing > /dev/null
+(cd "$WORK/debs" && "$PADPACK" repo add "$T" --suite testing ./*.deb > /dev/null)
+"$PADPACK" repo publish "$T" --unsigned > /dev/null
+check "a publish records its index's sorted base" test -s "$T/db/zcache/.base,testing,main,amd64"
+xzcat "$TP/Packages.xz" > "$WORK/base.txt"
+lists() { # FILE: whether Release lists the size and SHA-256 FILE's text has
+	local f=$1 rel=$T/dists/testing/Release
+	printf ' %s %16s main/binary-amd64/Packages\n' "$(sha256sum < "$f" | cut -c1-64)" "$(stat -c %s "$f")" |
+		grep -qxFf - "$rel"
+}
+expands() { # whether Packages.gz and .xz expand to the text Release lists, and are listed
+	zcat "$TP/Packages.gz" > "$WORK/gz.txt" && xzcat "$TP/Packages.xz" > "$WORK/xz.txt" &&
+		cmp "$WORK/gz.txt" "$WORK/xz.txt" && lists "$WORK/xz.txt" &&
+		"$PADPACK" repo verify "$T" > /dev/null
+}
+export -f lists expands
+export T TP WORK PADPACK
+"$PADPACK" repo add "$T" --suite testing "$WORK/extra/bench00100a_1.0_amd64.deb" --publish --unsigned > /dev/null
+check "an added package goes after the base" bash -c "
+	xzcat '$TP/Packages.xz' | grep '^Package: ' | tail -n 1 | grep -qx 'Package: bench00100a'"
+check "... whose text is as it was, the new stanza after a blank line" bash -c "
+	{ cat '$WORK/base.txt'; echo; } | cmp -n \$(( \$(stat -c %s '$WORK/base.txt') + 1 )) - <(xzcat '$TP/Packages.xz')"
+check "... Packages.gz (two gzip members) and .xz expand to the text Release lists; verify passes" expands
+check "... Packages.gz starts with the base's .gz, whole" bash -c "
+	[ \$(gzip -l '$TP/Packages.gz' > /dev/null; zcat '$TP/Packages.gz' | wc -c) -gt 0 ] &&
+	xz --robot --list '$TP/Packages.xz' | awk '\$1 == \"totals\" { exit !(\$3 >= 2) }'"
+"$PADPACK" repo add "$T" --suite testing "$WORK/extra/bench00200a_1.0_amd64.deb" --publish --unsigned > /dev/null
+check "a second add extends the tail (sorted among itself)" bash -c "
+	xzcat '$TP/Packages.xz' | grep '^Package: ' | tail -n 2 | tr '\n' ' ' |
+		grep -qx 'Package: bench00100a Package: bench00200a '"
+check "... and it expands to the text Release lists" expands
+check "apt-get update reads the index with a tail" "$APT" "$WORK/apt-tail" "deb [trusted=yes] file:$T testing main" update
+check "... apt-cache sees the package in the tail" bash -c "
+	APT_CONFIG='$WORK/apt-tail/apt.conf' apt-cache policy bench00200a | grep -q 'Candidate: 1.0'"
+check "... and apt-get installs it" bash -c "
+	$(declare -f install); WORK='$WORK'; rm -rf '$WORK/root'; install '$WORK/apt-tail' bench00200a > '$WORK/inst-tail.log' 2>&1 &&
+	test -f '$WORK/root/usr/share/bench00200a/bench00200a'"
+check "... and apt reads it from Packages.gz (two gzip members) too" bash -c "
+	'$APT' '$WORK/apt-tailgz' 'deb [trusted=yes] file:$T testing main' -o Acquire::CompressionTypes::Order::=gz \
+		-o Debug::pkgAcquire::Worker=1 update 2>&1 | grep -q 'binary-amd64_Packages.gz%0aExpected' &&
+	APT_CONFIG='$WORK/apt-tailgz/apt.conf' apt-cache policy bench00200a | grep -q 'Candidate: 1.0'"
+# A damaged record is not trusted: the index is made whole, sorted.
+rec=$T/db/zcache/.base,testing,main,amd64
+printf 'X' | dd of="$rec" bs=1 seek=200 conv=notrunc status=none
+"$PADPACK" repo add "$T" --suite testing "$WORK/extra/bench00300a_1.0_amd64.deb" --publish --unsigned > /dev/null
+check "a damaged base record is not trusted: the index made whole, sorted" bash -c "
+	xzcat '$TP/Packages.xz' | grep '^Package: ' | LC_ALL=C sort -c &&
+	xzcat '$TP/Packages.xz' | grep -q '^Package: bench00300a$'"
+check "... and it expands to the text Release lists" expands
+# A served index changed in place (the stored file is the same inode) is
+# not copied from: its mtime is not the one recorded.
+"$PADPACK" repo add "$T" --suite testing "$WORK/extra/bench00400a_1.0_amd64.deb" --publish --unsigned > /dev/null
+check "(the next add has a tail again)" bash -c "
+	xzcat '$TP/Packages.xz' | grep '^Package: ' | tail -n 1 | grep -qx 'Package: bench00400a'"
+"$PADPACK" repo remove "$T" --suite testing bench00400a > /dev/null
+"$PADPACK" repo publish "$T" --unsigned > /dev/null
+check "a removal folds the tail back into a sorted base" bash -c "
+	xzcat '$TP/Packages.xz' | grep '^Package: ' | LC_ALL=C sort -c"
+S2=$WORK/tailscratch
+"$PADPACK" repo init "$S2" --suite testing > /dev/null
+(cd "$WORK/debs" && "$PADPACK" repo add "$S2" --suite testing ./*.deb "$WORK"/extra/bench00[123]00a_1.0_amd64.deb > /dev/null)
+"$PADPACK" repo publish "$S2" --unsigned > /dev/null
+check "... the same Packages.gz and .xz as a publish from scratch" bash -c "
+	cmp '$TP/Packages.gz' '$S2/dists/testing/main/binary-amd64/Packages.gz' &&
+	cmp '$TP/Packages.xz' '$S2/dists/testing/main/binary-amd64/Packages.xz'"
+"$PADPACK" repo add "$T" --suite testing "$WORK/extra/bench00400a_1.0_amd64.deb" --publish --unsigned > /dev/null
+touch -d '2001-01-01' "$T/db/indices/files/$(sha256sum < "$TP/Packages.xz" | cut -c1-64)"
+"$PADPACK" repo add "$T" --suite testing "$WORK/extra/bench00500a_1.0_amd64.deb" --publish --unsigned > /dev/null
+check "a served index changed in place (its mtime) is not copied from: made whole, sorted" bash -c "
+	xzcat '$TP/Packages.xz' | grep '^Package: ' | LC_ALL=C sort -c &&
+	xzcat '$TP/Packages.xz' | grep -q '^Package: bench00500a$'"
+check "... and it expands to the text Release lists" expands

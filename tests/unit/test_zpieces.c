@@ -1,6 +1,7 @@
 #include "../../src/lib/control.h"
 #include "../../src/lib/fsutil.h"
 #include "../../src/lib/hash.h"
+#include "../../src/lib/sha256-state.h"
 #include "../../src/lib/xalloc.h"
 #include "../../src/lib/zpieces.h"
 #include "test.h"
@@ -435,7 +436,109 @@ static void hash_restarted(struct t_ctx *t)
 	pp_hash_release(&h);
 }
 
+/* Every gzip member of in, one after the other (as zcat and gzread read
+ * them). */
+static int gunzip_members(const struct strbuf *in, struct strbuf *out)
+{
+	z_stream s = { 0 };
+	int r = Z_OK;
+
+	if (inflateInit2(&s, 31) != Z_OK)
+		return -1;
+	s.next_in = (Bytef *)in->buf;
+	s.avail_in = (uInt)in->len;
+	while (s.avail_in && (r == Z_OK || r == Z_STREAM_END)) {
+		if (r == Z_STREAM_END)
+			inflateReset(&s);
+		strbuf_grow(out, 65536);
+		s.next_out = (Bytef *)out->buf + out->len;
+		s.avail_out = 65536;
+		r = inflate(&s, Z_NO_FLUSH);
+		strbuf_setlen(out, out->len + 65536 - s.avail_out);
+	}
+	inflateEnd(&s);
+	return r == Z_STREAM_END ? 0 : -1;
+}
+
+/* A text continued: the base's .gz then the tail's member expand to the
+ * whole text; the base's .xz up to its blocks' end, then what
+ * pp_zpieces_compress_tail made, is one stream of it; and a SHA-256
+ * state saved after the base and loaded goes on to the whole text's. */
+static void tail_continues(struct t_ctx *t)
+{
+	struct strbuf base = STRBUF_INIT, tail = STRBUF_INIT, all = STRBUF_INIT;
+	struct strbuf gz = STRBUF_INIT, xz = STRBUF_INIT, back = STRBUF_INIT;
+	struct strbuf gz2 = STRBUF_INIT, xz2 = STRBUF_INIT;
+	struct pp_stanza_ref *refs;
+	struct pp_stanzas st;
+	uint64_t (*blocks)[2], index_at;
+	size_t nr_blocks, nr = 0;
+	unsigned char state[PP_SHA256_STATE_SIZE];
+	char hex1[65], hex2[65];
+	struct pp_sha256 h;
+	struct pp_err err;
+
+	pp_err_init(&err);
+	make_text(&base, 3000, -1);
+	strbuf_addstr(&tail, "Package: zz-new\nDescription: a\n");
+	strbuf_add(&all, base.buf, base.len);
+	strbuf_addf(&all, "\n%s", tail.buf);
+	CHECK(pp_zpieces_compress(base.buf, base.len, PP_COMP_GZIP, 9, NULL,
+				  &gz, &err) == 0);
+	CHECK(pp_zpieces_compress(base.buf, base.len, PP_COMP_XZ, 6, NULL,
+				  &xz, &err) == 0);
+	CHECK(pp_zpieces_xz_blocks(xz.buf, xz.len, &blocks, &nr_blocks,
+				   &index_at) == 0);
+	CHECK(nr_blocks >= 2 && index_at < xz.len);
+	/* the tail: an empty stanza (the blank line), then its own */
+	refs = xcalloc(2, sizeof(*refs));
+	refs[nr++] = (struct pp_stanza_ref){ "", 0, NULL, NULL, 0, 0 };
+	refs[nr++] = (struct pp_stanza_ref){ tail.buf, tail.len, NULL, NULL,
+					      0, 0 };
+	pp_stanzas_set(&st, refs, nr);
+	{
+		const struct pp_zpieces_out o[] = {
+			{ PP_COMP_GZIP, 9, &gz2, NULL, NULL, NULL },
+			{ PP_COMP_XZ, 6, &xz2, NULL, NULL, NULL },
+		};
+
+		CHECK(pp_zpieces_compress_tail(&st, o, 2, NULL,
+					       (const uint64_t (*)[2])blocks,
+					       nr_blocks, &err) == 0);
+	}
+	strbuf_add(&gz, gz2.buf, gz2.len);
+	CHECK(gunzip_members(&gz, &back) == 0);
+	CHECK(back.len == all.len && !memcmp(back.buf, all.buf, all.len));
+	strbuf_setlen(&xz, (size_t)index_at);
+	strbuf_add(&xz, xz2.buf, xz2.len);
+	strbuf_reset(&back);
+	CHECK(unxz(&xz, &back, all.len) == 0);
+	CHECK(back.len == all.len && !memcmp(back.buf, all.buf, all.len));
+
+	pp_sha256_init(&h);
+	pp_sha256_update(&h, all.buf, all.len);
+	pp_sha256_final_hex(&h, hex1);
+	pp_sha256_init(&h);
+	pp_sha256_update(&h, base.buf, base.len);
+	pp_sha256_save(&h, state);
+	memset(&h, 0, sizeof(h));
+	CHECK(pp_sha256_load(&h, state) == 0);
+	pp_sha256_update(&h, all.buf + base.len, all.len - base.len);
+	pp_sha256_final_hex(&h, hex2);
+	CHECK_STR(hex2, hex1);
+	memset(state, 0xff, sizeof(state)); /* not a state OpenSSL made */
+	CHECK(pp_sha256_load(&h, state) < 0);
+
+	free(refs);
+	free(blocks);
+	release_all((struct strbuf *const[]){ &base, &tail, &all, &gz, &xz,
+					      &back, &gz2, &xz2 }, 8);
+	pp_err_release(&err);
+}
+
 T_SUITE(zpieces_tests) = {
+	{ "zpieces: a tail continues a text (gzip member, xz blocks, hash state)",
+	  tail_continues },
 	{ "hash: a digest restarted gives each input's", hash_restarted },
 	{ "zpieces: gzip and xz round trips", roundtrips },
 	{ "zpieces: cache-independent output, local changes", cache_and_locality },
