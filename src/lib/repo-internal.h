@@ -72,6 +72,11 @@ struct pp_repo_cache {
 	struct pp_mapped file; /* db/cache as read; entries point into it */
 	char *strings;   /* the loaded entries' strings, in one block */
 	size_t strings_len;
+	/* db/zcache/.cacheidx as read (the entries of db/cache's whole
+	 * part point into it), and whether it is of db/cache as padpack
+	 * left it (an append then records db/cache's new stat in it) */
+	struct pp_mapped idx;
+	int idx_live;
 };
 
 /* What the cache keeps of a pool file's stat to see that it changed, or
