@@ -2,6 +2,8 @@
  * pool file whose size, mtime and inode have not changed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,8 +278,8 @@ static void entry_release(struct pp_repo_entry *e)
 		free(e->filename);
 		free(e->stat_key);
 		free(e->package);
+		free((char *)e->text); /* pp_repo_cache_put's */
 	}
-	free(e->owned);
 }
 
 /* A copy of s (n bytes) in the cache's block of strings, which the file's
@@ -588,12 +590,247 @@ static void resolve_late(struct cache_load *ld)
 }
 
 /* About how many records a cache file of len bytes holds (a stanza of
- * Debian's main is 700 bytes or so): a guess, not a count, which would be
- * a pass over the whole file; the arrays grow past it if need be. */
+ * Debian's main is 700 bytes or so, its record 740 with its stat line):
+ * a guess, not a count, which would be a pass over the whole file; the
+ * arrays grow past it if need be. Pages prefaulted and not used cost as
+ * much as used ones: 1/512 of the file was 45% too many at 100,000. */
 static size_t records_guess(size_t len)
 {
-	return len / 512;
+	return len / 640;
 }
+
+/* ---- db/cache's index (db/zcache/.cacheidx) ---------------------------- */
+
+/* The entries of db/cache as its last whole write left them, ready to
+ * map: a load of 100,000 reads 4 MB of them and maps their strings
+ * rather than scanning 70 MB of text and copying 12 MB. It covers
+ * db/cache's first covered bytes; its header holds db/cache's size and
+ * mtime as padpack last left it (each append records them): with any
+ * other, the index is not used and db/cache is read as text. The records
+ * appended after the covered part are read as text. In the piece cache,
+ * as the stamp is (a name with a dot, which its pruning keeps). */
+#define CACHEIDX_MAGIC "PPCIDX1"
+
+struct cacheidx_stat {
+	uint64_t size;
+	int64_t mtime_sec, mtime_nsec;
+};
+
+struct cacheidx_head {
+	char magic[8];
+	uint64_t covered;
+	struct cacheidx_stat st; /* db/cache's when padpack last wrote it */
+	uint64_t nr, strings_len;
+};
+
+/* An entry: its text in db/cache, its strings in the index's block */
+struct cacheidx_rec {
+	uint64_t text_off;
+	uint32_t text_len, filename, stat_key, package, cut_hash;
+	uint32_t has_cut_hash;
+};
+
+static void cacheidx_path(const char *root, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/db/zcache/.cacheidx", root);
+}
+
+/* db/cache's (path) size and mtime; -1: no stat */
+static int cacheidx_stat(const char *path, struct cacheidx_stat *out)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->size = (uint64_t)st.st_size;
+	out->mtime_sec = (int64_t)st.st_mtim.tv_sec;
+	out->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
+	return 0;
+}
+
+/* The hash of text's first line that zpieces' cut needs, as a load
+ * takes it: 0 if the line is the whole text. */
+static int first_line_hash(const char *text, size_t len, uint32_t *hash)
+{
+	const char *nl = memchr(text, '\n', len);
+	size_t n = nl ? (size_t)(nl - text) : len;
+
+	*hash = pp_zpieces_line_hash(text, n);
+	return n < len;
+}
+
+static uint32_t cacheidx_str(struct strbuf *strings, const char *s)
+{
+	uint32_t at = (uint32_t)strings->len;
+
+	strbuf_add(strings, s, strlen(s) + 1);
+	return at;
+}
+
+/* The index of db/cache (path) as cache_rewrite just wrote it from c's
+ * entries. Best effort: without it a load reads the text. */
+static void cacheidx_write(const char *root, const char *path,
+			   struct pp_repo_cache *c)
+{
+	struct strbuf idx = STRBUF_INIT, recs = STRBUF_INIT,
+		      strings = STRBUF_INIT;
+	struct cacheidx_head h;
+	uint64_t off = 0;
+	struct pp_err err;
+	char *dir;
+
+	pp_err_init(&err);
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, CACHEIDX_MAGIC, sizeof(h.magic));
+	cacheidx_path(root, &idx);
+	c->idx_live = 0;
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct pp_repo_entry *e = &c->e[i];
+		struct cacheidx_rec r;
+
+		memset(&r, 0, sizeof(r));
+		off += i > 0; /* the blank line before it */
+		r.text_off = off;
+		r.text_len = (uint32_t)e->text_len;
+		r.filename = cacheidx_str(&strings, e->filename);
+		r.stat_key = cacheidx_str(&strings, e->stat_key);
+		r.package = cacheidx_str(&strings, e->package);
+		r.cut_hash = e->cut_hash;
+		r.has_cut_hash = e->has_cut_hash;
+		if (!e->has_cut_hash) /* as a load would take it */
+			r.has_cut_hash = first_line_hash(e->text, e->text_len,
+							 &r.cut_hash);
+		strbuf_add(&recs, &r, sizeof(r));
+		off += e->text_len + strlen(STAT_FIELD ": ") +
+		       strlen(e->stat_key) + 1;
+		if (e->text_len > UINT32_MAX || strings.len > UINT32_MAX)
+			goto out;
+	}
+	h.covered = off;
+	h.nr = c->nr;
+	h.strings_len = strings.len;
+	if (cacheidx_stat(path, &h.st) < 0 || h.st.size != off)
+		goto out;
+	strbuf_add(&recs, strings.buf, strings.len);
+	strbuf_reset(&strings);
+	strbuf_add(&strings, &h, sizeof(h));
+	strbuf_add(&strings, recs.buf, recs.len);
+	dir = pp_dirname(idx.buf);
+	if (!pp_mkdir_p(dir, 0755, &err) &&
+	    !pp_write_file_flags(idx.buf, strings.buf, strings.len, 0644,
+				 c->sync ? PP_SYNC : 0, &err))
+		c->idx_live = 1;
+	free(dir);
+out:
+	if (!c->idx_live)
+		unlink(idx.buf);
+	pp_err_release(&err);
+	strbuf_release(&idx);
+	strbuf_release(&recs);
+	strbuf_release(&strings);
+}
+
+/* After an append to db/cache (path): its new stat in the index. Not
+ * synced: an index left with the stat before only costs a load of the
+ * text. */
+static void cacheidx_appended(const char *root, const char *path,
+			      struct pp_repo_cache *c)
+{
+	struct strbuf idx = STRBUF_INIT;
+	struct cacheidx_stat st;
+	int fd;
+
+	cacheidx_path(root, &idx);
+	fd = open(idx.buf, O_WRONLY | O_CLOEXEC);
+	c->idx_live = fd >= 0 && cacheidx_stat(path, &st) == 0 &&
+		pwrite(fd, &st, sizeof(st),
+		       offsetof(struct cacheidx_head, st)) ==
+			(ssize_t)sizeof(st);
+	if (fd >= 0)
+		close(fd);
+	if (!c->idx_live)
+		unlink(idx.buf);
+	strbuf_release(&idx);
+}
+
+/* The entries of db/cache's (path, mapped in c->file) covered part from
+ * its index, if it is of db/cache as it is now and sound: *pos then
+ * where the records appended after it start. 0 if not used. */
+static int cacheidx_load(const char *root, const char *path,
+			 struct pp_repo_cache *c, size_t *pos)
+{
+	const struct pp_mapped *f = &c->file;
+	struct strbuf idx = STRBUF_INIT;
+	struct cacheidx_head h;
+	struct cacheidx_stat now;
+	const struct cacheidx_rec *r;
+	const char *strings;
+	struct pp_err err;
+	size_t tail;
+
+	pp_err_init(&err);
+	cacheidx_path(root, &idx);
+	if (access(idx.buf, F_OK) < 0 ||
+	    pp_map_file(idx.buf, &c->idx, &err) < 0)
+		goto not_used;
+	if (c->idx.len < sizeof(h))
+		goto not_used;
+	memcpy(&h, c->idx.data, sizeof(h));
+	if (memcmp(h.magic, CACHEIDX_MAGIC, sizeof(h.magic)) ||
+	    cacheidx_stat(path, &now) < 0 || memcmp(&now, &h.st, sizeof(now)) ||
+	    h.st.size != f->len || h.covered > f->len ||
+	    h.nr > c->idx.len / sizeof(*r) || !h.strings_len ||
+	    c->idx.len != sizeof(h) + h.nr * sizeof(*r) + h.strings_len)
+		goto not_used;
+	/* where a load of the text would go on: past the blank line */
+	if (h.covered < f->len && f->data[h.covered] != '\n')
+		goto not_used;
+	r = (const void *)(c->idx.data + sizeof(h));
+	strings = c->idx.data + sizeof(h) + h.nr * sizeof(*r);
+	if (strings[h.strings_len - 1] != '\0')
+		goto not_used;
+	tail = f->len - h.covered;
+	ARRAY_GROW(c->e, c->alloc, h.nr + records_guess(tail) + 64);
+	xprefault(c->e, c->alloc * sizeof(*c->e));
+	for (size_t i = 0; i < h.nr; i++) {
+		struct pp_repo_entry *e = &c->e[i];
+
+		if (r[i].text_off > h.covered ||
+		    r[i].text_len > h.covered - r[i].text_off ||
+		    r[i].filename >= h.strings_len ||
+		    r[i].stat_key >= h.strings_len ||
+		    r[i].package >= h.strings_len)
+			goto damaged;
+		memset(e, 0, sizeof(*e));
+		e->borrowed = 1;
+		e->filename = (char *)strings + r[i].filename;
+		e->stat_key = (char *)strings + r[i].stat_key;
+		e->package = (char *)strings + r[i].package;
+		e->text = f->data + r[i].text_off;
+		e->text_len = r[i].text_len;
+		e->cut_hash = r[i].cut_hash;
+		e->has_cut_hash = !!r[i].has_cut_hash;
+		/* in order, as a load finds a whole file's records */
+		if (i && cmp_entry(&c->e[i - 1], e) >= 0)
+			goto damaged;
+	}
+	c->nr = h.nr;
+	*pos = h.covered < f->len ? h.covered + 1 : h.covered;
+	c->idx_live = 1;
+	strbuf_release(&idx);
+	pp_err_release(&err);
+	return 1;
+damaged:
+	c->nr = 0;
+not_used:
+	pp_unmap_file(&c->idx);
+	c->idx.data = "";
+	strbuf_release(&idx);
+	pp_err_release(&err);
+	return 0;
+}
+
 
 int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		       struct pp_err *err)
@@ -602,9 +839,11 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 	const struct pp_mapped *f = &c->file;
 	struct cache_load ld = { c, NULL, 0, 0, PP_HINDEX_INIT };
 	size_t pos = 0;
+	int indexed = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->file.data = "";
+	c->idx.data = "";
 	cache_path(root, &path);
 	if (access(path.buf, F_OK) < 0) {
 		c->rewrite = 1; /* made whole, under a temporary name */
@@ -614,16 +853,19 @@ int pp_repo_cache_load(const char *root, struct pp_repo_cache *c,
 		return -1;
 	} else {
 		c->trusted = stamp_matches(root, path.buf);
+		indexed = cacheidx_load(root, path.buf, c, &pos);
 	}
 	strbuf_release(&path);
 	/* Sized once: arrays grown step by step touch twice the memory, and
 	 * each new page is a fault. */
-	c->strings = xmalloc(f->len + 1);
+	c->strings = xmalloc(f->len - pos + 1);
 	/* about what the strings take: a sixth of the file at 100,000
 	 * packages shaped like Debian's (more is faulted in as it is used) */
-	xprefault(c->strings, f->len / 6);
-	ARRAY_GROW(c->e, c->alloc, records_guess(f->len) + 64);
-	xprefault(c->e, c->alloc * sizeof(*c->e));
+	xprefault(c->strings, (f->len - pos) / 6);
+	if (!indexed) {
+		ARRAY_GROW(c->e, c->alloc, records_guess(f->len) + 64);
+		xprefault(c->e, c->alloc * sizeof(*c->e));
+	}
 	pp_hindex_init(&c->by_name);
 	while (pos < f->len) {
 		struct record_lines rl;
@@ -654,8 +896,8 @@ static void add_record(struct strbuf *out, int *sep, const char *text,
 /* The records of what changed since the load, appended to the file (and
  * synced): drops first, so that a file dropped and added again in one
  * run stays. */
-static int cache_append(const char *path, struct pp_repo_cache *c,
-			struct pp_err *err)
+static int cache_append(const char *root, const char *path,
+			struct pp_repo_cache *c, struct pp_err *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	int sep = c->file.len > 0, fd, rc = 0;
@@ -674,12 +916,14 @@ static int cache_append(const char *path, struct pp_repo_cache *c,
 	if (fd >= 0 && close(fd) < 0 && !rc)
 		rc = pp_err_errno(err, PP_EXIT_IO, "cannot write '%s'", path);
 	c->stale += c->nr_dropped;
+	if (!rc && c->idx_live)
+		cacheidx_appended(root, path, c);
 	strbuf_release(&text);
 	return rc;
 }
 
-static int cache_rewrite(const char *path, struct pp_repo_cache *c,
-			 struct pp_err *err)
+static int cache_rewrite(const char *root, const char *path,
+			 struct pp_repo_cache *c, struct pp_err *err)
 {
 	struct pp_filebuf *fb;
 	int rc;
@@ -711,6 +955,7 @@ static int cache_rewrite(const char *path, struct pp_repo_cache *c,
 	if (!rc) {
 		c->stale = 0;
 		c->rewrite = 0;
+		cacheidx_write(root, path, c);
 	}
 	free(fb);
 	return rc;
@@ -729,8 +974,8 @@ int pp_repo_cache_save(const char *root, struct pp_repo_cache *c,
 	 * every entry written again. */
 	if (c->dirty)
 		rc = c->rewrite || c->stale > c->nr ?
-			cache_rewrite(path.buf, c, err) :
-			cache_append(path.buf, c, err);
+			cache_rewrite(root, path.buf, c, err) :
+			cache_append(root, path.buf, c, err);
 	if (!rc && (c->trusted || c->checked)) {
 		rc = stamp_write(root, path.buf, err);
 		c->trusted = !rc;
@@ -754,10 +999,12 @@ void pp_repo_cache_release(struct pp_repo_cache *c)
 	free(c->e);
 	pp_hindex_release(&c->by_name);
 	pp_unmap_file(&c->file);
+	pp_unmap_file(&c->idx);
 	free(c->strings);
 	pp_free_words(c->dropped, c->nr_dropped);
 	memset(c, 0, sizeof(*c));
 	c->file.data = "";
+	c->idx.data = "";
 }
 
 struct pp_repo_entry *pp_repo_cache_find(struct pp_repo_cache *c,
@@ -808,8 +1055,7 @@ void pp_repo_cache_put(struct pp_repo_cache *c, const char *filename,
 		struct strbuf text = STRBUF_INIT;
 
 		pp_stanza_write(st, &text);
-		e->owned = strbuf_detach(&text, &e->text_len);
-		e->text = e->owned;
+		e->text = strbuf_detach(&text, &e->text_len);
 	}
 	e->pending = 1;
 	e->listed = 0;

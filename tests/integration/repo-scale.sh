@@ -46,6 +46,35 @@ check "a dropped pool file gets a drop record" bash -c "
 	tail -n 2 '$R/db/cache' | tr '\n' ' ' | grep -q '^Filename: pool/main/b/bench00007/bench00007_1.0-1_amd64.deb X-Padpack-Stat: - $'"
 check "the appended cache reads back: nothing read again" bash -c "
 	'$PADPACK' repo publish '$R' --unsigned | grep -qx '(0 package files read, the others from the cache)'"
+# db/zcache/.cacheidx: db/cache's entries as it was written whole, with
+# its size and mtime as padpack left it (each append records them); a
+# load reads the appended records as text. One that does not fit is not
+# used: the cache is read as text.
+idx_stat() {
+	python3 -c 'import os, struct, sys
+h = open(sys.argv[1], "rb").read(56)
+magic, covered, size, sec, nsec, nr, slen = struct.unpack("=8sQQqqQQ", h)
+st = os.stat(sys.argv[2])
+print(magic[:7] == b"PPCIDX1" and size == st.st_size and
+      sec * 10**9 + nsec == st.st_mtime_ns and covered < size)' "$R/db/zcache/.cacheidx" "$R/db/cache"
+}
+check "db/cache's index holds its stat after the appends" bash -c "
+	[ \"\$($(declare -f idx_stat); R='$R'; idx_stat)\" = True ]"
+cp "$R/db/zcache/.cacheidx" "$WORK/cacheidx.good"
+python3 - "$R/db/zcache/.cacheidx" <<'PY'
+import sys
+p = sys.argv[1]
+s = bytearray(open(p, 'rb').read())
+s[56:56 + 32 * 50] = b'\xff' * (32 * 50) # 50 entries (32 bytes each) garbled
+open(p, 'wb').write(s)
+PY
+check "a damaged index is not used: the cache is read as text" bash -c "
+	'$PADPACK' repo publish '$R' --unsigned | grep -qx '(0 package files read, the others from the cache)'"
+cp "$WORK/cacheidx.good" "$R/db/zcache/.cacheidx"
+touch "$R/db/cache"
+check "nor one of another db/cache's stat" bash -c "
+	'$PADPACK' repo publish '$R' --unsigned | grep -qx '(0 package files read, the others from the cache)' &&
+	[ \"\$($(declare -f idx_stat); R='$R'; idx_stat)\" = False ]"
 # db/testing.list: the add and the remove wrote their changes to
 # db/testing.list.log, not the list's 1,500 lines again.
 check "an add and a remove leave db/testing.list as it was" cmp "$WORK/list.before" "$R/db/testing.list"
