@@ -126,7 +126,8 @@ int pp_repo_base_load(const char *path, struct pp_repo_base *b)
 	    memcmp(h.magic, magic, sizeof(magic)) || h.nr > buf.len ||
 	    h.nr_blocks > buf.len || h.pieces_len > buf.len)
 		goto out;
-	want = sizeof(h) + h.nr * 8 + h.nr_blocks * 16 + h.pieces_len + 32;
+	want = sizeof(h) + h.nr * sizeof(*b->fp) +
+	       h.nr_blocks * sizeof(*b->blocks) + h.pieces_len + 32;
 	if (want != buf.len)
 		goto out;
 	b->compression = h.compression;
@@ -139,12 +140,12 @@ int pp_repo_base_load(const char *path, struct pp_repo_base *b)
 	for (size_t i = 0; i < 2; i++)
 		b->out[i].sha256[64] = 0;
 	at = buf.buf + sizeof(h);
-	b->fp = xmalloc(h.nr * 8 + 8);
-	memcpy(b->fp, at, h.nr * 8);
-	at += h.nr * 8;
-	b->blocks = xmalloc(h.nr_blocks * 16 + 16);
-	memcpy(b->blocks, at, h.nr_blocks * 16);
-	at += h.nr_blocks * 16;
+	b->fp = xcalloc(h.nr + 1, sizeof(*b->fp));
+	memcpy(b->fp, at, h.nr * sizeof(*b->fp));
+	at += h.nr * sizeof(*b->fp);
+	b->blocks = xcalloc(h.nr_blocks + 1, sizeof(*b->blocks));
+	memcpy(b->blocks, at, h.nr_blocks * sizeof(*b->blocks));
+	at += h.nr_blocks * sizeof(*b->blocks);
 	strbuf_add(&b->pieces, at, h.pieces_len);
 	rc = 0;
 out:

@@ -841,49 +841,47 @@ static int reaches(const struct lib_reads *r, const struct choice *c)
 }
 
 /* A data file the library names that its package would neither hold nor
- * depend on goes to LIBRARY-data, which it depends on. */
+ * depend on goes to LIBRARY-data, which it depends on; configuration
+ * another library's package holds already goes to the library's package
+ * itself (a data package both depend on, not back and forth). */
 static void move_read(size_t file, const char *string, void *ctx)
 {
 	struct lib_reads *r = ctx;
 	struct choice *c = &r->all[file];
+	const char *path = r->st->files[file].path;
+	int conf = !strncmp(path, "etc/", 4) && c->role != PP_ROLE_RUNTIME;
+	struct strbuf to = STRBUF_INIT;
 	char *was;
 
 	if (!c->base || c->from_spec || reaches(r, c))
 		return;
+	if (conf)
+		strbuf_addstr(&to, "configuration: the library's package, as "
+			      "Debian's libattr1 holds /etc/xattr.conf, "
+			      "libmagic1 /etc/magic and libnl-3-200 "
+			      "/etc/libnl-3 (libsensors5's libsensors-config "
+			      "is the other way; doc/split.md)");
+	else
+		strbuf_addf(&to, "an architecture-independent package of its "
+			    "own that %s depends on, as Debian's "
+			    "libasound2-data, libx11-data, libthai-data (of 21 "
+			    "Debian 12 libraries that read data of their "
+			    "source, 9 depend on its package, 7 of those an "
+			    "arch-all -data, -common or -config; 3 hold it; 9, "
+			    "mostly reading a daemon's configuration, neither; "
+			    "doc/split.md)", r->home->base);
 	was = c->base;
 	free(c->why);
-	/* configuration another library's package holds already goes to
-	 * a data package both depend on, not back and forth */
-	if (!strncmp(r->st->files[file].path, "etc/", 4) &&
-	    c->role != PP_ROLE_RUNTIME) {
-		choose(c, xstrdup(r->home->base), r->home->role, "default: "
-		       "library data: the library %s names \"%s\" in its "
-		       "read-only strings, and %s, its package, would neither "
-		       "hold nor depend on %s (the %s package) -> configuration: "
-		       "the library's package, as Debian's libattr1 holds "
-		       "/etc/xattr.conf, libmagic1 /etc/magic and libnl-3-200 "
-		       "/etc/libnl-3 (libsensors5's libsensors-config is the "
-		       "other way; doc/split.md)",
-		       r->lib->c.soname, string, r->home->base,
-		       r->st->files[file].path, was);
-		c->explicit_variant = r->home->explicit_variant;
-		free(was);
-		return;
-	}
-	choose(c, pp_split_with_suffix(r->home->base, "data"), PP_ROLE_DATA,
-	       "default: library data: the library %s names \"%s\" in its "
-	       "read-only strings, and %s, its package, would neither hold "
-	       "nor depend on %s (the %s package) -> an architecture-"
-	       "independent package of its own that %s depends on, as "
-	       "Debian's libasound2-data, libx11-data, libthai-data (of 21 "
-	       "Debian 12 libraries that read data of their source, 9 "
-	       "depend on its package, 7 of those an arch-all -data, "
-	       "-common or -config; 3 hold it; 9, mostly reading a daemon's "
-	       "configuration, neither; doc/split.md)",
-	       r->lib->c.soname, string, r->home->base, r->st->files[file].path,
-	       was, r->home->base);
+	choose(c, conf ? xstrdup(r->home->base) :
+		      pp_split_with_suffix(r->home->base, "data"),
+	       conf ? r->home->role : PP_ROLE_DATA, "default: library data: "
+	       "the library %s names \"%s\" in its read-only strings, and "
+	       "%s, its package, would neither hold nor depend on %s (the %s "
+	       "package) -> %s", r->lib->c.soname, string, r->home->base,
+	       path, was, to.buf);
 	c->explicit_variant = r->home->explicit_variant;
 	free(was);
+	strbuf_release(&to);
 }
 
 /* Every public library's data within its reach (pp_split_library_reads),
