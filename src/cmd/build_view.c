@@ -43,6 +43,17 @@ static const char *rel(const struct build_view *v, const char *path)
 	return path;
 }
 
+/* The most compile jobs a variant has. */
+static int most_jobs(const struct pp_build *b)
+{
+	int most = b->compile_jobs;
+
+	for (size_t i = 0; i < b->nr_jobs; i++)
+		if (b->jobs[i].compile_jobs > most)
+			most = b->jobs[i].compile_jobs;
+	return most;
+}
+
 void build_view_header(struct build_view *v, const struct pp_build *b)
 {
 	if (v->mode == VIEW_QUIET || v->mode == VIEW_JSON)
@@ -50,10 +61,16 @@ void build_view_header(struct build_view *v, const struct pp_build *b)
 	fprintf(v->out, "padpack build: %s %s (version from %s), source %s\n",
 		b->spec->name, b->version,
 		pp_version_origin_name(b->version_origin), rel(v, b->source));
-	fprintf(v->out, "  %zu variant%s, up to %d at a time, %d compile "
-		"job%s each%s%s\n", b->nr_jobs, b->nr_jobs == 1 ? "" : "s",
-		b->parallel, b->compile_jobs, b->compile_jobs == 1 ? "" : "s",
-		b->image ? ", in image " : "", b->image ? b->image : "");
+	fprintf(v->out, "  %zu variant%s, up to %d at a time, ", b->nr_jobs,
+		b->nr_jobs == 1 ? "" : "s", b->parallel);
+	if (most_jobs(b) > b->compile_jobs) /* -j3, two variants: 2 and 1 */
+		fprintf(v->out, "%d or %d compile jobs each", most_jobs(b),
+			b->compile_jobs);
+	else
+		fprintf(v->out, "%d compile job%s each", b->compile_jobs,
+			b->compile_jobs == 1 ? "" : "s");
+	fprintf(v->out, "%s%s\n", b->image ? ", in image " : "",
+		b->image ? b->image : "");
 	fflush(v->out);
 }
 

@@ -140,9 +140,22 @@ static int add_settings(const struct pp_settings *set,
 	       expand_into(&set->env, ctx, &o->env, 1, err) ? -1 : 0;
 }
 
-/* dpkg-buildflags' value of name (with build.buildflags), then the
- * spec's flags: the variant's come last, so they win. */
+/* Whether the words of flags (separated by spaces) include word. */
+static int has_word(const char *flags, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = flags; (p = strstr(p, word)); p++)
+		if ((p == flags || p[-1] == ' ') && (!p[len] || p[len] == ' '))
+			return 1;
+	return 0;
+}
+
+/* dpkg-buildflags' value of name (with build.buildflags), then padpack's
+ * prefix maps, then the spec's flags: the variant's come last, so they
+ * win. */
 static char *joined_flags(const struct pp_build *b, const char *name,
+			  const struct pp_strlist *maps,
 			  const struct pp_strlist *more)
 {
 	struct pp_strlist all = PP_STRLIST_INIT;
@@ -154,10 +167,90 @@ static char *joined_flags(const struct pp_build *b, const char *name,
 		    b->buildflags.items[i][len] == '=' &&
 		    b->buildflags.items[i][len + 1])
 			pp_strlist_push(&all, b->buildflags.items[i] + len + 1);
+	for (size_t i = 0; i < maps->nr; i++)
+		if (!all.nr || !has_word(all.items[0], maps->items[i]))
+			pp_strlist_push(&all, maps->items[i]);
 	pp_strlist_extend(&all, more);
 	s = pp_strlist_join(&all, " ");
 	pp_strlist_release(&all);
 	return s;
+}
+
+/* path with symbolic links resolved as far as it exists (the rest, not
+ * made yet, as it is): the directory a compiler run there calls its own
+ * (getcwd), and the one meson measures its way to the source from. */
+static char *real_as_far(const char *path)
+{
+	size_t len = strlen(path);
+	char *head = xstrdup(path), *real = NULL, *out;
+
+	while (len > 1 && !(real = realpath(head, NULL))) {
+		while (len > 1 && head[len - 1] != '/')
+			len--;
+		len -= len > 1;
+		head[len] = '\0';
+	}
+	free(head);
+	if (!real)
+		return xstrdup(path);
+	out = xmalloc(strlen(real) + strlen(path + len) + 1);
+	sprintf(out, "%s%s", strcmp(real, "/") ? real : "", path + len);
+	free(real);
+	return out;
+}
+
+/* The relative path from directory from to directory to (both real
+ * and absolute, not the same), as meson writes it: "../../src". */
+static char *relative_path(const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, common = 0;
+
+	for (i = 0; from[i] && from[i] == to[i]; i++)
+		if (from[i] == '/')
+			common = i;
+	if ((!from[i] || from[i] == '/') && (!to[i] || to[i] == '/'))
+		common = i;
+	for (const char *p = from + common; *p; p++)
+		if (*p == '/')
+			strbuf_addstr(&sb, sb.len ? "/.." : "..");
+	if (to[common])
+		strbuf_addstr(&sb, to + common + !sb.len);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* -ffile-prefix-map of the source and the variant's build tree (its
+ * path as given and as the compiler's getcwd sees it), so that the same
+ * sources give the same debug information and __FILE__ wherever the
+ * source and BUILD_DIR are: the source as ".", as dpkg-buildflags maps
+ * it, the build tree as "./obj-VARIANT" (make: "."; its tree is a copy
+ * of the source), meson's relative way to the source too. GCC takes the
+ * last map that matches, so a build tree inside the source is its own. */
+static void prefix_maps(const struct pp_build *b, const struct pp_job *j,
+			struct pp_strlist *maps)
+{
+	const char *source = pp_build_source_seen(b);
+	int make = b->spec->system.kind == PP_BUILD_MAKE;
+	char *real_obj = b->image ? xstrdup(j->obj) : real_as_far(j->obj);
+	char *to = make ? xstrdup(".") : NULL;
+
+	if (!to) {
+		to = xmalloc(strlen(j->variant->name) + sizeof("./obj-"));
+		sprintf(to, "./obj-%s", j->variant->name);
+	}
+	pp_strlist_pushf(maps, "-ffile-prefix-map=%s=.", source);
+	if (b->spec->system.kind == PP_BUILD_MESON) {
+		char *rel = relative_path(real_obj, source);
+
+		pp_strlist_pushf(maps, "-ffile-prefix-map=%s/=./", rel);
+		free(rel);
+	}
+	pp_strlist_pushf(maps, "-ffile-prefix-map=%s=%s", j->obj, to);
+	if (strcmp(real_obj, j->obj))
+		pp_strlist_pushf(maps, "-ffile-prefix-map=%s=%s", real_obj,
+				 to);
+	free(real_obj);
+	free(to);
 }
 
 static void set_flag(struct pp_strlist *env, const char *name,
@@ -172,17 +265,22 @@ static void set_flag(struct pp_strlist *env, const char *name,
 	env_set(env, strbuf_detach(&sb, NULL));
 }
 
-/* CFLAGS, CXXFLAGS, CPPFLAGS and LDFLAGS of the variant's environment;
- * CMake reads no CPPFLAGS, so with CMake they go before the others, as
- * debhelper does. */
-static void add_flags(const struct pp_build *b, struct settings_out *o)
+/* CFLAGS, CXXFLAGS, CPPFLAGS and LDFLAGS of the variant's environment,
+ * the prefix maps in each compiler's flags (FFLAGS, FCFLAGS too when
+ * dpkg-buildflags gives them); CMake reads no CPPFLAGS, so with CMake
+ * they go before the others, as debhelper does. */
+static void add_flags(const struct pp_build *b, const struct pp_job *j,
+		      struct settings_out *o)
 {
-	char *cflags = joined_flags(b, "CFLAGS", &o->cflags);
-	char *cxxflags = joined_flags(b, "CXXFLAGS", &o->cflags);
-	char *cppflags = joined_flags(b, "CPPFLAGS", &o->cppflags);
-	char *ldflags = joined_flags(b, "LDFLAGS", &o->ldflags);
+	struct pp_strlist maps = PP_STRLIST_INIT, none = PP_STRLIST_INIT;
+	char *cflags, *cxxflags, *cppflags, *ldflags;
 	int cmake = b->spec->system.kind == PP_BUILD_CMAKE;
 
+	prefix_maps(b, j, &maps);
+	cflags = joined_flags(b, "CFLAGS", &maps, &o->cflags);
+	cxxflags = joined_flags(b, "CXXFLAGS", &maps, &o->cflags);
+	cppflags = joined_flags(b, "CPPFLAGS", &none, &o->cppflags);
+	ldflags = joined_flags(b, "LDFLAGS", &none, &o->ldflags);
 	set_flag(&o->env, "CFLAGS", cmake ? cppflags : "", cflags);
 	set_flag(&o->env, "CXXFLAGS", cmake ? cppflags : "", cxxflags);
 	if (!cmake)
@@ -190,11 +288,23 @@ static void add_flags(const struct pp_build *b, struct settings_out *o)
 	set_flag(&o->env, "LDFLAGS", "", ldflags);
 	for (size_t i = 0; i < b->buildflags.nr; i++) {
 		const char *nv = b->buildflags.items[i];
+		size_t len = strcspn(nv, "=");
 
-		if (strncmp(nv, "CFLAGS=", 7) && strncmp(nv, "CXXFLAGS=", 9) &&
-		    strncmp(nv, "CPPFLAGS=", 9) && strncmp(nv, "LDFLAGS=", 8))
+		if (!strncmp(nv, "FFLAGS=", 7) || !strncmp(nv, "FCFLAGS=", 8)) {
+			char *name = xstrndup(nv, len);
+			char *value = joined_flags(b, name, &maps, &none);
+
+			set_flag(&o->env, name, "", value);
+			free(name);
+			free(value);
+		} else if (strncmp(nv, "CFLAGS=", 7) &&
+			   strncmp(nv, "CXXFLAGS=", 9) &&
+			   strncmp(nv, "CPPFLAGS=", 9) &&
+			   strncmp(nv, "LDFLAGS=", 8)) {
 			env_set(&o->env, xstrdup(nv));
+		}
 	}
+	pp_strlist_release(&maps);
 	free(cflags);
 	free(cxxflags);
 	free(cppflags);
@@ -227,7 +337,7 @@ static int variant_settings(const struct pp_build *b, const struct pp_job *j,
 		    expand_into(&v->values[a]->container.build_flags, ctx,
 				&o->engine_flags, 0, err) < 0)
 			return -1;
-	add_flags(b, o);
+	add_flags(b, j, o);
 	return 0;
 }
 
@@ -364,7 +474,7 @@ static int job_steps(struct pp_build *b, struct pp_job *j,
 		     const struct pp_build_opts *opts, struct pp_err *err)
 {
 	struct pp_expand_ctx ctx = { b->spec, j->variant, b->version, b->test,
-				     b->compile_jobs, tools };
+				     j->compile_jobs, tools };
 	struct settings_out o;
 
 	memset(&o, 0, sizeof(o));
@@ -557,6 +667,24 @@ static int plan_setup(struct pp_build *b, const struct pp_spec *spec,
 	return 0;
 }
 
+/* Each variant's compile jobs. Fewer variants than jobs all build at
+ * once, so the jobs left over by an uneven division (-j3, two variants)
+ * go one each to the first of them: every job is used. */
+static void share_jobs(struct pp_build *b, int jobs)
+{
+	int extra = jobs - b->compile_jobs * b->parallel;
+
+	for (size_t i = 0; i < b->nr_jobs; i++) {
+		struct pp_job *j = &b->jobs[i];
+
+		j->compile_jobs = b->compile_jobs;
+		if (j->phase != PP_PHASE_SKIPPED && extra > 0) {
+			j->compile_jobs++;
+			extra--;
+		}
+	}
+}
+
 int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 		  const unsigned char *selected,
 		  const struct pp_build_opts *opts, struct pp_err *err)
@@ -585,6 +713,7 @@ int pp_build_plan(struct pp_build *b, const struct pp_spec *spec,
 	b->parallel = b->parallel < 1 ? 1 : b->parallel;
 	b->compile_jobs = opts->jobs / b->parallel < 1 ? 1 :
 			  opts->jobs / b->parallel;
+	share_jobs(b, opts->jobs);
 	for (size_t i = 0; !rc && i < b->nr_jobs; i++)
 		if (b->jobs[i].phase != PP_PHASE_SKIPPED)
 			rc = job_steps(b, &b->jobs[i], &tools[i], opts, err);

@@ -54,6 +54,7 @@ struct pp_job {
 	char *tree_mark;  /* a file of obj a set-up tree has (CMakeCache.txt) */
 	int fresh;        /* obj is set up afresh: step 0 first removes it */
 	int keep_objects; /* ... all but tree_mark (CMake: its cache) */
+	int compile_jobs; /* its share of the jobs (-j) */
 	struct pp_step steps[PP_MAX_STEPS];
 	size_t nr_steps;
 	size_t current;   /* the step running (or that failed) */
@@ -86,7 +87,9 @@ struct pp_build {
 	enum pp_version_origin version_origin;
 	int test;
 	int parallel;          /* variants at once */
-	int compile_jobs;      /* jobs of each variant's compile */
+	int compile_jobs;      /* jobs of each variant's compile, at least
+				* (the first variants get one more each
+				* when they divide unevenly) */
 	char *engine;          /* the container engine, with an image */
 	char *multiarch;       /* cmake, autotools, meson: x86_64-linux-gnu */
 	struct pp_strlist buildflags; /* NAME=VALUE from dpkg-buildflags */

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +73,27 @@ static int entry_type(DIR *d, const struct dirent *de)
 	       DT_UNKNOWN;
 }
 
-/* Counts the object files (*.o, *.lo) under dir, the first one's path
+/* Whether rel (relative to the source) is an object file (*.o, *.lo)
+ * the spec does not say the source ships (build.prebuilt_objects). */
+static int is_built_object(const char *rel, const char *name,
+			   const struct pp_strlist *prebuilt)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (!dot || dot == name || (strcmp(dot, ".o") && strcmp(dot, ".lo")))
+		return 0;
+	for (size_t i = 0; i < prebuilt->nr; i++)
+		if (!fnmatch(prebuilt->items[i], rel, 0))
+			return 0;
+	return 1;
+}
+
+/* Counts the object files built in place under dir, the first one's path
  * relative to the source in first; leaves out .git and the build
  * directory (skip, relative to the source). */
 static size_t count_objects(const char *source, struct strbuf *rel,
-			    const char *skip, struct strbuf *first, int depth)
+			    const char *skip, const struct pp_strlist *prebuilt,
+			    struct strbuf *first, int depth)
 {
 	struct strbuf path = STRBUF_INIT;
 	size_t base = rel->len, nr = 0;
@@ -87,7 +104,7 @@ static size_t count_objects(const char *source, struct strbuf *rel,
 	d = depth < 64 ? opendir(path.buf) : NULL;
 	strbuf_release(&path);
 	while (d && (de = readdir(d))) {
-		const char *name = de->d_name, *dot = strrchr(name, '.');
+		const char *name = de->d_name;
 		int type;
 
 		if (!strcmp(name, ".") || !strcmp(name, "..") ||
@@ -96,9 +113,10 @@ static size_t count_objects(const char *source, struct strbuf *rel,
 		strbuf_addf(rel, "%s%s", base ? "/" : "", name);
 		type = entry_type(d, de);
 		if (type == DT_DIR && !(skip && !strcmp(rel->buf, skip)))
-			nr += count_objects(source, rel, skip, first, depth + 1);
-		else if (type == DT_REG && dot && dot != name &&
-			 (!strcmp(dot, ".o") || !strcmp(dot, ".lo")) &&
+			nr += count_objects(source, rel, skip, prebuilt, first,
+					    depth + 1);
+		else if (type == DT_REG &&
+			 is_built_object(rel->buf, name, prebuilt) &&
 			 !nr++ && !first->len)
 			strbuf_addstr(first, rel->buf);
 		strbuf_setlen(rel, base);
@@ -132,15 +150,17 @@ int pp_system_check_source(const struct pp_build *b, struct pp_err *err)
 				"there", b->source, status);
 	free(status);
 	nr = rc ? 0 : count_objects(b->source, &rel, build_dir_inside(b),
-				    &first, 0);
+				    &b->spec->system.prebuilt_objects, &first,
+				    0);
 	if (nr)
 		rc = pp_err_set(err, PP_EXIT_INPUT, "source tree '%s' holds "
 				"%zu object file%s built in place (%s%s): make "
 				"would take %s as built for every variant, "
 				"whatever its flags; run 'make clean' (or 'git "
-				"clean -fdX') there", b->source, nr, nr == 1 ? "" : "s",
-				first.buf, nr > 1 ? " ..." : "",
-				nr == 1 ? "it" : "them");
+				"clean -fdX') there, or list the objects it "
+				"ships on purpose in build.prebuilt_objects",
+				b->source, nr, nr == 1 ? "" : "s", first.buf,
+				nr > 1 ? " ..." : "", nr == 1 ? "it" : "them");
 	strbuf_release(&rel);
 	strbuf_release(&first);
 	return rc;
@@ -208,6 +228,10 @@ static void cmake_steps(const struct pp_build *b, struct pp_job *j,
 			 b->multiarch);
 	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_SYSCONFDIR=/etc");
 	pp_strlist_push(&st->argv, "-DCMAKE_INSTALL_LOCALSTATEDIR=/var");
+	/* a build RPATH of $ORIGIN, not the build tree's path: the install
+	 * takes it out, but leaves its length in .dynstr, which moved what
+	 * follows by how long BUILD_DIR was */
+	pp_strlist_push(&st->argv, "-DCMAKE_BUILD_RPATH_USE_ORIGIN=ON");
 	pp_strlist_extend(&st->argv, &o->cmake);
 	/* a configure that runs starts from no cache, keeping the objects */
 	j->tree_mark = in_obj(j, "CMakeCache.txt");
@@ -218,7 +242,7 @@ static void cmake_steps(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_push(&st->argv, "--build");
 	pp_strlist_push(&st->argv, j->obj);
 	pp_strlist_push(&st->argv, "--parallel");
-	pp_strlist_pushf(&st->argv, "%d", b->compile_jobs);
+	pp_strlist_pushf(&st->argv, "%d", j->compile_jobs);
 	/* the log shows each compiler command, flags and all */
 	pp_strlist_push(&st->argv, "--verbose");
 	if (b->test) {
@@ -253,8 +277,7 @@ static void add_targets(struct pp_strlist *argv, const char *targets)
 
 /* make -C OBJ [-j N] VARS [TARGET], its flags in the environment (so that
  * a Makefile's own CFLAGS += ... still adds to them). */
-static struct pp_step *make_step(const struct pp_build *b, struct pp_job *j,
-				 enum pp_phase phase,
+static struct pp_step *make_step(struct pp_job *j, enum pp_phase phase,
 				 const struct settings_out *o, const char *target)
 {
 	struct pp_step *st = add_step(j, phase, NULL, &o->env);
@@ -263,7 +286,7 @@ static struct pp_step *make_step(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_push(&st->argv, "-C");
 	pp_strlist_push(&st->argv, j->obj);
 	if (phase == PP_PHASE_BUILD)
-		pp_strlist_pushf(&st->argv, "-j%d", b->compile_jobs);
+		pp_strlist_pushf(&st->argv, "-j%d", j->compile_jobs);
 	pp_strlist_extend(&st->argv, &o->make_vars);
 	if (phase == PP_PHASE_INSTALL)
 		pp_strlist_pushf(&st->argv, "DESTDIR=%s", j->stage);
@@ -289,7 +312,7 @@ static void after_step(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_extend(&env, &o->env);
 	pp_strlist_pushf(&env, "SRC=%s", pp_build_source_seen(b));
 	pp_strlist_pushf(&env, "BUILD=%s", j->obj);
-	pp_strlist_pushf(&env, "JOBS=%d", b->compile_jobs);
+	pp_strlist_pushf(&env, "JOBS=%d", j->compile_jobs);
 	if (phase == PP_PHASE_INSTALL)
 		pp_strlist_pushf(&env, "DESTDIR=%s", j->stage);
 	st = add_step(j, phase, j->obj, &env);
@@ -308,11 +331,11 @@ static void make_later_steps(const struct pp_build *b, struct pp_job *j,
 {
 	const struct pp_build_system *sys = &b->spec->system;
 
-	make_step(b, j, PP_PHASE_BUILD, o, sys->make_target);
+	make_step(j, PP_PHASE_BUILD, o, sys->make_target);
 	after_step(b, j, PP_PHASE_BUILD, o, &o->after_build);
 	if (b->test && test_target)
-		make_step(b, j, PP_PHASE_TEST, o, test_target);
-	make_step(b, j, PP_PHASE_INSTALL, o, sys->make_install_target ?
+		make_step(j, PP_PHASE_TEST, o, test_target);
+	make_step(j, PP_PHASE_INSTALL, o, sys->make_install_target ?
 		  sys->make_install_target : "install");
 	after_step(b, j, PP_PHASE_INSTALL, o, &o->after_install);
 }
@@ -406,10 +429,13 @@ static void meson_steps(const struct pp_build *b, struct pp_job *j,
 	j->tree_mark = in_obj(j, "build.ninja");
 
 	st = meson_step(j, PP_PHASE_BUILD, "compile", &o->env);
-	pp_strlist_pushf(&st->argv, "-j%d", b->compile_jobs);
+	pp_strlist_pushf(&st->argv, "-j%d", j->compile_jobs);
 	pp_strlist_push(&st->argv, "--verbose"); /* each compiler command */
 	if (b->test) {
 		st = meson_step(j, PP_PHASE_TEST, "test", &o->env);
+		/* meson runs as many tests at once as there are CPUs */
+		pp_strlist_push(&st->argv, "--num-processes");
+		pp_strlist_pushf(&st->argv, "%d", j->compile_jobs);
 		pp_strlist_push(&st->argv, "--print-errorlogs");
 		pp_strlist_extend(&st->argv, &o->test_args);
 	}
@@ -435,7 +461,7 @@ static void commands_steps(const struct pp_build *b, struct pp_job *j,
 	pp_strlist_extend(&env, &o->env);
 	pp_strlist_pushf(&env, "SRC=%s", pp_build_source_seen(b));
 	pp_strlist_pushf(&env, "BUILD=%s", j->obj);
-	pp_strlist_pushf(&env, "JOBS=%d", b->compile_jobs);
+	pp_strlist_pushf(&env, "JOBS=%d", j->compile_jobs);
 	for (int i = 0; i < PP_NR_CMD_STEPS; i++) {
 		struct pp_step *st;
 

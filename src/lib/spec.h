@@ -63,6 +63,10 @@ struct pp_build_system {
 	/* make and autotools: shell lines run in the build tree after the
 	 * build and after the install, "$@" the variant's make variables */
 	struct pp_strlist after_build, after_install;
+	/* make and autotools: globs of object files the source ships on
+	 * purpose (relative to it), which the check for objects built in
+	 * place lets be */
+	struct pp_strlist prebuilt_objects;
 };
 
 /* The name of a build system, "cmake" ... */

@@ -151,6 +151,7 @@ static const struct {
 	{ "commands", SYS(PP_BUILD_COMMANDS) },
 	{ "after_build", SYS_MAKE },
 	{ "after_install", SYS_MAKE },
+	{ "prebuilt_objects", SYS_MAKE },
 };
 
 static int check_system_keys(struct pp_spec_loader *L, const config_setting_t *g)
@@ -332,6 +333,8 @@ static int read_system(struct pp_spec_loader *L, const config_setting_t *b)
 	       pp_spec_read_strings(L, b, "after_build", &sys->after_build, NULL, 1) ||
 	       pp_spec_read_strings(L, b, "after_install", &sys->after_install, NULL,
 				    1) ||
+	       pp_spec_read_strings(L, b, "prebuilt_objects",
+				    &sys->prebuilt_objects, NULL, 0) ||
 	       pp_spec_read_template(L, b, "make_target", &sys->make_target) ||
 	       pp_spec_read_template(L, b, "make_test_target", &sys->make_test_target) ||
 	       pp_spec_read_template(L, b, "make_install_target",
@@ -347,6 +350,7 @@ static void system_release(struct pp_build_system *sys)
 		pp_strlist_release(&sys->commands[i]);
 	pp_strlist_release(&sys->after_build);
 	pp_strlist_release(&sys->after_install);
+	pp_strlist_release(&sys->prebuilt_objects);
 }
 
 static int read_build(struct pp_spec_loader *L, const config_setting_t *root)

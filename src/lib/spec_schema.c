@@ -137,6 +137,8 @@ static const struct pp_skey build_keys[] = {
 	  "shell command lines, e.g. [\"make -C sub \\\"$@\\\" x.so\"]" },
 	{ "after_install", PP_ST_STRINGS, 0, NULL,
 	  "shell command lines, e.g. [\"cp x.so \\\"$DESTDIR/usr/lib\\\"\"]" },
+	{ "prebuilt_objects", PP_ST_STRINGS, 0, NULL,
+	  "globs of object files the source ships, e.g. [\"blobs/*.o\"]" },
 	SYSTEM_SETTINGS_KEYS,
 	{ NULL, 0, 0, NULL, NULL },
 };

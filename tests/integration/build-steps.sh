@@ -94,7 +94,7 @@ matches "... shows the end of its log" \
 	"last lines of ($WORK/)?f/salty-cpu/build.log: .*  \| .*tiny: configure broken on purpose" \
 	"$out"
 matches "... says how to reproduce" \
-	"to reproduce: +env TINY_SALT=salty 'CFLAGS=-O1 -DTINY_SALTY=1' .*cmake -S $TOP/tests/data/tiny -B $WORK/f/salty-cpu/obj .*-DTINY_BREAK_CONFIGURE=ON" \
+	"to reproduce: +env TINY_SALT=salty 'CFLAGS=-ffile-prefix-map=[^ ]*=. -ffile-prefix-map=[^ ]*=./obj-salty-cpu -O1 -DTINY_SALTY=1' .*cmake -S $TOP/tests/data/tiny -B $WORK/f/salty-cpu/obj .*-DTINY_BREAK_CONFIGURE=ON" \
 	"$out"
 matches "... and the others finish" 'plain-cpu +done' "$out"
 matches "... the exit says what failed" \
@@ -155,6 +155,14 @@ check_fails "-j1: one variant at a time" 0 'up to 1 at a time, 1 compile job eac
 	"$PADPACK" build -c "$SPEC" -B "$B" -j1
 check_fails "-j4 and two variants: two at a time, two jobs each" 0 \
 	'up to 2 at a time, 2 compile jobs each' "$PADPACK" build -c "$SPEC" -B "$B" -j4
+# -j3 and two variants (the others skipped): 3 / 2 leaves a job over,
+# which the first variant gets; all build at once, every job used.
+check_fails "-j3 and two variants: 2 and 1 compile jobs, none left unused" 0 \
+	'up to 2 at a time, 2 or 1 compile jobs each' "$PADPACK" build -c "$SPEC" -B "$B" -j3
+check "... the first variant's build and @jobs@ with 2, the second's with 1" bash -c "
+	grep -q '^==> padpack: build: .* cmake --build $B/plain-cpu/obj --parallel 2 --verbose\$' '$B/plain-cpu/build.log' &&
+	grep -q '^==> padpack: test: .* ctest --output-on-failure --parallel 2\$' '$B/plain-cpu/build.log' &&
+	grep -q '^==> padpack: build: .* cmake --build $B/salty-cpu/obj --parallel 1 --verbose\$' '$B/salty-cpu/build.log'"
 
 # In a container: every step through the engine, the source at image.mount.
 export FAKE_ENGINE_LOG=$WORK/engine.log

@@ -132,7 +132,7 @@ check "make: a failing build: exit 5" test $? = 5
 matches "make: ... names the variant and step, shows the log's end" \
 	"variant loud: build failed \(exit status 2\) after .* \| Makefile:4: \*\*\* broken on purpose" "$out"
 matches "make: ... and the command that reproduces it" \
-	"to reproduce: +make -C $WORK/mf/loud/obj -j1 PREFIX=/usr BREAK=1" "$out"
+	"to reproduce: +(env .* )?make -C $WORK/mf/loud/obj -j1 PREFIX=/usr BREAK=1" "$out"
 
 # A build directory inside the source tree (the spec beside the Makefile,
 # -B build there): the copy leaves it out, not copying it into itself.
@@ -154,7 +154,26 @@ check "make: a build directory in the source is not copied into itself" bash -c 
 check_fails "make: objects built in the source tree: exit 3, naming one" 3 \
 	"source tree '$WORK/mkin' holds 1 object file built in place \(greet\.o\): .* run 'make clean'" \
 	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c in.cfg -B build"
+check_fails "make: ... and says how to keep objects the source ships" 3 \
+	"or list the objects it ships on purpose in build.prebuilt_objects" \
+	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c in.cfg -B build"
 rm mkin/greet.o
+# Objects the source ships on purpose (a vendor's blob, test data), named
+# by build.prebuilt_objects: let be; any other is still refused.
+mkdir -p mkin/blobs/x86
+: >mkin/blobs/x86/vendor.o
+sed 's/^build = { /build = { prebuilt_objects = [ "blobs\/*.o" ]; /' mkin/in.cfg >mkin/pre.cfg
+check "make: objects named by build.prebuilt_objects are let be" \
+	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c pre.cfg -B build &&
+		test -e build/default/obj/blobs/x86/vendor.o"
+: >mkin/greet.o
+check_fails "make: ... any other is still refused" 3 \
+	"holds 1 object file built in place \(greet\.o\)" \
+	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c pre.cfg -B build"
+check_fails "make: ... and did not mean without it" 3 \
+	"holds 2 object files built in place \((blobs/x86/vendor|greet)\.o \.\.\.\)" \
+	bash -c "cd '$WORK/mkin' && '$PADPACK' build -q -c in.cfg -B build"
+rm -r mkin/greet.o mkin/blobs
 
 # ---- CMake: Debian's directories by default -----------------------------
 # A spec with no CMAKE_INSTALL_* of its own stages under /usr and the
@@ -174,9 +193,13 @@ f=$(spec cmk 'test = false;' '' 'cmake = [ "-DCMAKE_INSTALL_PREFIX=/opt/loud" ];
 check "cmake: /usr, the multiarch libdir and /etc unless the spec says" bash -c "
 	test -f '$WORK/kb/plain/stage/$LIBDIR/libcmk.a' &&
 	test -f '$WORK/kb/plain/stage/etc/greet.c' && test ! -e '$WORK/kb/plain/stage/usr/local' &&
-	grep -q '^==> padpack: configure: .* cmake -S $WORK/cmk -B $WORK/kb/plain/obj -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR=${LIBDIR#usr/} -DCMAKE_INSTALL_SYSCONFDIR=/etc -DCMAKE_INSTALL_LOCALSTATEDIR=/var\$' '$WORK/kb/plain/build.log'"
+	grep -q '^==> padpack: configure: .* cmake -S $WORK/cmk -B $WORK/kb/plain/obj -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR=${LIBDIR#usr/} -DCMAKE_INSTALL_SYSCONFDIR=/etc -DCMAKE_INSTALL_LOCALSTATEDIR=/var -DCMAKE_BUILD_RPATH_USE_ORIGIN=ON\$' '$WORK/kb/plain/build.log'"
 check "cmake: ... the spec's own -DCMAKE_INSTALL_PREFIX wins" \
 	test -f "$WORK/kb/loud/stage/opt/loud/${LIBDIR#usr/}/libcmk.a"
+f=$(spec cmk 'prebuilt_objects = [ "*.o" ];' '' '')
+check_fails "cmake: build.prebuilt_objects is for make and autotools: a spec error" 3 \
+	"cmk.cfg:8: setting 'build.prebuilt_objects': the cmake build system \(build.system\) does not read it; it is for make and autotools" \
+	"$PADPACK" build -c "$f" -B "$WORK/kb"
 
 # ---- autotools ---------------------------------------------------------
 mkdir -p at
@@ -294,9 +317,16 @@ check "meson: library, SONAME link and header staged under the multiarch libdir"
 	test -L '$WORK/eb/plain/stage/$LIBDIR/libme.so.1' &&
 	test -f '$WORK/eb/plain/stage/usr/include/me.h'"
 check "meson: setup, compile, test, install --destdir in the log" bash -c "
-	grep -q \"^==> padpack: configure: env 'CFLAGS=-g -O2' .* meson setup --prefix=/usr --libdir=${LIBDIR#usr/} --buildtype=plain --wrap-mode=nodownload $WORK/eb/plain/obj $WORK/me\\$\" '$WORK/eb/plain/build.log' &&
-	grep -q 'meson test -C $WORK/eb/plain/obj --print-errorlogs' '$WORK/eb/plain/build.log' &&
+	grep -q \"^==> padpack: configure: env 'CFLAGS=-ffile-prefix-map=$WORK/me=. -ffile-prefix-map=../../../me/=./ -ffile-prefix-map=$WORK/eb/plain/obj=./obj-plain -g -O2' .* meson setup --prefix=/usr --libdir=${LIBDIR#usr/} --buildtype=plain --wrap-mode=nodownload $WORK/eb/plain/obj $WORK/me\\$\" '$WORK/eb/plain/build.log' &&
+	grep -q 'meson test -C $WORK/eb/plain/obj --num-processes 1 --print-errorlogs' '$WORK/eb/plain/build.log' &&
 	grep -q 'meson install -C $WORK/eb/plain/obj --destdir $WORK/eb/plain/stage' '$WORK/eb/plain/build.log'"
+# meson test runs as many tests at once as there are CPUs unless told:
+# it gets the variant's share of -j, as meson compile does.
+"$PADPACK" build -q -c "$f" -B "$WORK/eb-j3" -j3 --no-ccache
+check "meson: -j3, two variants: compile and test with 2 jobs, and 1" bash -c "
+	grep -q 'meson compile -C $WORK/eb-j3/plain/obj -j2 --verbose' '$WORK/eb-j3/plain/build.log' &&
+	grep -q 'meson test -C $WORK/eb-j3/plain/obj --num-processes 2 ' '$WORK/eb-j3/plain/build.log' &&
+	grep -q 'meson test -C $WORK/eb-j3/loud/obj --num-processes 1 ' '$WORK/eb-j3/loud/build.log'"
 check "meson: the log shows each compiler command, the variant's arguments in it" \
 	grep -qE '(^|/| )cc .*-DGREETING=.*loud.* -c [^ ]*me\.c( |$)' "$WORK/eb/loud/build.log"
 "$PADPACK" build -q -c "$f" -B "$WORK/eb" -j2
@@ -351,5 +381,118 @@ f=$(spec cm 'system = "commands"; commands = {
 out=$("$PADPACK" build -c "$f" -B "$WORK/cf" 2>&1)
 check "commands: a failing test: exit 5" test $? = 5
 matches "commands: ... the step, and the commands that reproduce it" \
-	"variant loud: test failed \(exit status 1\).*to reproduce: +cd $WORK/cf/loud/obj && env TEST_BREAK=yes SRC=$WORK/cm BUILD=$WORK/cf/loud/obj JOBS=1 sh -ec 'test \"\\\$TEST_BREAK\" != yes'" \
+	"variant loud: test failed \(exit status 1\).*to reproduce: +cd $WORK/cf/loud/obj && env TEST_BREAK=yes .*SRC=$WORK/cm BUILD=$WORK/cf/loud/obj JOBS=1 sh -ec 'test \"\\\$TEST_BREAK\" != yes'" \
 	"$out"
+
+# ---- reproducible wherever the build directory is ------------------------
+# The same sources built with two build directories (-B; the second
+# deeper, through a symbolic link, not there yet) give byte-identical
+# packages, -dbgsym too: the build tree's path (DW_AT_comp_dir, generated
+# files' names, __FILE__ in them, meson's relative way to the source)
+# and the source's are mapped by -ffile-prefix-map, for every system.
+mkdir -p "$WORK/elsewhere"
+ln -s elsewhere "$WORK/link"
+where_c() { # the program: its own __FILE__ and a generated file's
+	cat <<-'EOF'
+	#include <stdio.h>
+	const char *gen_where(void);
+	int main(void) { printf("%s %s\n", __FILE__, gen_where()); return 0; }
+	EOF
+}
+GEN_C='const char *gen_where(void) { return __FILE__; }'
+# reproducible NAME: builds and splits NAME's spec with build directories
+# $WORK/NAME-b1 and $WORK/link/deeper/NAME-b2; compares the packages.
+reproducible() {
+	local n=$1 d b2=$WORK/link/deeper/$1-b2
+	printf '%s\n' 'packages = { copyright = "me.copyright"; title = "test program"; };' \
+		>>"$WORK/$n.cfg"
+	"$PADPACK" build -q -c "$WORK/$n.cfg" -B "$WORK/$n-b1" -j2 --no-ccache &&
+	"$PADPACK" build -q -c "$WORK/$n.cfg" -B "$b2" -j2 --no-ccache &&
+	"$PADPACK" split -q -c "$WORK/$n.cfg" -B "$WORK/$n-b1" -o "$WORK/$n-d1" &&
+	"$PADPACK" split -q -c "$WORK/$n.cfg" -B "$b2" -o "$WORK/$n-d2" || return 1
+	ls "$WORK/$n-d1" | grep -q -- '-dbgsym_.*\.deb$' ||
+		{ echo "no -dbgsym package: $(ls "$WORK/$n-d1")"; return 1; }
+	for d in "$WORK/$n-d1"/*.deb; do
+		cmp "$d" "$WORK/$n-d2/${d##*/}" || return 1
+		! dpkg-deb --fsys-tarfile "$d" | grep -qa "$WORK" ||
+			{ echo "$WORK in ${d##*/}"; return 1; }
+	done
+}
+
+mkdir -p rcm
+where_c >rcm/main.c
+cat >rcm/CMakeLists.txt <<EOF
+cmake_minimum_required(VERSION 3.18)
+project(rcm C)
+file(WRITE \${CMAKE_BINARY_DIR}/gen.c "$GEN_C\\n")
+add_library(rcmgen SHARED \${CMAKE_BINARY_DIR}/gen.c)
+set_target_properties(rcmgen PROPERTIES VERSION 1.0.0 SOVERSION 1)
+add_executable(rcm main.c)
+target_link_libraries(rcm rcmgen)
+install(TARGETS rcm rcmgen)
+EOF
+spec rcm 'test = false; cflags = [ "-g", "-O2" ];' '' 'cflags = [ "-DLOUD" ];' >/dev/null
+check "reproducible: cmake (a shared library, generated source): the same packages for two build directories" \
+	reproducible rcm
+
+mkdir -p rme
+where_c >rme/main.c
+echo "$GEN_C" >rme/gen.c.in
+cat >rme/meson.build <<'EOF'
+project('rme', 'c', version: '1.0')
+gen = configure_file(output: 'gen.c', input: 'gen.c.in', copy: true)
+lib = shared_library('rmegen', gen, version: '1.0.0', soversion: '1', install: true)
+executable('rme', 'main.c', link_with: lib, install: true)
+EOF
+spec rme 'system = "meson"; test = false; buildflags = true;' '' 'cflags = [ "-DLOUD" ];' >/dev/null
+check "reproducible: meson (relative paths to the source): the same packages for two build directories" \
+	reproducible rme
+
+mkdir -p rmk
+where_c >rmk/main.c
+cat >rmk/Makefile <<EOF
+all: rmk
+gen.c:
+	echo '$GEN_C' >\$@
+rmk: main.c gen.c
+	\$(CC) \$(CPPFLAGS) \$(CFLAGS) -o \$@ main.c gen.c \$(LDFLAGS)
+install: rmk
+	install -D -m 755 rmk \$(DESTDIR)/usr/bin/rmk
+EOF
+spec rmk 'system = "make"; buildflags = true;' '' 'cflags = [ "-DLOUD" ];' >/dev/null
+check "reproducible: make: the same packages for two build directories" \
+	reproducible rmk
+
+mkdir -p rat
+where_c >rat/main.c
+echo "$GEN_C" >rat/gen.c.in
+cat >rat/configure.ac <<'EOF'
+AC_INIT([rat], [1.0])
+AM_INIT_AUTOMAKE([foreign])
+AC_PROG_CC
+AC_CONFIG_FILES([Makefile gen.c])
+AC_OUTPUT
+EOF
+cat >rat/Makefile.am <<'EOF'
+bin_PROGRAMS = rat
+rat_SOURCES = main.c
+nodist_rat_SOURCES = gen.c
+EOF
+if (cd rat && autoreconf -fi) >"$WORK/autoreconf.log" 2>&1; then
+	spec rat 'system = "autotools"; cflags = [ "-g", "-O2" ];' '' \
+		'cflags = [ "-DLOUD" ];' >/dev/null
+	check "reproducible: autotools: the same packages for two build directories" \
+		reproducible rat
+else
+	not_ok "reproducible: autotools: autoreconf -fi" "$(tail -n 5 "$WORK/autoreconf.log")"
+fi
+
+mkdir -p rcd
+where_c >rcd/main.c
+spec rcd "system = \"commands\"; cflags = [ \"-g\", \"-O2\" ]; commands = {
+	configure = [ \"echo '$GEN_C' >gen.c\" ];
+	build = [ \"cc \$CFLAGS -o rcd \\\"\$SRC/main.c\\\" gen.c\" ];
+	install = [ \"install -D -m 755 rcd \\\"\$DESTDIR/usr/bin/rcd\\\"\" ]; };" \
+	'' 'cflags = [ "-DLOUD" ];' >/dev/null
+check "reproducible: commands: the same packages for two build directories" \
+	reproducible rcd

@@ -134,7 +134,7 @@ check_fails "source tree without meson.build (build.system meson)" 3 \
 f=$(mini_spec commands 'system = "commands";
 	commands = { build = [ "make -j@jobs@" ]; install = [ "make install" ]; };')
 check_fails "commands: a dry run shows sh -ec with SRC, BUILD, JOBS, DESTDIR" 0 \
-	"^cd $WORK/b/plain/obj && env SRC=$WORK BUILD=$WORK/b/plain/obj JOBS=[0-9]+ DESTDIR=$WORK/b/plain/stage sh -ec 'make install'\$" \
+	"^cd $WORK/b/plain/obj && env 'CFLAGS=-ffile-prefix-map=$WORK=. -ffile-prefix-map=$WORK/b/plain/obj=./obj-plain' 'CXXFLAGS=[^']*' SRC=$WORK BUILD=$WORK/b/plain/obj JOBS=[0-9]+ DESTDIR=$WORK/b/plain/stage sh -ec 'make install'\$" \
 	"$PADPACK" build -n -c "$f" -B "$WORK/b"
 
 check_fails "-j 0 is a usage error" 2 "-j '0' is not a number from 1 to 1024" \
@@ -153,10 +153,10 @@ check_fails "padpack --help lists build" 0 "build +compile every variant" \
 # ("docker" here is tests/data/fake-engine, first in PATH).
 mkdir -p "$WORK/bin" && ln -s "$TOP/tests/data/fake-engine" "$WORK/bin/docker"
 check_fails "--in-image --dry-run prints the exact container command" 0 \
-	"^$WORK/bin/docker run --rm --user=$(id -u):$(id -g) -v $TOP/pkg/paddle:/paddle -v $TOP/build/cpu-avx:$TOP/build/cpu-avx --workdir=$TOP/build/cpu-avx -e PADDLE_VERSION=0\.11\.0 -e WITH_TESTING=ON -e RUN_TEST=ON -e WITH_GPU=OFF -e WITH_AVX=ON -e 'CFLAGS=-g -O2' -e 'CXXFLAGS=-g -O2' paddle:0\.11\.0-dev cmake -S /paddle -B $TOP/build/cpu-avx/obj-image " \
+	"^$WORK/bin/docker run --rm --user=$(id -u):$(id -g) -v $TOP/pkg/paddle:/paddle -v $TOP/build/cpu-avx:$TOP/build/cpu-avx --workdir=$TOP/build/cpu-avx -e PADDLE_VERSION=0\.11\.0 -e WITH_TESTING=ON -e RUN_TEST=ON -e WITH_GPU=OFF -e WITH_AVX=ON -e 'CFLAGS=-ffile-prefix-map=/paddle=. -ffile-prefix-map=$TOP/build/cpu-avx/obj-image=./obj-cpu-avx -g -O2' -e 'CXXFLAGS=-ffile-prefix-map=/paddle=. -ffile-prefix-map=$TOP/build/cpu-avx/obj-image=./obj-cpu-avx -g -O2' paddle:0\.11\.0-dev cmake -S /paddle -B $TOP/build/cpu-avx/obj-image " \
 	env PATH="$WORK/bin:$PATH" "$PADPACK" build -c "$SPEC" -n --in-image --variant cpu-avx
 check_fails "--in-image=IMAGE names the image; GPU flags from the spec" 0 \
-	" -e WITH_GPU=ON -e WITH_AVX=OFF -e 'CFLAGS=-g -O2 -mno-avx .* paddle:dev cmake -S /paddle .* -DCMAKE_CUDA_COMPILER=nvcc " \
+	" -e WITH_GPU=ON -e WITH_AVX=OFF -e 'CFLAGS=-ffile-prefix-map=/paddle=. -ffile-prefix-map=[^ ]*=./obj-gpu-noavx -g -O2 -mno-avx .* paddle:dev cmake -S /paddle .* -DCMAKE_CUDA_COMPILER=nvcc " \
 	env PATH="$WORK/bin:$PATH" "$PADPACK" build -c "$SPEC" -n --in-image=paddle:dev \
 	--variant gpu-noavx
 check_fails "--in-image IMAGE (a separate word) works too" 0 \

@@ -15,3 +15,14 @@ separate_arguments(paddle_host_flags UNIX_COMMAND "${CMAKE_C_FLAGS}")
 foreach(flag IN LISTS paddle_host_flags)
   string(APPEND CMAKE_CUDA_FLAGS " -Xcompiler=${flag}")
 endforeach()
+
+# nvcc names the host code it writes for the host compiler after its own
+# process id in the temporary directory (/tmp/tmpxft_00002a3c_...), and
+# that name reaches the debug information: two builds of the same source
+# differ. -objtemp (--objdir-as-tempdir, newer nvcc) writes it beside the
+# object, named after it, relative to the build tree.
+include(CheckCompilerFlag)
+check_compiler_flag(CUDA "-objtemp" PADDLE_NVCC_OBJTEMP)
+if(PADDLE_NVCC_OBJTEMP)
+  string(APPEND CMAKE_CUDA_FLAGS " -objtemp")
+endif()
