@@ -288,6 +288,7 @@ static int in_run_dep(const struct pp_split *s, size_t pkg,
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg], *q;
 	struct strbuf dep = STRBUF_INIT;
+	const char *virt;
 
 	if (lib->pkg < 0)
 		return pp_err_set(err, PP_EXIT_INPUT, "%s: NEEDED %s is %s, "
@@ -300,8 +301,10 @@ static int in_run_dep(const struct pp_split *s, size_t pkg,
 	strbuf_addf(&dep, "%s (>= %.*s)", q->variant && !p->variant ? q->base :
 		    q->name, (int)(strrchr(s->version, '-') - s->version),
 		    s->version);
-	if (s->spec->coinstallable && pp_split_alt_virtual(s, soname))
-		strbuf_addf(&dep, " | %s", pp_split_alt_virtual(s, soname));
+	virt = s->spec->coinstallable ?
+	       pp_split_alt_virtual(s, q->variant, soname) : NULL;
+	if (virt)
+		strbuf_addf(&dep, " | %s", virt);
 	update_dep(out, dep.buf, "");
 	strbuf_release(&dep);
 	return 0;

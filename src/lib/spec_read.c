@@ -942,6 +942,42 @@ static int read_image(struct pp_spec_loader *L, const config_setting_t *root)
 	       read_image_docker(L, g, im) ? -1 : 0;
 }
 
+/* The priority of an axis value (a group of axes[].values), or NULL. */
+static const config_setting_t *priority_of(const config_setting_t *values,
+					   int k)
+{
+	const config_setting_t *v = config_setting_get_elem(values, (unsigned)k);
+
+	return v ? config_setting_get_member(v, "priority") : NULL;
+}
+
+/* A value's priority orders the alternatives of co-installable variants
+ * (packages.variants): an exclusive set has none, so it would be ignored
+ * without a word. */
+static int check_priorities(struct pp_spec_loader *L,
+			    const config_setting_t *axes)
+{
+	int nr = axes ? config_setting_length(axes) : 0;
+
+	for (int i = 0; !L->spec->coinstallable && i < nr; i++) {
+		const config_setting_t *values = config_setting_get_member(
+			config_setting_get_elem(axes, (unsigned)i), "values");
+		int n = values ? config_setting_length(values) : 0;
+
+		for (int k = 0; k < n; k++)
+			if (priority_of(values, k))
+				return pp_setting_error(priority_of(values, k),
+					L->file, L->err, "orders the "
+					"update-alternatives of co-installable "
+					"variants, but these are exclusive "
+					"(packages.variants), one replacing the "
+					"other: nothing to choose; remove it or "
+					"set packages.variants = "
+					"\"coinstallable\"");
+	}
+	return 0;
+}
+
 int pp_spec_read(const config_setting_t *root, const char *file,
 		 struct pp_spec *spec, struct pp_err *err)
 {
@@ -954,7 +990,7 @@ int pp_spec_read(const config_setting_t *root, const char *file,
 	rc = read_about(&L, root) || read_axis_names(&L, axes) ||
 	     read_build(&L, root) || read_axes(&L, axes) ||
 	     read_image(&L, root) || pp_spec_read_packages(&L, root) ||
-	     read_apps(&L, root) ? -1 : 0;
+	     check_priorities(&L, axes) || read_apps(&L, root) ? -1 : 0;
 	pp_strlist_release(&L.names);
 	return rc;
 }

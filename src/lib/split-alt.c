@@ -319,34 +319,55 @@ int pp_split_alternatives(struct pp_split *s, struct pp_err *err)
 	return rc;
 }
 
-int pp_split_alt_libdir(const struct pp_split *s, const char *dir)
+/* Whether dir is the directory of an alternative's path in variant v,
+ * of any alternative (all) or of one v registers. */
+static int alt_dir_in(const struct pp_split *s, const struct pp_variant *v,
+		      const char *dir, int all)
 {
 	struct pp_err ignored;
 	int found = 0;
 
 	pp_err_init(&ignored);
-	for (size_t i = 0; !found && i < s->nr_stages; i++)
-		for (size_t k = 0; !found && k < s->spec->nr_alternatives; k++) {
-			char *path = expand(s, s->stages[i].variant,
-					    s->spec->alternatives[k].master.path,
-					    &ignored);
-			char *d = path ? pp_dirname(path + 1) : NULL;
+	for (size_t k = 0; !found && k < s->spec->nr_alternatives; k++) {
+		const struct pp_alternative *a = &s->spec->alternatives[k];
+		char *path = all || registers(a, v) ?
+			     expand(s, v, a->master.path, &ignored) : NULL;
+		char *d = path ? pp_dirname(path + 1) : NULL;
 
-			found = d && !strcmp(d, dir);
-			free(d);
-			free(path);
-		}
+		found = d && !strcmp(d, dir);
+		free(d);
+		free(path);
+	}
 	pp_err_release(&ignored);
 	return found;
 }
 
-const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname)
+int pp_split_alt_libdir(const struct pp_split *s, const char *dir)
+{
+	int found = 0;
+
+	for (size_t i = 0; !found && i < s->nr_stages; i++)
+		found = alt_dir_in(s, s->stages[i].variant, dir, 1);
+	return found;
+}
+
+int pp_split_alt_libdir_of(const struct pp_split *s, const struct pp_variant *v,
+			   const char *dir)
+{
+	if (!v)
+		return pp_split_alt_libdir(s, dir);
+	return alt_dir_in(s, v, dir, 0);
+}
+
+const char *pp_split_alt_virtual(const struct pp_split *s,
+				 const struct pp_variant *v, const char *soname)
 {
 	for (size_t k = 0; k < s->spec->nr_alternatives; k++) {
 		const struct pp_alternative *a = &s->spec->alternatives[k];
 		const char *base = strrchr(a->master.link, '/');
 
-		if (a->provides && base && soname && !strcmp(base + 1, soname))
+		if (a->provides && base && soname &&
+		    !strcmp(base + 1, soname) && (!v || registers(a, v)))
 			return a->provides;
 	}
 	return NULL;

@@ -638,8 +638,8 @@ static void shlibs_dep(const struct pp_split *s, const struct pp_split_pkg *p,
 		       const char *up, const char *dir, const char *soname,
 		       struct strbuf *dep)
 {
-	const char *virt = pp_split_alt_libdir(s, dir) ?
-			   pp_split_alt_virtual(s, soname) : NULL;
+	const char *virt = pp_split_alt_libdir_of(s, p->variant, dir) ?
+			   pp_split_alt_virtual(s, p->variant, soname) : NULL;
 
 	strbuf_reset(dep);
 	strbuf_addf(dep, "%s (>= %s)", p->base, up);
@@ -671,7 +671,7 @@ static int library_files(const struct pp_split *s, size_t pkg,
 			continue;
 		dir = pp_dirname(f->path);
 		shlibs_dep(s, p, up, dir, f->c.soname, &dep);
-		alt_lib |= pp_split_alt_libdir(s, dir);
+		alt_lib |= pp_split_alt_libdir_of(s, p->variant, dir);
 		linker_lib |= pp_is_public_libdir(dir);
 		if (pp_split_public_libdir(s, dir) &&
 		    pp_shlibs_line(f->c.soname, dep.buf, &shlibs) == 0 &&
@@ -690,7 +690,9 @@ static int library_files(const struct pp_split *s, size_t pkg,
 		if (rc == 0 && symbols.len)
 			rc = pp_split_write_ctrl(root, "symbols", symbols.buf, 0644,
 						 s->opts.timestamp, err);
-		if (rc == 0)
+		/* none for a library in a directory of its own whose
+		 * variant registers no alternative: no link to cache */
+		if (rc == 0 && (linker_lib || alt_lib))
 			rc = pp_split_write_ctrl(root, "triggers", "# Triggers added by "
 						 "padpack split\nactivate-noawait "
 						 "ldconfig\n", 0644, s->opts.timestamp,

@@ -261,10 +261,17 @@ int pp_split_public_libdir(const struct pp_split *s, const char *dir);
  * path in some variant: its libraries are reached through the generic
  * link update-alternatives manages. */
 int pp_split_alt_libdir(const struct pp_split *s, const char *dir);
+/* Whether dir is the directory of the path of an alternative variant v
+ * registers (packages.alternatives[].variants): its libraries are reached
+ * through the generic link (an ldconfig trigger caches it). */
+int pp_split_alt_libdir_of(const struct pp_split *s, const struct pp_variant *v,
+			   const char *dir);
 /* The virtual package (packages.alternatives' provides) of the
- * alternative whose generic name is soname, or NULL: what programs linked
- * against the library may take from any provider. */
-const char *pp_split_alt_virtual(const struct pp_split *s, const char *soname);
+ * alternative whose generic name is soname, when variant v (NULL: any)
+ * registers it; else NULL: what programs linked against the library may
+ * take from any provider. */
+const char *pp_split_alt_virtual(const struct pp_split *s,
+				 const struct pp_variant *v, const char *soname);
 /* The path (relative to the root) behind the generic link (relative to
  * the root) of an alternative in variant v, or NULL: where the linker
  * finds a library that update-alternatives links there. */

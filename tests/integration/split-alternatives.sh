@@ -124,6 +124,9 @@ err_spec "a lintian override that is no override line: refused at its line, sayi
 	-e 's/"initial-upload-closes-no-bugs"/"Initial upload"/'
 err_spec "a priority out of range: refused at its line" \
 	'bad\.cfg:[0-9]+: .*priority.*out of range' -e 's/priority = 40/priority = -4/'
+err_spec "a priority on exclusive variants (nothing to choose): refused at its line, saying why" \
+	"bad\\.cfg:1[0-9]: setting 'axes\\[flavour\\]\\.values\\[one\\]\\.priority': orders the update-alternatives of co-installable variants, but these are exclusive \\(packages\\.variants\\)" \
+	-e 's/variants = "coinstallable";//' -e '/^\talternatives = (/,/^\t);$/d'
 cp -a "$WORK/b" "$WORK/b-same"
 sed -i 's/FLAVOUR=1/FLAVOUR=X/' "$WORK/b-same/one/stage/$LIBDIR/altdemo-one/flavour.txt"
 mkdir -p "$WORK/b-same/one/stage/usr/share/altdemo" "$WORK/b-same/two/stage/usr/share/altdemo"
@@ -437,6 +440,22 @@ check_fails "a variant with no alternatives beside ones with: no update-alternat
 			\"\$(for p in libzap2 libzap-dev; do dpkg-deb -I '$Z'/nv/\$p-\${v}_*.deb postinst 2>/dev/null; done | grep -c 'update-alternatives --install')\"
 		[ \$v = small ] && printf ' | '
 	done; echo"
+# ... nor the rest of what the alternative gives: its library's shlibs
+# name its package alone (no "| libzap.so.2": a provider of the generic
+# name is not what its programs load), and no ldconfig trigger (no link
+# in the linker's directory to cache), nor lintian's override of one.
+for v in small haswell; do dpkg-deb -e "$(ls "$Z"/nv/libzap2-${v}_*.deb)" "$Z/nvctl-$v"; done
+check_fails "a variant with no alternatives: shlibs without the generic name's provider, no ldconfig trigger; the others keep both" 0 \
+	'^small: libzap 2 libzap2 \(>= 2\.1\) trigger: none override: none \| haswell: libzap 2 libzap2 \(>= 2\.1\) \| libzap\.so\.2 trigger: activate-noawait ldconfig override: package-has-unnecessary-activation-of-ldconfig-trigger$' bash -c "
+	for v in small haswell; do
+		printf '%s: %s trigger: %s override: %s' \$v \"\$(grep -v '^#' '$Z'/nvctl-\$v/shlibs)\" \
+			\"\$(grep -v '^#' '$Z'/nvctl-\$v/triggers 2>/dev/null || echo none)\" \
+			\"\$(dpkg-deb --fsys-tarfile '$Z'/nv/libzap2-\${v}_*.deb | tar -xO ./usr/share/lintian/overrides/libzap2-\$v 2>/dev/null | grep '^package-has.*ldconfig' || echo none)\"
+		[ \$v = small ] && printf ' | '
+	done; echo"
+nv_lint=$(lintian "$Z"/nv/libzap2-small_*.deb 2>&1 | grep -E '^(E: |W: .*ldconfig|I: .*unused-override)')
+if [ -n "$nv_lint" ]; then not_ok "lintian: the variant with no alternatives' library: no error, nothing of ldconfig" "$nv_lint"
+else ok "lintian: the variant with no alternatives' library: no error, nothing of ldconfig"; fi
 sed 's/"has\*"/"hasswell"/' "$Z/nv.cfg" >"$Z/bad.cfg"
 check_fails "an alternative's variants glob that names no variant: refused at its line, listing the variants" 3 \
 	"bad\\.cfg:[0-9]+: alternative 'libzap\\.so\\.2-x86_64-linux-gnu': 'hasswell' names no variant; the variants are generic, haswell, small" \
