@@ -66,7 +66,8 @@ static const char usage[] =
 	"      --name=NAME       with --stage and no -c: the source's name;\n"
 	"      --version=V       its upstream version; the other settings\n"
 	"                        take their defaults (padpack-split(1)):\n"
-	"      --maintainer=M    (default: DEBFULLNAME <DEBEMAIL>)\n"
+	"      --maintainer=M    (default: as dch: DEBFULLNAME <DEBEMAIL>,\n"
+	"                        else guessed from the login and host)\n"
 	"      --summary=TEXT    (default: software of the NAME project)\n"
 	"      --copyright=FILE  a DEP-5 file (default: one made from the\n"
 	"                        license file the tree ships, else the one\n"
@@ -238,11 +239,6 @@ static int write_spec(const struct split_cli *cli, const char *tmp,
 	char *copyright = NULL;
 	int rc;
 
-	if (!cli->maintainer && (!getenv("DEBEMAIL") || !*getenv("DEBEMAIL")))
-		return pp_err_set(err, PP_EXIT_INPUT, "padpack split --name: "
-				  "setting 'maintainer' is missing; give "
-				  "--maintainer \"Name <email>\", or set "
-				  "DEBFULLNAME and DEBEMAIL (as for dch)");
 	if (cli->copyright && !(copyright = realpath(cli->copyright, NULL)))
 		return pp_err_errno(err, PP_EXIT_INPUT, "--copyright '%s'",
 				    cli->copyright);
