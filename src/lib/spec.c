@@ -354,7 +354,7 @@ static void add_maintainer(config_setting_t *root, const char *name,
 	char *maint = pp_maintainer_default(name, &why);
 
 	add_string(root, "maintainer", maint);
-	if (why.len)
+	if (why.len && err)
 		pp_warn(err, "padpack: no maintainer given; guessed '%s', %s. "
 			"Set DEBFULLNAME and DEBEMAIL (as for dch), or give "
 			"--maintainer or the spec's maintainer", maint, why.buf);
@@ -385,9 +385,9 @@ static void add_defaults(config_setting_t *root, struct pp_err *err)
 	const char *name = NULL, *summary = NULL;
 
 	config_setting_lookup_string(root, "name", &name);
-	if (name && pp_spec_is_package_name(name) &&
-	    !config_setting_get_member(root, "maintainer"))
-		add_maintainer(root, name, err);
+	if (name && !config_setting_get_member(root, "maintainer"))
+		add_maintainer(root, name, pp_spec_is_package_name(name) ?
+			       err : NULL); /* else the name's error alone */
 	if (name && !config_setting_get_member(root, "summary")) {
 		struct strbuf sb = STRBUF_INIT;
 

@@ -325,6 +325,11 @@ char *pp_maintainer_guess(const struct pp_who *w, const char *source,
 /* pp_maintainer_guess of this process's environment and system. */
 char *pp_maintainer_default(const char *source, struct strbuf *why);
 
+/* s as a Debian package name, as dh_make would want it typed: upper
+ * case lowered, '_' and other characters a name cannot hold as '-'
+ * ("My_Lib" -> "my-lib"); NULL when nothing valid is left. */
+char *pp_spec_package_name_from(const char *s);
+
 /* pp_spec_load of a spec already in memory (len bytes of data, which
  * need no NUL): path is the file it came from, named in messages, whose
  * directory @include names are relative to. */

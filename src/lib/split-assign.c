@@ -701,6 +701,31 @@ static int on_system(const struct pp_split_file *f)
 	return ok;
 }
 
+/* Whether a link points where the running system, not a package, puts
+ * files (/run/NAME.sock, /etc/alternatives/NAME, /var/lib/NAME/...,
+ * /proc/self/mounts): shipped as it is, as dh ships it. */
+static int runtime_target(const struct pp_split_file *f)
+{
+	static const char *const dirs[] = {
+		"run/", "var/", "etc/", "proc/", "sys/", "dev/", "tmp/",
+		"home/", "srv/", "mnt/", "media/",
+	};
+	const char *t = f->link[0] == '/' ? f->link + strspn(f->link, "/") :
+			f->c.target;
+
+	for (size_t i = 0; t && i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (!strncmp(t, dirs[i], strlen(dirs[i])))
+			return 1;
+	return 0;
+}
+
+/* Whether the spec is the one padpack split --name made, which the
+ * user cannot edit (cmd/split.c names it so). */
+static int from_options(const struct pp_split *s)
+{
+	return !strcmp(s->spec->path, "padpack split --name");
+}
+
 /* Man pages, documentation and links go where what they describe or
  * reach goes; a link that reaches nothing is an error. */
 static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st,
@@ -753,18 +778,22 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		if (!to && f->c.target)
 			to = first_under(st, f->c.target);
 		what = "link -> the package of what it points to";
-		if ((!to && !on_system(f)) || (to && !all[to - st->files].base))
+		if ((!to && !on_system(f) && !runtime_target(f)) ||
+		    (to && !all[to - st->files].base))
 			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
 					  "link to '%s', which %s%s%s; ship its "
 					  "target, or give the link a rule in "
 					  "%s: packages.files = ( { path = "
 					  "\"%s\"; drop = \"why\"; } ) (or "
-					  "package = \"NAME\")", st->dir,
+					  "package = \"NAME\")%s", st->dir,
 					  f->path, f->link, to ? "is dropped ("
 					  : "", to ? all[to - st->files].why :
 					  "is in no package of this run and "
 					  "not on this system", to ? ")" : "",
-					  s->spec->path, f->path);
+					  from_options(s) ? "a spec (-c FILE)" :
+					  s->spec->path, f->path,
+					  from_options(s) ? "; or remove the link "
+					  "from the tree" : "");
 	}
 	if (to && all[to - st->files].base) {
 		const struct choice *t = &all[to - st->files];

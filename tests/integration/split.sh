@@ -919,7 +919,44 @@ check_large_files() {
 	rm -rf "$W"
 }
 
+# issue 13, held out: a tree and nothing but a name and a version. What
+# dh_make and uscan would read is read so (My_Lib -> my-lib, v1.2 ->
+# 1.2, with a warning); what cannot be (an epoch, a version with no
+# digit first, a tree with nothing to ship) is an error naming the
+# option or the tree and the fix; a link to where the running system
+# puts files (/run, /etc/alternatives) is shipped as dh ships it.
+check_nothing_but_name() {
+	local W=$WORK/nbn S=$WORK/nbn/stage
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	mkdir -p "$S/usr/bin" "$W/empty" &&
+	printf '#!/bin/sh\necho hi\n' >"$S/usr/bin/hello" && chmod 755 "$S/usr/bin/hello" &&
+	ln -s /run/hello.sock "$S/usr/bin/hello-sock" && ln -s /etc/alternatives/hello-alt "$S/usr/bin/hello-alt"
+	check_fails "name and version: --name My_Lib: the package name dh_make would want, with a warning" 0 \
+		"padpack split: my-lib 1\.0-1, 1 variant, 1 packages .*--name 'My_Lib' is no Debian package name .*using 'my-lib'" \
+		bash -c "'$PADPACK' split --stage '$S' --name My_Lib --version 1.0 -o '$W/a' 2>&1 | tr '\n' ' '"
+	check_fails "name and version: --version v1.2: a tag's v dropped, with a warning" 0 \
+		"hello 1\.2-1, .*--version 'v1\.2': a tag's 'v' is no part of the upstream version .*using '1\.2'" \
+		bash -c "'$PADPACK' split --stage '$S' --name hello --version v1.2 -o '$W/b' 2>&1 | tr '\n' ' '"
+	check_fails "name and version: --version 1:2.0: exit 3, the epoch named, the version to give" 3 \
+		"--version '1:2\.0': an epoch \('1:'\) is no part of an upstream version.*give --version 2\.0" \
+		"$PADPACK" split --stage "$S" --name hello --version 1:2.0 -o "$W/c"
+	check_fails "name and version: --version x1: exit 3, the option named, not a temporary spec" 3 \
+		"^padpack split: --version 'x1' is not an upstream version: a digit first" \
+		"$PADPACK" split --stage "$S" --name hello --version x1 -o "$W/c"
+	check_fails "name and version: --name __: exit 3, the option named" 3 \
+		"^padpack split: --name '__' is not a Debian package name" \
+		"$PADPACK" split --stage "$S" --name __ --version 1.0 -o "$W/c"
+	check_fails "name and version: links to /run and /etc/alternatives are shipped as they are" 0 \
+		'usr/bin/hello-alt -> /etc/alternatives/hello-alt .*usr/bin/hello-sock -> /run/hello\.sock' \
+		bash -c "dpkg-deb -c '$W/b/hello_1.2-1_all.deb' | tr '\n' ' '"
+	check_fails "name and version: an empty tree: exit 3, nothing to package, no .changes" 3 \
+		"nothing to package: $W/empty holds no file; stage the files first \(make install DESTDIR=" \
+		bash -c "'$PADPACK' split --stage '$W/empty' --name empty --version 1.0 -o '$W/d'; rc=\$?; [ ! -e '$W/d' ] || echo 'wrote $W/d'; exit \$rc"
+	rm -rf "$W"
+}
+
 check_minimal
+check_nothing_but_name
 check_strip_scratch
 check_killed_strip
 check_minimal_docs
