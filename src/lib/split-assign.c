@@ -311,13 +311,36 @@ static char *python_name(const char *path)
 	return out;
 }
 
+/* A shared object in the linker's directory whose SONAME has no version
+ * (CMake's add_library without SOVERSION: libfoo.so), or that has no
+ * SONAME at all but a library's name: "libfoo", as its users' NEEDED
+ * libfoo.so names it; NULL for anything else. */
+static char *unversioned_package(const struct pp_split_file *f)
+{
+	const char *base = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 :
+			   f->path;
+	const char *so = f->c.cls == PP_CLASS_SHLIB ? f->c.soname : base;
+	size_t n = so ? strlen(so) : 0;
+	char *stem, *out;
+
+	if (f->c.cls == PP_CLASS_MODULE && strncmp(base, "lib", 3))
+		return NULL;
+	if (n < 6 || strcmp(so + n - 3, ".so") || strchr(so, '/'))
+		return NULL;
+	stem = xstrndup(so, n - 3);
+	out = pp_spec_package_name_from(stem);
+	free(stem);
+	return out;
+}
+
 /* A shared library (or a link to one) in a public directory goes to the
  * runtime package named from its SONAME (or the one runtime package of
  * packages.runtime = "one"); elsewhere it is private. */
 static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 			const struct names *n, struct choice *c)
 {
-	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
+	const char *lib = f->c.cls == PP_CLASS_SHLIB ||
+			  f->c.cls == PP_CLASS_MODULE ? f->path : f->c.target;
 	char *libdir = lib ? pp_dirname(lib) : NULL;
 	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
 	int pub = libdir && pp_split_public_libdir(s, libdir);
@@ -341,6 +364,20 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 		       "package, named from the library named like the source "
 		       "(as libxslt1.1 holds libxslt and libexslt)",
 		       s->spec->path, what, f->c.soname);
+	} else if (!pkg && pub && f->c.cls != PP_CLASS_SHLIB_LINK &&
+		   (pkg = unversioned_package(f))) {
+		choose(c, pkg, PP_ROLE_RUNTIME, "default: shared library %s%s "
+		       "in a public library directory, so users link it as "
+		       "NEEDED %s -> runtime package named from it, with %s "
+		       "(link it with -Wl,-soname,NAME.so.N, or CMake's "
+		       "SOVERSION, for a versioned one)", f->c.soname ?
+		       "with the unversioned SONAME " : "without a SONAME",
+		       f->c.soname ? f->c.soname : "", f->c.soname ?
+		       f->c.soname : strrchr(f->path, '/') + 1, f->c.soname ?
+		       "the ldconfig trigger and no shlibs (lintian warns "
+		       "shared-library-lacks-version)" : "no ldconfig trigger "
+		       "and lintian's sharedobject-in-library-directory-"
+		       "missing-soname overridden");
 	} else if (pkg && pub) {
 		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
 		       "library directory -> runtime package named from the "
@@ -355,6 +392,19 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 	}
 	free(libdir);
 	return 0;
+}
+
+/* A module (no SONAME) named lib*.so right in the linker's directory:
+ * a library whose build left out -soname, not a plugin. */
+static int unversioned_lib_in(const struct pp_split *s,
+			      const struct pp_split_file *f)
+{
+	char *dir = pp_dirname(f->path), *pkg = unversioned_package(f);
+	int yes = pkg && pp_split_public_libdir(s, dir);
+
+	free(dir);
+	free(pkg);
+	return yes;
 }
 
 /* padpack's defaults, by class; man pages, documentation and other links
@@ -392,6 +442,10 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 		choose(c, NULL, PP_ROLE_DEV, "default: libtool archive; "
 		       "Debian ships none (policy 10.2)");
 		return 0;
+	case PP_CLASS_MODULE:
+		if (!in_python_dir(f->path) && unversioned_lib_in(s, f))
+			return library_rule(s, f, n, c);
+		break;
 	case PP_CLASS_SHLIB:
 	case PP_CLASS_SHLIB_LINK:
 		return library_rule(s, f, n, c);

@@ -952,6 +952,31 @@ check_nothing_but_name() {
 	check_fails "name and version: an empty tree: exit 3, nothing to package, no .changes" 3 \
 		"nothing to package: $W/empty holds no file; stage the files first \(make install DESTDIR=" \
 		bash -c "'$PADPACK' split --stage '$W/empty' --name empty --version 1.0 -o '$W/d'; rc=\$?; [ ! -e '$W/d' ] || echo 'wrote $W/d'; exit \$rc"
+	# a library CMake built without SOVERSION (SONAME libbaz.so) and one
+	# linked without -soname (libqux.so), each with a program using it:
+	# runtime packages named from them, not the program's package with
+	# lintian's three errors (multiarch-foreign-shared-library ...)
+	local L=usr/lib/x86_64-linux-gnu U=$W/unv/stage
+	mkdir -p "$U/$L" "$U/usr/bin" "$U/usr/include" && echo 'int baz(void) { return 3; }' >"$W/unv/b.c" &&
+	printf 'int baz(void);\nint main(void) { return baz() - 3; }\n' >"$W/unv/m.c" &&
+	echo 'int baz(void);' >"$U/usr/include/baz.h" &&
+	cc -g -shared -fPIC -Wl,-soname,libbaz.so -o "$U/$L/libbaz.so" "$W/unv/b.c" &&
+	cc -g -shared -fPIC -o "$U/$L/libqux.so" "$W/unv/b.c" &&
+	cc -g -o "$U/usr/bin/baz" "$W/unv/m.c" -L"$U/$L" -lbaz &&
+	cc -g -o "$U/usr/bin/qux" "$W/unv/m.c" -L"$U/$L" -lqux &&
+	"$PADPACK" split --stage "$U" --name baz --version 1.0 -o "$W/unv/debs" -q
+	check_fails "name and version: unversioned SONAME and no SONAME: a runtime package each, named from the file" 0 \
+		'^baz baz-dbgsym libbaz libbaz-dbgsym libbaz-dev libqux libqux-dbgsym $' \
+		bash -c "cd '$W/unv/debs' && ls ./*.deb | sed 's|^\./||; s/_.*//' | LC_ALL=C sort | tr '\n' ' '"
+	check_fails "name and version: ... the program depends on both, as on any library of the run" 0 \
+		'^libbaz \(>= 1\.0\), libc6 \(>= 2\.[0-9]+\), libqux \(>= 1\.0\)$' \
+		dpkg-deb -f "$W/unv/debs/baz_1.0-1_amd64.deb" Depends
+	check "name and version: ... the ldconfig trigger for libbaz.so, an override saying why libqux.so has no SONAME" bash -c "
+		dpkg-deb --ctrl-tarfile '$W/unv/debs/libbaz_1.0-1_amd64.deb' | tar -xO ./triggers | grep -qx 'activate-noawait ldconfig' &&
+		dpkg-deb --fsys-tarfile '$W/unv/debs/libqux_1.0-1_amd64.deb' | tar -xO ./usr/share/lintian/overrides/libqux |
+			grep -qx 'sharedobject-in-library-directory-missing-soname \[$L/libqux.so\]'"
+	check "name and version: ... lintian finds no error in them" bash -c "cd '$W/unv/debs' &&
+		lintian --fail-on error baz_1.0-1_amd64.changes >'$W/unv/lintian.log' 2>&1 || { cat '$W/unv/lintian.log'; exit 1; }"
 	rm -rf "$W"
 }
 
