@@ -645,9 +645,14 @@ static int data_rule(const struct names *n, struct choice *c)
 {
 	const struct choice *home = n->data_home;
 	unsigned long long kib = (n->data_bytes + 1023) / 1024;
+	size_t len = strlen(n->source);
 
 	if (n->data_bytes >= PP_SPLIT_DATA_PACKAGE_BYTES || !home) {
-		choose(c, pp_split_with_suffix(n->source, "data"), PP_ROLE_DATA,
+		/* a source named foo-data makes foo-data, not foo-data-data */
+		choose(c, len > 5 && !strcmp(n->source + len - 5, "-data") ?
+		       xstrdup(n->source) : pp_split_with_suffix(n->source,
+								 "data"),
+		       PP_ROLE_DATA,
 		       "default: architecture-independent data (usr/share), "
 		       "%llu KiB in all (%llu KiB or more, or nothing else to "
 		       "hold it) -> the -data package", kib,

@@ -952,6 +952,11 @@ check_nothing_but_name() {
 	check_fails "name and version: an empty tree: exit 3, nothing to package, no .changes" 3 \
 		"nothing to package: $W/empty holds no file; stage the files first \(make install DESTDIR=" \
 		bash -c "'$PADPACK' split --stage '$W/empty' --name empty --version 1.0 -o '$W/d'; rc=\$?; [ ! -e '$W/d' ] || echo 'wrote $W/d'; exit \$rc"
+	mkdir -p "$W/fd/usr/share/foo-data" && echo 1 >"$W/fd/usr/share/foo-data/f1.txt"
+	check_fails "name and version: only data files, source foo-data: one arch-all foo-data, not foo-data-data" 0 \
+		'^foo-data_1\.0-1_all\.deb $' \
+		bash -c "'$PADPACK' split --stage '$W/fd' --name foo-data --version 1.0 -o '$W/fd.debs' -q 2>/dev/null &&
+			cd '$W/fd.debs' && ls ./*.deb | sed 's|^\./||' | tr '\n' ' '"
 	# a library CMake built without SOVERSION (SONAME libbaz.so) and one
 	# linked without -soname (libqux.so), each with a program using it:
 	# runtime packages named from them, not the program's package with
