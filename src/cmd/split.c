@@ -11,6 +11,7 @@
 
 #include "../lib/fsutil.h"
 #include "../lib/json-out.h"
+#include "../lib/spec.h"
 #include "../lib/split-plan.h"
 #include "../lib/strbuf.h"
 #include "../lib/xalloc.h"
@@ -66,7 +67,8 @@ static const char usage[] =
 	"      --name=NAME       with --stage and no -c: the source's name;\n"
 	"      --version=V       its upstream version; the other settings\n"
 	"                        take their defaults (padpack-split(1)):\n"
-	"      --maintainer=M    (default: DEBFULLNAME <DEBEMAIL>)\n"
+	"      --maintainer=M    (default: as dch: DEBFULLNAME <DEBEMAIL>,\n"
+	"                        else guessed from the login and host)\n"
 	"      --summary=TEXT    (default: software of the NAME project)\n"
 	"      --copyright=FILE  a DEP-5 file (default: one made from the\n"
 	"                        license file the tree ships, else the one\n"
@@ -90,6 +92,7 @@ struct split_cli {
 	const char *spec, *build_dir, *out_dir, *admindir;
 	const char *stage, *name, *version, *maintainer, *summary, *copyright;
 	const char *scaffold;
+	char *name_fixed;   /* --name made a package name, when it was not */
 	struct pp_strlist variants;
 	struct pp_compress_opts comp;
 	uint64_t mem_limit;
@@ -218,6 +221,48 @@ static int parse(int argc, char **argv, struct split_cli *cli,
 	return pp_compress_opts_check(&cli->comp, err);
 }
 
+/* --name and --version, read as dh_make and uscan would: a name that is
+ * no package name is lowered and its '_' made '-' ("My_Lib" -> my-lib),
+ * a tag's 'v' dropped ("v1.2" -> 1.2, as uscan's usual
+ * uversionmangle), each with a warning; what cannot be read so is an
+ * error naming the option. */
+static int check_name_version(struct split_cli *cli, struct pp_err *err)
+{
+	const char *v = cli->version;
+
+	if (!(cli->name_fixed = pp_spec_package_name_from(cli->name)))
+		return pp_err_set(err, PP_EXIT_INPUT, "--name '%s' is not a "
+				  "Debian package name: lower-case letters, "
+				  "digits, '+', '-' and '.', a letter or digit "
+				  "first, at least 2 characters (e.g. libfoo)",
+				  cli->name);
+	if (strcmp(cli->name_fixed, cli->name))
+		pp_warn(err, "padpack split: --name '%s' is no Debian package "
+			"name (lower-case letters, digits, '+', '-', '.'); "
+			"using '%s'", cli->name, cli->name_fixed);
+	cli->name = cli->name_fixed;
+	if ((v[0] == 'v' || v[0] == 'V') && v[1] >= '0' && v[1] <= '9' &&
+	    pp_version_is_upstream(v + 1)) {
+		pp_warn(err, "padpack split: --version '%s': a tag's 'v' is no "
+			"part of the upstream version (as uscan drops it); "
+			"using '%s'", v, v + 1);
+		cli->version = v + 1;
+	} else if (strchr(v, ':') && pp_version_is_upstream(strchr(v, ':') + 1)) {
+		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s': an "
+				  "epoch ('%.*s:') is no part of an upstream "
+				  "version, and padpack makes none (its "
+				  "versions are UPSTREAM-REVISION); give "
+				  "--version %s", v, (int)(strchr(v, ':') - v),
+				  v, strchr(v, ':') + 1);
+	} else if (!pp_version_is_upstream(v)) {
+		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s' is not an "
+				  "upstream version: a digit first, then "
+				  "letters, digits, '.', '+', '~' or '-' (e.g. "
+				  "1.4.2, 1.0~rc1, 2024.01.15)", v);
+	}
+	return 0;
+}
+
 static void add_setting(struct strbuf *out, const char *name, const char *value)
 {
 	if (!value)
@@ -238,11 +283,6 @@ static int write_spec(const struct split_cli *cli, const char *tmp,
 	char *copyright = NULL;
 	int rc;
 
-	if (!cli->maintainer && (!getenv("DEBEMAIL") || !*getenv("DEBEMAIL")))
-		return pp_err_set(err, PP_EXIT_INPUT, "padpack split --name: "
-				  "setting 'maintainer' is missing; give "
-				  "--maintainer \"Name <email>\", or set "
-				  "DEBFULLNAME and DEBEMAIL (as for dch)");
 	if (cli->copyright && !(copyright = realpath(cli->copyright, NULL)))
 		return pp_err_errno(err, PP_EXIT_INPUT, "--copyright '%s'",
 				    cli->copyright);
@@ -428,7 +468,9 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 		pp_split_explain(&s, &text);
 		fputs(text.buf, stdout);
 	} else if (rc == 0) {
-		rc = pp_split_run(&s, err);
+		rc = pp_split_check_packages(&s, err);
+		if (rc == 0)
+			rc = pp_split_run(&s, err);
 		progress_summary(&view, &progress, rc == 0 ? &s : NULL);
 		finished = 1;
 		if (rc == 0 && cli->json)
@@ -487,6 +529,8 @@ static int run(int argc, char **argv, struct pp_err *err)
 					  "directory like %s", tmpl);
 	}
 	if (rc == 0 && cli.name)
+		rc = check_name_version(&cli, err);
+	if (rc == 0 && cli.name)
 		rc = write_spec(&cli, cli.tmp, &path, err);
 	if (rc == 0)
 		rc = run_spec(&cli, cli.name ? path.buf : cli.spec, err);
@@ -500,6 +544,7 @@ static int run(int argc, char **argv, struct pp_err *err)
 	}
 	strbuf_release(&path);
 	pp_strlist_release(&cli.variants);
+	free(cli.name_fixed);
 	return rc;
 }
 

@@ -345,22 +345,21 @@ static void add_string(config_setting_t *g, const char *name, const char *value)
 				  value);
 }
 
-/* The maintainer as dch finds it: DEBFULLNAME and DEBEMAIL (or a DEBEMAIL
- * of the form "Name <email>"), else NULL. */
-static char *maintainer_from_env(void)
+/* The maintainer dch would write (spec_maintainer.c), with a warning
+ * saying what it came from when that was not the environment. */
+static void add_maintainer(config_setting_t *root, const char *name,
+			   struct pp_err *err)
 {
-	const char *name = getenv("DEBFULLNAME"), *mail = getenv("DEBEMAIL");
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
+	char *maint = pp_maintainer_default(name, &why);
 
-	if (!mail || !*mail)
-		return NULL;
-	if (strchr(mail, '<'))
-		strbuf_addstr(&sb, mail);
-	else if (name && *name)
-		strbuf_addf(&sb, "%s <%s>", name, mail);
-	else
-		return NULL;
-	return strbuf_detach(&sb, NULL);
+	add_string(root, "maintainer", maint);
+	if (why.len && err)
+		pp_warn(err, "padpack: no maintainer given; guessed '%s', %s. "
+			"Set DEBFULLNAME and DEBEMAIL (as for dch), or give "
+			"--maintainer or the spec's maintainer", maint, why.buf);
+	free(maint);
+	strbuf_release(&why);
 }
 
 /* "C library for JSON" -> "C library for JSON." as a description. */
@@ -379,19 +378,16 @@ static char *description_from(const char *summary)
 
 /* Every setting with a sensible default gets it before the schema is
  * checked, so that a spec of a name and a version works: the maintainer
- * from DEBFULLNAME/DEBEMAIL, a summary and a description, and one axis
+ * as dch finds it, a summary and a description, and one axis
  * of one value (one build, no suffix). homepage is optional. */
-static void add_defaults(config_setting_t *root)
+static void add_defaults(config_setting_t *root, struct pp_err *err)
 {
 	const char *name = NULL, *summary = NULL;
-	char *maint;
 
 	config_setting_lookup_string(root, "name", &name);
-	if (!config_setting_get_member(root, "maintainer") &&
-	    (maint = maintainer_from_env())) {
-		add_string(root, "maintainer", maint);
-		free(maint);
-	}
+	if (name && !config_setting_get_member(root, "maintainer"))
+		add_maintainer(root, name, pp_spec_is_package_name(name) ?
+			       err : NULL); /* else the name's error alone */
 	if (name && !config_setting_get_member(root, "summary")) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -467,7 +463,7 @@ int pp_spec_load_text(const char *path, const char *data, size_t len,
 	rc = parse(&cfg, path, &text, err);
 	strbuf_release(&text);
 	if (!rc)
-		add_defaults(config_root_setting(&cfg));
+		add_defaults(config_root_setting(&cfg), err);
 	if (!rc)
 		rc = pp_spec_check_schema(config_root_setting(&cfg), path, err);
 	if (!rc)

@@ -311,6 +311,29 @@ struct pp_spec {
 /* Reads and validates a spec. Errors: PP_EXIT_IO when it cannot be read,
  * PP_EXIT_INPUT with "FILE:LINE: setting 'x': problem; what is allowed". */
 int pp_spec_load(const char *path, struct pp_spec *spec, struct pp_err *err);
+/* What the maintainer of a spec that names none is made of (NULL or ""
+ * where unknown): the environment dch(1) reads, the passwd entry, the
+ * mail name. */
+struct pp_who {
+	const char *debfullname, *name, *debemail, *email;
+	const char *gecos, *login, *mailname, *fqdn;
+};
+
+/* "Name <address>" from w, as dch finds it, with the parts the system
+ * gave kept out of lintian's errors (root-in-contact, bogus-mail-host):
+ * the login root -> source, a private host H -> H.invalid. When a part
+ * came from the system rather than the environment, why (if not NULL)
+ * gets what it came from. */
+char *pp_maintainer_guess(const struct pp_who *w, const char *source,
+			  struct strbuf *why);
+/* pp_maintainer_guess of this process's environment and system. */
+char *pp_maintainer_default(const char *source, struct strbuf *why);
+
+/* s as a Debian package name, as dh_make would want it typed: upper
+ * case lowered, '_' and other characters a name cannot hold as '-'
+ * ("My_Lib" -> "my-lib"); NULL when nothing valid is left. */
+char *pp_spec_package_name_from(const char *s);
+
 /* pp_spec_load of a spec already in memory (len bytes of data, which
  * need no NUL): path is the file it came from, named in messages, whose
  * directory @include names are relative to. */

@@ -25,6 +25,29 @@ int pp_spec_is_package_name(const char *s)
 	return strlen(s) >= 2 && pp_spec_is_word(s, LOWER DIGIT, LOWER DIGIT "+-.");
 }
 
+char *pp_spec_package_name_from(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		char c = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
+
+		if (!strchr(LOWER DIGIT "+-.", c))
+			c = '-';
+		if (c == '-' && (o == out || o[-1] == '-'))
+			continue; /* none first, none twice */
+		*o++ = c;
+	}
+	while (o > out && strchr("-.+", o[-1]))
+		o--;
+	*o = '\0';
+	if (!pp_spec_is_package_name(out)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 int pp_is_placeholder_name(const char *s)
 {
 	return pp_spec_is_word(s, LOWER "_", LOWER DIGIT "_");

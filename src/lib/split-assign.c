@@ -311,13 +311,36 @@ static char *python_name(const char *path)
 	return out;
 }
 
+/* A shared object in the linker's directory whose SONAME has no version
+ * (CMake's add_library without SOVERSION: libfoo.so), or that has no
+ * SONAME at all but a library's name: "libfoo", as its users' NEEDED
+ * libfoo.so names it; NULL for anything else. */
+static char *unversioned_package(const struct pp_split_file *f)
+{
+	const char *base = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 :
+			   f->path;
+	const char *so = f->c.cls == PP_CLASS_SHLIB ? f->c.soname : base;
+	size_t n = so ? strlen(so) : 0;
+	char *stem, *out;
+
+	if (f->c.cls == PP_CLASS_MODULE && strncmp(base, "lib", 3))
+		return NULL;
+	if (n < 6 || strcmp(so + n - 3, ".so") || strchr(so, '/'))
+		return NULL;
+	stem = xstrndup(so, n - 3);
+	out = pp_spec_package_name_from(stem);
+	free(stem);
+	return out;
+}
+
 /* A shared library (or a link to one) in a public directory goes to the
  * runtime package named from its SONAME (or the one runtime package of
  * packages.runtime = "one"); elsewhere it is private. */
 static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 			const struct names *n, struct choice *c)
 {
-	const char *lib = f->c.cls == PP_CLASS_SHLIB ? f->path : f->c.target;
+	const char *lib = f->c.cls == PP_CLASS_SHLIB ||
+			  f->c.cls == PP_CLASS_MODULE ? f->path : f->c.target;
 	char *libdir = lib ? pp_dirname(lib) : NULL;
 	char *pkg = f->c.soname ? pp_soname_package(f->c.soname) : NULL;
 	int pub = libdir && pp_split_public_libdir(s, libdir);
@@ -341,6 +364,20 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 		       "package, named from the library named like the source "
 		       "(as libxslt1.1 holds libxslt and libexslt)",
 		       s->spec->path, what, f->c.soname);
+	} else if (!pkg && pub && f->c.cls != PP_CLASS_SHLIB_LINK &&
+		   (pkg = unversioned_package(f))) {
+		choose(c, pkg, PP_ROLE_RUNTIME, "default: shared library %s%s "
+		       "in a public library directory, so users link it as "
+		       "NEEDED %s -> runtime package named from it, with %s "
+		       "(link it with -Wl,-soname,NAME.so.N, or CMake's "
+		       "SOVERSION, for a versioned one)", f->c.soname ?
+		       "with the unversioned SONAME " : "without a SONAME",
+		       f->c.soname ? f->c.soname : "", f->c.soname ?
+		       f->c.soname : strrchr(f->path, '/') + 1, f->c.soname ?
+		       "the ldconfig trigger and no shlibs (lintian warns "
+		       "shared-library-lacks-version)" : "no ldconfig trigger "
+		       "and lintian's sharedobject-in-library-directory-"
+		       "missing-soname overridden");
 	} else if (pkg && pub) {
 		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
 		       "library directory -> runtime package named from the "
@@ -355,6 +392,19 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 	}
 	free(libdir);
 	return 0;
+}
+
+/* A module (no SONAME) named lib*.so right in the linker's directory:
+ * a library whose build left out -soname, not a plugin. */
+static int unversioned_lib_in(const struct pp_split *s,
+			      const struct pp_split_file *f)
+{
+	char *dir = pp_dirname(f->path), *pkg = unversioned_package(f);
+	int yes = pkg && pp_split_public_libdir(s, dir);
+
+	free(dir);
+	free(pkg);
+	return yes;
 }
 
 /* padpack's defaults, by class; man pages, documentation and other links
@@ -392,6 +442,10 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 		choose(c, NULL, PP_ROLE_DEV, "default: libtool archive; "
 		       "Debian ships none (policy 10.2)");
 		return 0;
+	case PP_CLASS_MODULE:
+		if (!in_python_dir(f->path) && unversioned_lib_in(s, f))
+			return library_rule(s, f, n, c);
+		break;
 	case PP_CLASS_SHLIB:
 	case PP_CLASS_SHLIB_LINK:
 		return library_rule(s, f, n, c);
@@ -591,9 +645,14 @@ static int data_rule(const struct names *n, struct choice *c)
 {
 	const struct choice *home = n->data_home;
 	unsigned long long kib = (n->data_bytes + 1023) / 1024;
+	size_t len = strlen(n->source);
 
 	if (n->data_bytes >= PP_SPLIT_DATA_PACKAGE_BYTES || !home) {
-		choose(c, pp_split_with_suffix(n->source, "data"), PP_ROLE_DATA,
+		/* a source named foo-data makes foo-data, not foo-data-data */
+		choose(c, len > 5 && !strcmp(n->source + len - 5, "-data") ?
+		       xstrdup(n->source) : pp_split_with_suffix(n->source,
+								 "data"),
+		       PP_ROLE_DATA,
 		       "default: architecture-independent data (usr/share), "
 		       "%llu KiB in all (%llu KiB or more, or nothing else to "
 		       "hold it) -> the -data package", kib,
@@ -701,6 +760,31 @@ static int on_system(const struct pp_split_file *f)
 	return ok;
 }
 
+/* Whether a link points where the running system, not a package, puts
+ * files (/run/NAME.sock, /etc/alternatives/NAME, /var/lib/NAME/...,
+ * /proc/self/mounts): shipped as it is, as dh ships it. */
+static int runtime_target(const struct pp_split_file *f)
+{
+	static const char *const dirs[] = {
+		"run/", "var/", "etc/", "proc/", "sys/", "dev/", "tmp/",
+		"home/", "srv/", "mnt/", "media/",
+	};
+	const char *t = f->link[0] == '/' ? f->link + strspn(f->link, "/") :
+			f->c.target;
+
+	for (size_t i = 0; t && i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (!strncmp(t, dirs[i], strlen(dirs[i])))
+			return 1;
+	return 0;
+}
+
+/* Whether the spec is the one padpack split --name made, which the
+ * user cannot edit (cmd/split.c names it so). */
+static int from_options(const struct pp_split *s)
+{
+	return !strcmp(s->spec->path, "padpack split --name");
+}
+
 /* Man pages, documentation and links go where what they describe or
  * reach goes; a link that reaches nothing is an error. */
 static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st,
@@ -753,18 +837,22 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		if (!to && f->c.target)
 			to = first_under(st, f->c.target);
 		what = "link -> the package of what it points to";
-		if ((!to && !on_system(f)) || (to && !all[to - st->files].base))
+		if ((!to && !on_system(f) && !runtime_target(f)) ||
+		    (to && !all[to - st->files].base))
 			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
 					  "link to '%s', which %s%s%s; ship its "
 					  "target, or give the link a rule in "
 					  "%s: packages.files = ( { path = "
 					  "\"%s\"; drop = \"why\"; } ) (or "
-					  "package = \"NAME\")", st->dir,
+					  "package = \"NAME\")%s", st->dir,
 					  f->path, f->link, to ? "is dropped ("
 					  : "", to ? all[to - st->files].why :
 					  "is in no package of this run and "
 					  "not on this system", to ? ")" : "",
-					  s->spec->path, f->path);
+					  from_options(s) ? "a spec (-c FILE)" :
+					  s->spec->path, f->path,
+					  from_options(s) ? "; or remove the link "
+					  "from the tree" : "");
 	}
 	if (to && all[to - st->files].base) {
 		const struct choice *t = &all[to - st->files];

@@ -647,6 +647,32 @@ static void shlibs_dep(const struct pp_split *s, const struct pp_split_pkg *p,
 		strbuf_addf(dep, " | %s", virt);
 }
 
+/* A library in the linker's directory with no version in its SONAME
+ * (libfoo.so), or no SONAME: no shlibs line can name it (dpkg-shlibdeps
+ * reads none from libfoo.so), but ldconfig must still see it (returns 1).
+ * With no SONAME, nothing for ldconfig; lintian's error is overridden, saying why: the build linked
+ * it without -soname, and its users name it by its file. */
+static int unversioned_library(const struct pp_split *s,
+			       const struct pp_split_file *f,
+			       struct strbuf *overrides)
+{
+	char *dir = pp_dirname(f->path), *name, *ver;
+	int yes = pp_split_public_libdir(s, dir) && !pp_split_alt_libdir(s, dir);
+
+	if (yes && f->c.soname && pp_soname_split(f->c.soname, &name, &ver) == 0) {
+		free(name);
+		free(ver);
+		yes = 0;
+	}
+	if (yes && !f->c.soname)
+		strbuf_addf(overrides, "# linked without -Wl,-soname: its users "
+			    "record NEEDED %s, its file's name\n"
+			    "sharedobject-in-library-directory-missing-soname "
+			    "[%s]\n", strrchr(f->path, '/') + 1, f->path);
+	free(dir);
+	return yes && f->c.soname; /* ldconfig caches by SONAME only */
+}
+
 /* dh_makeshlibs: shlibs, symbols and the ldconfig trigger of a package
  * with public shared libraries. No symbols file for a C++ library
  * (pp_symbols_mostly_cxx), nor for one reached through an alternative:
@@ -661,12 +687,15 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	struct strbuf shlibs = STRBUF_INIT, symbols = STRBUF_INIT,
 		      dep = STRBUF_INIT;
 	char *up = upstream_version(s->version);
-	int rc = 0, alt_lib = 0, linker_lib = 0;
+	int rc = 0, alt_lib = 0, linker_lib = 0, unversioned = 0;
 
 	for (size_t i = 0; i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
 		char *dir;
 
+		if (p->role == PP_ROLE_RUNTIME && f->c.elf &&
+		    (f->c.cls == PP_CLASS_MODULE || f->c.cls == PP_CLASS_SHLIB))
+			unversioned |= unversioned_library(s, f, overrides);
 		if (f->c.cls != PP_CLASS_SHLIB)
 			continue;
 		dir = pp_dirname(f->path);
@@ -684,15 +713,16 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	}
 	if (shlibs.len)
 		library_overrides(s, p, linker_lib, alt_lib, overrides);
-	if (shlibs.len && rc == 0) {
+	if (shlibs.len && rc == 0)
 		rc = pp_split_write_ctrl(root, "shlibs", shlibs.buf, 0644,
 					 s->opts.timestamp, err);
-		if (rc == 0 && symbols.len)
-			rc = pp_split_write_ctrl(root, "symbols", symbols.buf, 0644,
-						 s->opts.timestamp, err);
-		/* none for a library in a directory of its own whose
-		 * variant registers no alternative: no link to cache */
-		if (rc == 0 && (linker_lib || alt_lib))
+	if (shlibs.len && rc == 0 && symbols.len)
+		rc = pp_split_write_ctrl(root, "symbols", symbols.buf, 0644,
+					 s->opts.timestamp, err);
+	/* none for a library in a directory of its own whose variant
+	 * registers no alternative: no link to cache */
+	if (rc == 0 && ((shlibs.len && (linker_lib || alt_lib)) ||
+			unversioned)) {
 			rc = pp_split_write_ctrl(root, "triggers", "# Triggers added by "
 						 "padpack split\nactivate-noawait "
 						 "ldconfig\n", 0644, s->opts.timestamp,

@@ -573,6 +573,25 @@ static int find_copyright(struct pp_split *s, struct pp_err *err)
 	return rc;
 }
 
+int pp_split_check_packages(const struct pp_split *s, struct pp_err *err)
+{
+	size_t files = 0;
+
+	if (s->nr_pkgs)
+		return 0;
+	for (size_t k = 0; k < s->nr_stages; k++)
+		for (size_t i = 0; i < s->stages[k].nr; i++)
+			files += !S_ISDIR(s->stages[k].files[i].st.st_mode);
+	return pp_err_set(err, PP_EXIT_INPUT, "nothing to package: %s%s "
+			  "holds %s; stage the files first (make install "
+			  "DESTDIR=%s)%s", s->nr_stages ? s->stages[0].dir :
+			  "the stage tree", s->nr_stages > 1 ? " (and the "
+			  "other variants' trees)" : "", files ? "only files "
+			  "padpack drops (--explain says why)" : "no file",
+			  s->nr_stages ? s->stages[0].dir : "DIR",
+			  files ? ", or send them to a package with a files rule" : "");
+}
+
 int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 		  const struct pp_split_opts *opts, struct pp_err *err)
 {

@@ -147,6 +147,11 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 		  const struct pp_split_opts *opts, struct pp_err *err);
 void pp_split_release(struct pp_split *s);
 
+/* An error when the plan makes no package (a tree empty, or of only
+ * files padpack drops): its .changes would list none, which no archive
+ * takes. */
+int pp_split_check_packages(const struct pp_split *s, struct pp_err *err);
+
 /* For --explain: one line per staged file (once for a file that is the
  * same in every variant): the file, its class, the package chosen and
  * the rule that chose it. */

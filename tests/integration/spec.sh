@@ -77,10 +77,16 @@ check_fails "two variants with one suffix" 3 \
 	"variants 'cpu-avx' and 'cpu-noavx' have the same suffix ''" \
 	"$PADPACK" build -n -c "$f"
 
-f=$(spec_with missing '/^maintainer = /d')
+f=$(spec_with missing '/^name = /d')
 check_fails "missing required setting" 3 \
-	"$f: setting 'maintainer' is missing; it must be \"Name <email>\"" \
+	"$f: setting 'name' is missing; it must be a Debian package name" \
 	"$PADPACK" build -n -c "$f"
+
+# issue 13: the maintainer has a default, as dch finds it, with a warning
+f=$(spec_with nomaint '/^maintainer = /d')
+check_fails "no maintainer: guessed as dch does, warned, no error" 0 \
+	"padpack: no maintainer given; guessed '[^']+ <[^']+@[^']+>'" \
+	env -u DEBEMAIL -u DEBFULLNAME -u EMAIL -u NAME "$PADPACK" build -n -c "$f" --source "$(dirname "$SPEC")/paddle"
 
 check_fails "no spec file: I/O error" 4 "cannot read spec '$WORK/none.cfg'" \
 	"$PADPACK" build -n -c "$WORK/none.cfg"

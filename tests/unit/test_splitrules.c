@@ -268,13 +268,77 @@ static void minimal_spec(struct t_ctx *t)
 		CHECK(spec.runtime_one);
 		pp_spec_release(&spec);
 	}
+	CHECK(!err.warnings.len); /* DEBFULLNAME and DEBEMAIL: no guess */
 	unsetenv("DEBFULLNAME");
 	unsetenv("DEBEMAIL");
+	unsetenv("NAME");
+	unsetenv("EMAIL");
+	/* issue 13: no maintainer anywhere is no error; guessed, warned */
 	CHECK_INT(t_spec_load_text(TMPL, "name = \"demo\";\nversion = \"1.2\";\n",
-				   &spec, &err, NULL), -1);
-	CHECK(strstr(err.msg, "'maintainer' is missing") &&
-	      strstr(err.msg, "DEBEMAIL"));
+				   &spec, &err, NULL), 0);
+	if (!err.code) {
+		CHECK(strchr(spec.maintainer, '<') && strchr(spec.maintainer, '@'));
+		CHECK(strstr(err.warnings.buf, "no maintainer given; guessed '") &&
+		      strstr(err.warnings.buf, spec.maintainer) &&
+		      strstr(err.warnings.buf, "DEBEMAIL"));
+		pp_spec_release(&spec);
+	}
 	pp_err_release(&err);
+}
+
+/* The maintainer dch would write, out of lintian's errors. */
+static void maintainer_guess(struct t_ctx *t)
+{
+	static const struct {
+		struct pp_who w;
+		const char *want, *why; /* why: NULL: no warning */
+	} cases[] = {
+		{ { .debfullname = "Jane Doe", .debemail = "jane@example.org" },
+		  "Jane Doe <jane@example.org>", NULL },
+		{ { .debemail = "Jane Doe <jane@example.org>", .gecos = "root" },
+		  "Jane Doe <jane@example.org>", NULL },
+		{ { .name = "Jo Roe", .email = "jo@example.net", .gecos = "x" },
+		  "Jo Roe <jo@example.net>", NULL },
+		{ { .debfullname = "Jane Doe", .name = "Other",
+		    .debemail = "jane@example.org", .email = "o@example.net" },
+		  "Jane Doe <jane@example.org>", NULL },
+		/* dch's fallbacks: the passwd entry, the mail name */
+		{ { .gecos = "Jane Doe,,,", .login = "jane",
+		    .mailname = "mail.example.org" },
+		  "Jane Doe <jane@mail.example.org>", "the passwd entry" },
+		{ { .gecos = "", .login = "jane", .fqdn = "box.example.org" },
+		  "jane <jane@box.example.org>", "the login" },
+		/* the errors lintian would give are kept out */
+		{ { .gecos = "root", .login = "root", .fqdn = "vm" },
+		  "demo packager <demo@vm.invalid>", "the login root -> demo" },
+		{ { .gecos = "Jane", .login = "jane", .fqdn = "box.localdomain" },
+		  "Jane <jane@box.invalid>", "the host box.localdomain -> box.invalid" },
+		{ { .gecos = "Jane", .login = "jane", .fqdn = "localhost" },
+		  "Jane <jane@localhost.invalid>", "never delivered" },
+		{ { .gecos = "Jane", .login = "jane", .fqdn = "my_box.example.org" },
+		  "Jane <jane@localhost.invalid>", "my_box" },
+		{ { .gecos = "Jane", .login = "jane" },
+		  "Jane <jane@localhost.invalid>", "the host (none)" },
+		{ { .gecos = "J <x> \"Q\"", .login = "j", .fqdn = "a.example.org" },
+		  "J  x   Q <j@a.example.org>", "the passwd entry" },
+		{ { .debemail = "jane@example.org", .gecos = "root", .login = "root" },
+		  "demo packager <jane@example.org>", "the name root -> demo packager" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct strbuf why = STRBUF_INIT;
+		char *m = pp_maintainer_guess(&cases[i].w, "demo", &why);
+
+		CHECK_STR(m, cases[i].want);
+		if (cases[i].why && !strstr(why.buf, cases[i].why))
+			t_fail(t, __FILE__, __LINE__, "case %zu: '%s' lacks '%s'",
+			       i, why.buf, cases[i].why);
+		if (!cases[i].why && why.len)
+			t_fail(t, __FILE__, __LINE__, "case %zu: warns '%s'",
+			       i, why.buf);
+		free(m);
+		strbuf_release(&why);
+	}
 }
 
 static void python_shebang(struct t_ctx *t)
@@ -660,6 +724,7 @@ const struct t_case splitrules_tests[] = {
 	{ "split rules: the default synopsis", synopsis },
 	{ "split rules: the copyright file made from the tree's license", copyright },
 	{ "split rules: a minimal spec loads with defaults", minimal_spec },
+	{ "split rules: the maintainer as dch guesses it, no lintian error", maintainer_guess },
 	{ "split rules: unversioned python #! lines (to python3, as dh_python3)", python_shebang },
 	{ NULL, NULL },
 };
