@@ -722,12 +722,11 @@ static int library_files(const struct pp_split *s, size_t pkg,
 	/* none for a library in a directory of its own whose variant
 	 * registers no alternative: no link to cache */
 	if (rc == 0 && ((shlibs.len && (linker_lib || alt_lib)) ||
-			unversioned)) {
-			rc = pp_split_write_ctrl(root, "triggers", "# Triggers added by "
-						 "padpack split\nactivate-noawait "
-						 "ldconfig\n", 0644, s->opts.timestamp,
-						 err);
-	}
+			unversioned))
+		rc = pp_split_write_ctrl(root, "triggers", "# Triggers added "
+					 "by padpack split\nactivate-noawait "
+					 "ldconfig\n", 0644, s->opts.timestamp,
+					 err);
 	free(up);
 	strbuf_release(&shlibs);
 	strbuf_release(&symbols);
