@@ -1,0 +1,62 @@
+#!/bin/bash
+# piuparts on a project's packages, from the clean Debian 12 root
+# (tests/tools/debian-root.sh): a copy of the root (piuparts'
+# --existing-chroot; the cache itself is only read) gets the packages
+# with dpkg and their dependencies from Debian's mirror with apt, then
+# adequate (the host's, --root) runs on them, then they are purged; it
+# fails on an error of a maintainer script, a file left after the purge
+# or changed, a modified file (debsums), and on any adequate tag
+# (--fail-if-inadequate). Only the install and purge test: no upgrade
+# from the archive's packages of the same names (--no-upgrade-test).
+# The root's sources.list is kept (--keep-sources-list): bookworm with
+# its updates and security suites, from which the root was installed
+# (with bookworm alone, apt cannot install libpython3.11 beside the
+# root's newer libpython3.11-stdlib from bookworm-security).
+#
+# usage (sourced, after tests/tools/debian-root.sh; debian_root_prepare
+# first, for DEBIAN_ROOT):
+#   piuparts_clean LOG DEB...   runs it; 0 when piuparts says PASS and
+#                               adequate said nothing; its output in LOG
+#   piuparts_why LOG            the lines of LOG that say why it failed
+#   piuparts_debs DIR           DIR's .deb files but the -dbgsym ones, a
+#                               line each
+
+piuparts_clean() { # LOG DEB...
+	local log=$1
+	shift
+	command -v piuparts >/dev/null && command -v adequate >/dev/null || {
+		echo "piuparts or adequate is not installed (scripts/install-deps.sh)" >"$log"
+		return 1
+	}
+	# Its own mount namespace: what piuparts mounts in its copy (/proc,
+	# /dev/pts) goes with it, even when it is killed; the copy is on a
+	# tmpfs of that namespace (copying the 470 MB root to the disk and
+	# removing it took a minute of the three piuparts took, with the
+	# disk busy).
+	unshare --mount sh -ec '
+		mount --make-rprivate /
+		tmp=$(mktemp -d "${TMPDIR:-/tmp}/padpack-piuparts.XXXXXX")
+		mount -t tmpfs -o size=3g,mode=0700 tmpfs "$tmp"
+		root=$1; shift
+		rc=0
+		nice piuparts --existing-chroot="$root" --tmpdir="$tmp" "$@" || rc=$?
+		umount "$tmp"; rmdir "$tmp"
+		exit $rc
+	' sh "$DEBIAN_ROOT" -d bookworm --keep-sources-list \
+		--no-upgrade-test --fail-if-inadequate "$@" >"$log" 2>&1 &&
+	grep -q 'INFO: PASS: Installation and purging test\.$' "$log" &&
+	grep -q 'Running adequate version' "$log" &&
+	! grep -q 'Inadequate results' "$log"
+}
+
+piuparts_why() { # LOG
+	grep -E -A12 'ERROR|FAIL|Inadequate|not installed' "$1" |
+		grep -v -e '^--$' -e 'DEBUG: Starting command' | head -n 30
+}
+
+piuparts_debs() { # DIR
+	local f
+	for f in "$1"/*.deb; do
+		case $f in *-dbgsym_*) ;; *) echo "$f" ;; esac
+	done
+}
