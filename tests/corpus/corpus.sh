@@ -236,15 +236,26 @@ corpus_one() {
 	echo "$name $VERSION: $(ls "$out/debs"/*.deb | wc -l) packages (Debian: $(ls "$out/debian"/*.deb | wc -l))"
 }
 
-# corpus_piuparts OUT NAME: piuparts on OUT/NAME/debs (but -dbgsym) in
-# the clean root (debian_root_prepare first); prints "NAME: piuparts
+# corpus_piuparts OUT NAME: piuparts on OUT/NAME/debs (but -dbgsym, and
+# those whose package the root has at their version: piuparts_in_root)
+# in the clean root (debian_root_prepare first); prints "NAME: piuparts
 # PASS (N s)", or FAIL and why; the log is OUT/NAME/piuparts.log.
 corpus_piuparts() {
-	local log=$1/$2/piuparts.log start=$SECONDS
-	if piuparts_clean "$log" $(piuparts_debs "$1/$2/debs"); then
-		echo "$2: piuparts PASS ($((SECONDS - start)) s)"
+	local log=$1/$2/piuparts.log start=$SECONDS f debs=() root=()
+	for f in $(piuparts_debs "$1/$2/debs"); do
+		if piuparts_in_root "$f"; then
+			root+=("$(dpkg-deb -f "$f" Package)")
+		else
+			debs+=("$f")
+		fi
+	done
+	[ ${#root[@]} = 0 ] || root=(", the root's own ${root[*]} left out")
+	if [ ${#debs[@]} = 0 ]; then
+		echo "$2: piuparts: nothing to test${root[*]}"
+	elif piuparts_clean "$log" "${debs[@]}"; then
+		echo "$2: piuparts PASS ($((SECONDS - start)) s${root[*]})"
 	else
-		echo "$2: piuparts FAIL ($((SECONDS - start)) s), see $log"
+		echo "$2: piuparts FAIL ($((SECONDS - start)) s${root[*]}), see $log"
 		piuparts_why "$log" | sed 's/^/  /'
 		return 1
 	fi
