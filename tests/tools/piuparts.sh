@@ -67,8 +67,8 @@ piuparts_new_symlinks() { # LOG: those, a line each
 
 piuparts_why() { # LOG
 	piuparts_new_symlinks "$1" | sed 's/^/new broken symlink: /'
-	grep -E -A12 'ERROR|FAIL|Inadequate|not installed' "$1" |
-		grep -v -e '^--$' -e 'DEBUG: Starting command' | head -n 30
+	grep -E -A12 'ERROR: (FAIL|Command failed)|^piuparts or adequate' "$1" |
+		grep -v -e '^--$' -e ' DEBUG: ' -e '(Reading database' | head -n 30
 }
 
 piuparts_debs() { # DIR
