@@ -55,9 +55,10 @@ test_pkgs="$test_pkgs libdeflate-dev libjbig-dev liblerc-dev libwebp-dev
 # The projects added as a held-out check (2026-11-27, second round):
 # libnl3's lexers (flex), wayland's libffi and expat, gdbm's readline.
 test_pkgs="$test_pkgs flex libffi-dev libexpat1-dev libreadline-dev"
-# make openblas: piuparts installs and purges a variant in the cached
-# clean Debian 12 root.
-test_pkgs="$test_pkgs piuparts"
+# make openblas and the corpus (make fidelity, split-corpus): piuparts
+# installs and purges packages in the cached clean Debian 12 root, and
+# runs adequate (from the host, --root) on them once installed.
+test_pkgs="$test_pkgs piuparts adequate"
 
 # The anchor tools `make bench` measures padpack against.
 bench_pkgs="reprepro aptly"

@@ -1,8 +1,9 @@
 /* padpack split, maintainer scripts: a package's preinst, postinst,
  * prerm and postrm, from the spec's own (with padpack's snippets at its
  * #PADPACK# line, as debhelper's at #DEBHELPER#) or from the snippets
- * alone: the ISA check, the accelerator check and the alternatives of
- * scripts/ templates, expanded with the package's variables.
+ * alone: the ISA check, the accelerator check, the alternatives and the
+ * Python byte-code of scripts/ templates, expanded with the package's
+ * variables.
  * Layer: below split-build.c, which calls it for each package's tree. */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,22 @@ static int holds(const struct pp_split *s, const struct pp_split_pkg *p,
 	return 0;
 }
 
+/* Whether the package ships a Python module's source (a .py file of
+ * the Python module class): its byte-code is made at install. */
+static int holds_python_source(const struct pp_split *s,
+			       const struct pp_split_pkg *p)
+{
+	for (size_t i = 0; i < p->nr_files; i++) {
+		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+		size_t n = strlen(f->path);
+
+		if (f->c.cls == PP_CLASS_PYTHON && S_ISREG(f->st.st_mode) &&
+		    n > 3 && strcmp(f->path + n - 3, ".py") == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* The accelerator warning goes where the device code is: the variant's
  * library packages (its programs when it has no library). */
 static int wants_accel_check(const struct pp_split *s, size_t pkg)
@@ -105,6 +122,24 @@ static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 	free(level);
 }
 
+/* Appends scripts/NAME.SCRIPT, expanded, to out (a blank line first
+ * when out has a snippet already). */
+static int add_snippet(const struct pp_split *s, const char *name,
+		       int which, const struct pp_vars *v, struct strbuf *out,
+		       struct pp_err *err)
+{
+	struct strbuf file = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&file, "%s/scripts/%s.%s", s->opts.datadir, name,
+		    script_names[which]);
+	if (out->len)
+		strbuf_addch(out, '\n');
+	rc = expand_script(v, file.buf, out, err);
+	strbuf_release(&file);
+	return rc;
+}
+
 /* padpack's own snippets for each script of a package. */
 static int snippets(const struct pp_split *s, size_t pkg,
 		    const struct pp_vars *v, struct strbuf *out,
@@ -126,14 +161,11 @@ static int snippets(const struct pp_split *s, size_t pkg,
 		rc = expand_script(v, file.buf, &out[PP_POSTINST], err);
 	}
 	for (int i = PP_POSTINST; rc == 0 && p->alt_install && i <= PP_PRERM;
-	     i++) {
-		strbuf_reset(&file);
-		strbuf_addf(&file, "%s/scripts/alternatives.%s",
-			    s->opts.datadir, script_names[i]);
-		if (out[i].len)
-			strbuf_addch(&out[i], '\n');
-		rc = expand_script(v, file.buf, &out[i], err);
-	}
+	     i++)
+		rc = add_snippet(s, "alternatives", i, v, &out[i], err);
+	for (int i = PP_POSTINST; rc == 0 && holds_python_source(s, p) &&
+	     i <= PP_PRERM; i++)
+		rc = add_snippet(s, "python", i, v, &out[i], err);
 	strbuf_release(&file);
 	return rc;
 }

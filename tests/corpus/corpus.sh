@@ -5,15 +5,19 @@
 # (or CMake's), split by padpack with a minimal spec, and scored against
 # Debian's own .debs of the same version (tests/tools/fidelity.py).
 #
-# usage: tests/corpus/corpus.sh [-o DIR] [NAME...]
+# usage: tests/corpus/corpus.sh [-o DIR] [--no-piuparts] [NAME...]
 #   Fetches, builds and splits each project (default: every
 #   tests/corpus/*.conf) into DIR/NAME/ (default: a temporary directory),
-#   prints a line per project, then the fidelity table (and writes
-#   DIR/details.md, what differs); PADPACK names the padpack to run
-#   (default: this tree's ./padpack). Exits 0 when
-#   every project split and the corpus meets the thresholds of issue 13,
-#   1 when a project failed (to fetch, build, or split with the minimal
-#   spec), 2 when only the thresholds are not met.
+#   prints a line per project, then runs piuparts on each project's
+#   packages but -dbgsym in the clean Debian 12 root (install, adequate,
+#   purge: tests/tools/piuparts.sh; a line per project, its log
+#   DIR/NAME/piuparts.log; --no-piuparts leaves it out), then prints
+#   the fidelity table (and writes DIR/details.md, what differs);
+#   PADPACK names the padpack to run (default: this tree's ./padpack).
+#   Exits 0 when every project split and passed piuparts and the corpus
+#   meets the thresholds of issue 13, 1 when a project failed (to fetch,
+#   build, split with the minimal spec, or pass piuparts), 2 when only
+#   the thresholds are not met.
 # Sourced (by tests/integration/split-corpus.sh), it defines the
 # corpus_* functions and runs nothing.
 #
@@ -48,6 +52,8 @@ CORPUS_CACHE=${PADPACK_CORPUS_CACHE:-/var/tmp/padpack-corpus}
 CORPUS_PADPACK=${PADPACK:-$CORPUS_TOP/padpack}
 CORPUS_MIRROR="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main"
 CORPUS_JOBS=${CORPUS_JOBS:-2}
+source "$CORPUS_TOP/tests/tools/debian-root.sh"
+source "$CORPUS_TOP/tests/tools/piuparts.sh"
 
 corpus_apt() { # ARGS...: apt-get with the corpus' private configuration
 	"$CORPUS_TOP/tests/tools/apt-private.sh" "$CORPUS_CACHE/apt" "deb $CORPUS_MIRROR
@@ -230,9 +236,40 @@ corpus_one() {
 	echo "$name $VERSION: $(ls "$out/debs"/*.deb | wc -l) packages (Debian: $(ls "$out/debian"/*.deb | wc -l))"
 }
 
+# corpus_piuparts OUT NAME: piuparts on OUT/NAME/debs (but -dbgsym, and
+# those whose package the root has at their version: piuparts_in_root)
+# in the clean root (debian_root_prepare first); prints "NAME: piuparts
+# PASS (N s)", or FAIL and why; the log is OUT/NAME/piuparts.log.
+corpus_piuparts() {
+	local log=$1/$2/piuparts.log start=$SECONDS f debs=() root=()
+	for f in $(piuparts_debs "$1/$2/debs"); do
+		if piuparts_in_root "$f"; then
+			root+=("$(dpkg-deb -f "$f" Package)")
+		else
+			debs+=("$f")
+		fi
+	done
+	[ ${#root[@]} = 0 ] || root=(", the root's own ${root[*]} left out")
+	if [ ${#debs[@]} = 0 ]; then
+		echo "$2: piuparts: nothing to test${root[*]}"
+	elif piuparts_clean "$log" "${debs[@]}"; then
+		echo "$2: piuparts PASS ($((SECONDS - start)) s${root[*]})"
+	else
+		echo "$2: piuparts FAIL ($((SECONDS - start)) s${root[*]}), see $log"
+		piuparts_why "$log" | sed 's/^/  /'
+		return 1
+	fi
+}
+
 corpus_main() {
-	local out="" rc=0 n names
-	if [ "${1:-}" = -o ]; then out=$2; shift 2; fi
+	local out="" rc=0 n names piuparts=yes
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-o) out=$2; shift 2 ;;
+		--no-piuparts) piuparts=''; shift ;;
+		*) break ;;
+		esac
+	done
 	if [ -z "$out" ]; then
 		out=$(mktemp -d "${TMPDIR:-/tmp}/padpack-corpus.XXXXXX")
 		trap 'rm -rf "$out"' EXIT
@@ -244,6 +281,17 @@ corpus_main() {
 	for n in "${names[@]}"; do
 		corpus_one "$n" "$out" || rc=1
 	done
+	if [ -n "$piuparts" ]; then
+		echo
+		if debian_root_prepare; then
+			for n in "${names[@]}"; do
+				[ -d "$out/$n/debs" ] || continue
+				corpus_piuparts "$out" "$n" || rc=1
+			done
+		else
+			echo "piuparts: no clean Debian 12 root (mmdebstrap)"; rc=1
+		fi
+	fi
 	echo
 	"$CORPUS_TOP/tests/tools/fidelity.py" --details "$out" >"$out/details.md"
 	"$CORPUS_TOP/tests/tools/fidelity.py" --thresholds "$out" || { [ $rc = 0 ] && rc=2; }

@@ -5,8 +5,9 @@
 # spec. Asserts that every project builds and splits (a project that
 # splits only with the recipe's fallback spec fails that test, and its
 # packages are checked and scored all the same), that lintian finds
-# no error in any package, and that each project's packages install and
-# purge together in a clean Debian 12 root; prints the fidelity table
+# no error in any package, that each project's packages install and
+# purge together in a clean Debian 12 root and adequate finds nothing in
+# them there, and that one project's pass piuparts; prints the fidelity table
 # (tests/tools/fidelity.py) against Debian's own packages. The table's
 # thresholds (issue 13) are `make fidelity`'s exit status, not asserted
 # here.
@@ -50,10 +51,12 @@ check_lintian() {
 }
 
 # Each project's packages (but -dbgsym) installed together with apt in
-# one clean root, then purged, one project after another. A package the
-# root already has at the same version (libjansson4, libnettle8,
-# libpcre2-8-0: apt, gcc and grep need them) is replaced by padpack's
-# (apt calls that a downgrade) and kept at the purge.
+# one clean root, then adequate run on them, then purged, one project
+# after another. A package the root already has at the same version
+# (libjansson4, libnettle8, libpcre2-8-0: apt, gcc and grep need them)
+# is replaced by padpack's (apt calls that a downgrade) and kept at the
+# purge. adequate (and the perl it needs) is installed into the root
+# from the mirror first, so it stays for every project.
 check_install() {
 	local name f out
 	for name in "${SPLIT[@]}"; do
@@ -63,18 +66,22 @@ check_install() {
 		done >"$OUT/$name/install.list"
 	done
 	cat >"$OUT/install.sh" <<-'EOS'
+	apt-get install -y -q --no-install-recommends adequate >/tmp/adequate.log 2>&1 ||
+		{ echo "adequate: not installed"; tail -n 8 /tmp/adequate.log; }
 	for list in /debs/*/install.list; do
 		name=${list#/debs/}; name=${name%%/*}
 		new=$(while read -r f p; do
 			dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null |
 				grep -qx installed || echo "$p"; done <"$list")
 		if apt-get install -y -q --no-install-recommends --allow-downgrades \
-			$(cut -d' ' -f1 "$list") >/tmp/apt.log 2>&1 &&
-		   { [ -z "$new" ] || apt-get purge -y -q --autoremove $new >>/tmp/apt.log 2>&1; }; then
-			echo "$name: installed and purged"
-		else
-			echo "$name: failed"; tail -n 8 /tmp/apt.log | sed "s/^/$name:   /"
+			$(cut -d' ' -f1 "$list") >/tmp/apt.log 2>&1; then
+			a=$(adequate $(cut -d' ' -f2 "$list") 2>&1) || a="$a (adequate exited $?)"
+			echo "$name: adequate: ${a:-clean}" | sed "2,\$s/^/$name:   /"
+			if [ -z "$new" ] || apt-get purge -y -q --autoremove $new >>/tmp/apt.log 2>&1; then
+				echo "$name: installed and purged"; continue
+			fi
 		fi
+		echo "$name: failed"; tail -n 8 /tmp/apt.log | sed "s/^/$name:   /"
 	done
 	EOS
 	out=$(debian_root_run "$OUT" "sh /debs/install.sh" 2>&1)
@@ -85,6 +92,32 @@ check_install() {
 			not_ok "$name: apt installs its packages in a clean Debian 12 root" \
 				"$(printf '%s\n' "$out" | grep "^$name:" | head -n 10)"
 		fi
+		if printf '%s\n' "$out" | grep -qx "$name: adequate: clean"; then
+			ok "$name: adequate finds nothing in its installed packages"
+		else
+			not_ok "$name: adequate finds nothing in its installed packages" \
+				"$(printf '%s\n' "$out" | grep -E "^(adequate|$name: (adequate|  ))" | head -n 20)"
+		fi
+	done
+}
+
+# piuparts (tests/tools/piuparts.sh: install, adequate, purge, what is
+# left, in a copy of the clean root) on the packages of PIUPARTS_HERE;
+# make fidelity runs it on every project (tests/corpus/corpus.sh); here
+# each would cost a minute or more (copying the root, apt-get update,
+# installing, debsums, purging: doc/split-corpus.md), so one project,
+# the one of most kinds of package: libxml2, programs, a library and its
+# -dev, a Python extension module, an arch-all -doc.
+PIUPARTS_HERE="libxml2"
+check_piuparts() {
+	local name line
+	for name in $PIUPARTS_HERE; do
+		case " ${SPLIT[*]} " in *" $name "*) ;; *) continue ;; esac
+		if line=$(corpus_piuparts "$OUT" "$name"); then
+			ok "$name: piuparts installs, runs adequate on and purges its packages in a copy of the clean Debian 12 root: ${line#"$name: piuparts "}"
+		else
+			not_ok "$name: piuparts installs, runs adequate on and purges its packages in a copy of the clean Debian 12 root" "$line"
+		fi
 	done
 }
 
@@ -92,6 +125,7 @@ if [ ${#SPLIT[@]} -gt 0 ]; then
 	check_lintian
 	if debian_root_prepare; then
 		check_install
+		check_piuparts
 	else
 		not_ok "a clean Debian 12 root (mmdebstrap)"
 	fi
@@ -155,6 +189,14 @@ check_field libxml2 python3-libxml2 Multi-Arch '^same$' \
 	"same (its module's name carries the triplet), as Debian's"
 check_field libxml2 python3-libxml2 Depends 'python3 \(<< 3\.[0-9]+\), python3 \(>= 3\.[0-9]+~\), python3:any' \
 	"dh_python3's range for the extension and python3:any for libxml2.py, as Debian's"
+# adequate's py-file-not-bytecompiled (piuparts failed on it, 2026-11-27):
+# a package of Python modules compiles them at install and removes
+# the byte-code before them, as dh_python3's scripts do.
+if case " ${SPLIT[*]} " in *" libxml2 "*) true ;; *) false ;; esac; then
+	check_fails "libxml2: python3-libxml2's postinst runs py3compile on its modules, its prerm py3clean, as Debian's" 0 \
+		'^py3compile -p python3-libxml2 py3clean -p python3-libxml2 $' \
+		bash -c "f=\$(ls '$OUT'/libxml2/debs/python3-libxml2_*.deb) && for s in postinst prerm; do dpkg-deb -I \"\$f\" \$s | grep -E '^\s+py3(compile|clean) ' | tr -d '\t' | tr '\n' ' '; done"
+fi
 check_field libxml2 libxml2-doc Depends '^$' \
 	"nothing (its example scripts are documents, shipped 0644), as Debian's"
 if case " ${SPLIT[*]} " in *" sqlite3 "*) true ;; *) false ;; esac; then
