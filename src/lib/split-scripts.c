@@ -102,6 +102,11 @@ static void script_vars(const struct pp_split *s, const struct pp_split_pkg *p,
 
 	pp_vars_add(v, "name", s->spec->name);
 	pp_vars_add(v, "package", p->name);
+	/* dpkg -L's name: with the architecture for an arch-dependent
+	 * package, which may be installed for several (Multi-Arch: same) */
+	strbuf_addf(&prio, p->arch_all ? "%s" : "%s:%s", p->name, s->arch);
+	pp_vars_add(v, "package_arch", prio.buf);
+	strbuf_reset(&prio);
 	pp_vars_add(v, "version", s->version);
 	pp_vars_add(v, "variant", p->variant ? p->variant->name : "");
 	pp_vars_add(v, "triplet", s->triplet);

@@ -115,7 +115,8 @@ check_lintian() {
 	else
 		ok "lintian: no error on any of the $(ls "$D"/*.deb | wc -l) packages"
 	fi
-	if printf '%s\n' "$out" | grep '^W: ' | grep -vE 'initial-upload-closes-no-bugs' | grep -q .; then
+	# doc/split.md's table says why each is left
+	if printf '%s\n' "$out" | grep '^W: ' | grep -vE 'initial-upload-closes-no-bugs|python3-paddle: multi-arch-same-package-calls-pycompile' | grep -q .; then
 		not_ok "lintian: no warning but the ones README.md explains" \
 			"$(printf '%s\n' "$out" | grep '^W: ' | grep -vE 'initial-upload' | head)"
 	else

@@ -91,8 +91,10 @@ done
 on_tty "PADPACK_PROGRESS=always $(q "$PADPACK") repo add repo debs/*.deb" > add.out
 check_fails "repo add on a terminal: the progress line, of the packages given" 0 \
 	'padpack repo add: adding \(0/5 packages, 0%' cat add.out
+# (a progress line drawn just before it is on the same line of the
+# file, before the \r: the pattern is not anchored)
 check_fails "repo add on a terminal: each 'added' line clears the progress line first" 0 \
-	$'^\r\e\\[Kadded pool/main/p/pkg5/pkg5_1.0_all.deb' cat add.out
+	$'\r\e\\[Kadded pool/main/p/pkg5/pkg5_1.0_all.deb' cat add.out
 check_fails "repo add on a terminal: the summary, with the time" 0 \
 	'padpack repo add: 5 packages added in [0-9.]+ s' cat add.out
 check_fails "repo publish on a terminal: pool files read, then published in" 0 \

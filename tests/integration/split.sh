@@ -140,6 +140,14 @@ check_relations() {
 		'^libpaddle1 \(= 0\.11\.0-1\)$' field libpaddle-common-dev Depends
 	check_fails "python3-paddle: Python 3.11 as dh_python3 writes it" 0 \
 		'python3 \(<< 3\.12\), python3 \(>= 3\.11~\)' field python3-paddle Depends
+	# dh_python3's scripts: for a package of .py modules (named without
+	# the architecture when it is arch-all; libxml2 of split-corpus has
+	# the arch-dependent form), none for one of extensions alone
+	check_fails "python3-paddle-common: its postinst byte-compiles its modules, its prerm removes the byte-code (py3compile/py3clean -p python3-paddle-common)" 0 \
+		'^py3compile -p python3-paddle-common py3clean -p python3-paddle-common $' \
+		bash -c "for s in postinst prerm; do dpkg-deb -I '$(deb python3-paddle-common all)' \$s | grep -E '^\s+py3(compile|clean) ' | tr -d '\t' | tr '\n' ' '; done"
+	check "python3-paddle (an extension module, no .py): no py3compile" bash -c "
+		! dpkg-deb -I '$(deb python3-paddle)' postinst 2>/dev/null | grep -q py3compile"
 	if [ -n "$NVCC" ]; then
 		check_fails "libpaddle1-gpu: libcudart from the spec's mapping" 0 \
 			'libcudart13 \| cuda-cudart-13-0' field libpaddle1-gpu Depends
