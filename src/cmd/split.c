@@ -228,7 +228,7 @@ static int parse(int argc, char **argv, struct split_cli *cli,
  * error naming the option. */
 static int check_name_version(struct split_cli *cli, struct pp_err *err)
 {
-	const char *v = cli->version;
+	const char *v = cli->version, *colon = strchr(v, ':');
 
 	if (!(cli->name_fixed = pp_spec_package_name_from(cli->name)))
 		return pp_err_set(err, PP_EXIT_INPUT, "--name '%s' is not a "
@@ -247,13 +247,13 @@ static int check_name_version(struct split_cli *cli, struct pp_err *err)
 			"part of the upstream version (as uscan drops it); "
 			"using '%s'", v, v + 1);
 		cli->version = v + 1;
-	} else if (strchr(v, ':') && pp_version_is_upstream(strchr(v, ':') + 1)) {
+	} else if (colon && pp_version_is_upstream(colon + 1)) {
 		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s': an "
 				  "epoch ('%.*s:') is no part of an upstream "
 				  "version, and padpack makes none (its "
 				  "versions are UPSTREAM-REVISION); give "
-				  "--version %s", v, (int)(strchr(v, ':') - v),
-				  v, strchr(v, ':') + 1);
+				  "--version %s", v, (int)(colon - v), v,
+				  colon + 1);
 	} else if (!pp_version_is_upstream(v)) {
 		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s' is not an "
 				  "upstream version: a digit first, then "
@@ -461,6 +461,7 @@ static int split(struct split_cli *cli, const struct pp_spec *spec,
 			   cli->quiet || cli->json || cli->explain ||
 			   cli->scaffold);
 	o.progress = &progress;
+	o.spec_from_options = cli->name != NULL;
 	rc = pp_split_plan(&s, spec, &o, err);
 	if (rc == 0 && cli->scaffold) {
 		rc = scaffold(cli, &s, err);

@@ -333,6 +333,30 @@ static char *unversioned_package(const struct pp_split_file *f)
 	return out;
 }
 
+/* library_rule's choice for a library in a public directory with an
+ * unversioned SONAME or none (unversioned_package gave pkg). */
+static void unversioned_rule(const struct pp_split_file *f, char *pkg,
+			     struct choice *c)
+{
+	const char *why = "(link it with -Wl,-soname,NAME.so.N, or CMake's "
+			  "SOVERSION, for a versioned one)";
+
+	if (f->c.soname)
+		choose(c, pkg, PP_ROLE_RUNTIME, "default: shared library with "
+		       "the unversioned SONAME %s in a public library "
+		       "directory, so users link it as NEEDED %s -> runtime "
+		       "package named from it, with the ldconfig trigger and "
+		       "no shlibs (lintian warns shared-library-lacks-version) "
+		       "%s", f->c.soname, f->c.soname, why);
+	else
+		choose(c, pkg, PP_ROLE_RUNTIME, "default: shared library "
+		       "without a SONAME in a public library directory, so "
+		       "users link it as NEEDED %s -> runtime package named "
+		       "from it, with no ldconfig trigger and lintian's "
+		       "sharedobject-in-library-directory-missing-soname "
+		       "overridden %s", strrchr(f->path, '/') + 1, why);
+}
+
 /* A shared library (or a link to one) in a public directory goes to the
  * runtime package named from its SONAME (or the one runtime package of
  * packages.runtime = "one"); elsewhere it is private. */
@@ -366,18 +390,7 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 		       s->spec->path, what, f->c.soname);
 	} else if (!pkg && pub && f->c.cls != PP_CLASS_SHLIB_LINK &&
 		   (pkg = unversioned_package(f))) {
-		choose(c, pkg, PP_ROLE_RUNTIME, "default: shared library %s%s "
-		       "in a public library directory, so users link it as "
-		       "NEEDED %s -> runtime package named from it, with %s "
-		       "(link it with -Wl,-soname,NAME.so.N, or CMake's "
-		       "SOVERSION, for a versioned one)", f->c.soname ?
-		       "with the unversioned SONAME " : "without a SONAME",
-		       f->c.soname ? f->c.soname : "", f->c.soname ?
-		       f->c.soname : strrchr(f->path, '/') + 1, f->c.soname ?
-		       "the ldconfig trigger and no shlibs (lintian warns "
-		       "shared-library-lacks-version)" : "no ldconfig trigger "
-		       "and lintian's sharedobject-in-library-directory-"
-		       "missing-soname overridden");
+		unversioned_rule(f, pkg, c);
 	} else if (pkg && pub) {
 		choose(c, pkg, PP_ROLE_RUNTIME, "default: %s %s in a public "
 		       "library directory -> runtime package named from the "
@@ -778,11 +791,26 @@ static int runtime_target(const struct pp_split_file *f)
 	return 0;
 }
 
-/* Whether the spec is the one padpack split --name made, which the
- * user cannot edit (cmd/split.c names it so). */
-static int from_options(const struct pp_split *s)
+
+/* The error for a link whose target no package holds: dropped (its
+ * choice given) or neither staged nor on this system; the rule to give
+ * goes in the spec, or in one of the user's own when --name made it. */
+static int dangling_link(const struct pp_split *s,
+			 const struct pp_split_stage *st,
+			 const struct pp_split_file *f,
+			 const struct choice *dropped, struct pp_err *err)
 {
-	return !strcmp(s->spec->path, "padpack split --name");
+	int own = s->opts.spec_from_options;
+
+	return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic link to '%s', "
+			  "which %s%s%s; ship its target, or give the link a "
+			  "rule in %s: packages.files = ( { path = \"%s\"; "
+			  "drop = \"why\"; } ) (or package = \"NAME\")%s",
+			  st->dir, f->path, f->link, dropped ? "is dropped (" :
+			  "", dropped ? dropped->why : "is in no package of "
+			  "this run and not on this system", dropped ? ")" : "",
+			  own ? "a spec (-c FILE)" : s->spec->path, f->path,
+			  own ? "; or remove the link from the tree" : "");
 }
 
 /* Man pages, documentation and links go where what they describe or
@@ -839,20 +867,8 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		what = "link -> the package of what it points to";
 		if ((!to && !on_system(f) && !runtime_target(f)) ||
 		    (to && !all[to - st->files].base))
-			return pp_err_set(err, PP_EXIT_INPUT, "%s/%s: symbolic "
-					  "link to '%s', which %s%s%s; ship its "
-					  "target, or give the link a rule in "
-					  "%s: packages.files = ( { path = "
-					  "\"%s\"; drop = \"why\"; } ) (or "
-					  "package = \"NAME\")%s", st->dir,
-					  f->path, f->link, to ? "is dropped ("
-					  : "", to ? all[to - st->files].why :
-					  "is in no package of this run and "
-					  "not on this system", to ? ")" : "",
-					  from_options(s) ? "a spec (-c FILE)" :
-					  s->spec->path, f->path,
-					  from_options(s) ? "; or remove the link "
-					  "from the tree" : "");
+			return dangling_link(s, st, f, to ? &all[to - st->files]
+					     : NULL, err);
 	}
 	if (to && all[to - st->files].base) {
 		const struct choice *t = &all[to - st->files];

@@ -650,8 +650,9 @@ static void shlibs_dep(const struct pp_split *s, const struct pp_split_pkg *p,
 /* A library in the linker's directory with no version in its SONAME
  * (libfoo.so), or no SONAME: no shlibs line can name it (dpkg-shlibdeps
  * reads none from libfoo.so), but ldconfig must still see it (returns 1).
- * With no SONAME, nothing for ldconfig; lintian's error is overridden, saying why: the build linked
- * it without -soname, and its users name it by its file. */
+ * With no SONAME, nothing for ldconfig; lintian's error is overridden,
+ * saying why: the build linked it without -soname, and its users name it
+ * by its file. */
 static int unversioned_library(const struct pp_split *s,
 			       const struct pp_split_file *f,
 			       struct strbuf *overrides)

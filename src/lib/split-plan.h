@@ -48,6 +48,8 @@ struct pp_split_opts {
 	struct pp_compress_opts comp;
 	uint64_t mem_limit;       /* the packs' compressors together; 0: none */
 	struct pp_progress *progress; /* told how far pp_split_run is; NULL */
+	int spec_from_options;    /* the spec is split --name's, which the
+				     user cannot edit: errors say so */
 };
 
 /* What a package is for; each role has a control template. */

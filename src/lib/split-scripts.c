@@ -151,27 +151,19 @@ static int snippets(const struct pp_split *s, size_t pkg,
 		    struct pp_err *err)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
-	struct strbuf file = STRBUF_INIT;
-	int rc = 0;
+	int python = holds_python_source(s, p), rc = 0;
 
-	if (p->isa_flags && pp_split_isa_asked(s->spec)) {
-		strbuf_addf(&file, "%s/scripts/isa-check.preinst",
-			    s->opts.datadir);
-		rc = expand_script(v, file.buf, &out[PP_PREINST], err);
-	}
-	if (rc == 0 && wants_accel_check(s, pkg)) {
-		strbuf_reset(&file);
-		strbuf_addf(&file, "%s/scripts/accelerator-check.postinst",
-			    s->opts.datadir);
-		rc = expand_script(v, file.buf, &out[PP_POSTINST], err);
-	}
+	if (p->isa_flags && pp_split_isa_asked(s->spec))
+		rc = add_snippet(s, "isa-check", PP_PREINST, v, &out[PP_PREINST],
+				 err);
+	if (rc == 0 && wants_accel_check(s, pkg))
+		rc = add_snippet(s, "accelerator-check", PP_POSTINST, v,
+				 &out[PP_POSTINST], err);
 	for (int i = PP_POSTINST; rc == 0 && p->alt_install && i <= PP_PRERM;
 	     i++)
 		rc = add_snippet(s, "alternatives", i, v, &out[i], err);
-	for (int i = PP_POSTINST; rc == 0 && holds_python_source(s, p) &&
-	     i <= PP_PRERM; i++)
+	for (int i = PP_POSTINST; rc == 0 && python && i <= PP_PRERM; i++)
 		rc = add_snippet(s, "python", i, v, &out[i], err);
-	strbuf_release(&file);
 	return rc;
 }
 

@@ -147,6 +147,7 @@ check_relations() {
 		'^py3compile -p python3-paddle-common py3clean -p python3-paddle-common $' \
 		bash -c "for s in postinst prerm; do dpkg-deb -I '$(deb python3-paddle-common all)' \$s | grep -E '^\s+py3(compile|clean) ' | tr -d '\t' | tr '\n' ' '; done"
 	check "python3-paddle (an extension module, no .py): no py3compile" bash -c "
+		dpkg-deb -f '$(deb python3-paddle)' Package >/dev/null &&
 		! dpkg-deb -I '$(deb python3-paddle)' postinst 2>/dev/null | grep -q py3compile"
 	if [ -n "$NVCC" ]; then
 		check_fails "libpaddle1-gpu: libcudart from the spec's mapping" 0 \
