@@ -1044,8 +1044,42 @@ check_cxx_beside_c() {
 	rm -rf "$W"
 }
 
+# libexif's shape (third round): 2.4 MB of translations and a library,
+# no program: from 1 MiB they go to a -data package, which nothing
+# depended on (apt installed the library without them); and a program
+# with 1 MiB of data of its own, which it could not run without.
+check_source_data() {
+	local W=$WORK/sdata L=usr/lib/x86_64-linux-gnu
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	mkdir -p "$W/lib/$L" "$W/lib/usr/share/locale/de/LC_MESSAGES" "$W/prog/usr/bin" "$W/prog/usr/share/tool" &&
+	echo 'int f(void) { return 1; }' >"$W/f.c" &&
+	cc -shared -fPIC -Wl,-soname,libbig.so.1 -o "$W/lib/$L/libbig.so.1.0" "$W/f.c" &&
+	ln -s libbig.so.1.0 "$W/lib/$L/libbig.so.1" &&
+	head -c 1200000 /dev/urandom >"$W/lib/usr/share/locale/de/LC_MESSAGES/libbig-1.mo" &&
+	printf '#!/bin/sh\ncat /usr/share/tool/table.dat\n' >"$W/prog/usr/bin/tool" && chmod 755 "$W/prog/usr/bin/tool" &&
+	head -c 1200000 /dev/urandom >"$W/prog/usr/share/tool/table.dat" || {
+		not_ok "source data: staged trees"
+		return
+	}
+	check_fails "source data: a library's 1.2 MB of translations in libbig-data, which libbig1 depends on" 0 \
+		'^libbig-data_1\.0-1_all\.deb Depends: libbig-data \(>= 1\.0-1\)' \
+		bash -c "'$PADPACK' split --stage '$W/lib' --name libbig --version 1.0 -o '$W/lib.debs' -q &&
+			cd '$W/lib.debs' && ls libbig-data_*.deb | tr '\n' ' ' && dpkg-deb -f libbig1_1.0-1_amd64.deb Depends | sed 's/^/Depends: /'"
+	check_fails "source data: a program's 1.2 MB of data in tool-data, which tool depends on" 0 \
+		'^Depends: tool-data \(>= 1\.0-1\)$' \
+		bash -c "'$PADPACK' split --stage '$W/prog' --name tool --version 1.0 -o '$W/prog.debs' -q &&
+			dpkg-deb -f '$W/prog.debs/tool_1.0-1_all.deb' Depends | sed 's/^/Depends: /'"
+	check_fails "source data: --explain says why" 0 \
+		'tool -> tool-data \(>= 1\.0-1\): the source.s data, 1 MiB or more of usr/share' \
+		bash -c "'$PADPACK' split --stage '$W/prog' --name tool --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check "source data: lintian finds no error in them" bash -c "cd '$W/lib.debs' && lintian --fail-on error *.changes >'$W/l1.log' 2>&1 &&
+		cd '$W/prog.debs' && lintian --fail-on error *.changes >'$W/l2.log' 2>&1 || { cat '$W/l1.log' '$W/l2.log'; exit 1; }"
+	rm -rf "$W"
+}
+
 check_minimal
 check_cxx_beside_c
+check_source_data
 check_nothing_but_name
 check_strip_scratch
 check_killed_strip
