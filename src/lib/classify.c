@@ -98,6 +98,18 @@ static int is_libtool(const char *path, const unsigned char *head, size_t n)
 	       !memcmp(head, "# ", 2) && memmem(head, n, "libtool", 7);
 }
 
+/* A CMake file outside a cmake/ directory: a .cmake file anywhere under
+ * usr/lib or usr/share, where find_package looks in config mode
+ * (lib/ARCH/NAME-ANYTHING, lib/NAME-ANYTHING, share/NAME-ANYTHING and
+ * below): openjpeg2's usr/lib/TRIPLET/openjpeg-2.5/OpenJPEGConfig.cmake. */
+static int is_cmake_elsewhere(const char *path)
+{
+	size_t len = strlen(path);
+
+	return len > 6 && !strcmp(path + len - 6, ".cmake") &&
+	       (!strncmp(path, "usr/lib/", 8) || !strncmp(path, "usr/share/", 10));
+}
+
 /* The class of a plain file that is not ELF, by path and first bytes. */
 static enum pp_file_class by_path(const char *path, const struct stat *st,
 				  const unsigned char *head, size_t n)
@@ -131,6 +143,8 @@ static enum pp_file_class by_path(const char *path, const struct stat *st,
 		return PP_CLASS_DOC;
 	if (is_python_path(path))
 		return PP_CLASS_PYTHON;
+	if (is_cmake_elsewhere(path))
+		return PP_CLASS_CMAKE;
 	if ((st->st_mode & 0111) && n >= 2 && head[0] == '#' && head[1] == '!')
 		return PP_CLASS_SCRIPT;
 	return PP_CLASS_DATA;

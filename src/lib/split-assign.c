@@ -229,7 +229,8 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 		n->tools_why = xstrdup("programs -> packages.name");
 	} else {
 		n->source = xstrdup(s->spec->name);
-		n->tools = pp_split_tools_package(n->source, &programs, &why);
+		n->tools = pp_split_tools_package(n->source, sonames.nr > 0,
+						  &programs, &why);
 		n->tools_why = strbuf_detach(&why, NULL);
 	}
 	n->dev = pp_split_dev_package(n->source, &sonames);
@@ -437,7 +438,8 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 	static const char cxx_dev_why[] = "one -dev package per source, "
 		"but a C++ library beside C ones gets its own (its .so link, "
 		".a, the -l of a .pc, a header's directory or the functions "
-		"it declares), as Debian 12 does for 49 of the 78 sources "
+		"it declares, a C++ header's among the C++ libraries, a C "
+		"header's among the C ones), as Debian 12 does for 49 of the 78 sources "
 		"with both: libflac++-dev, libconfig++-dev, libgpgmepp-dev; "
 		"packages.dev = \"one\" keeps one";
 	const char *one_dev = n->dev_cxx ? cxx_dev_why :
@@ -631,11 +633,18 @@ static const struct choice *home_of(const struct pp_split_stage *st,
 }
 
 /* A runtime home is the library named like the source, not whichever
- * library came first. */
+ * library came first; a -dev home, of several -dev packages, the main
+ * library's (libconfig-dev, not libconfig++-dev, whose header sorts
+ * first), where section-3 pages go too. */
 static const char *home_name(const struct names *n, const struct choice *home)
 {
-	return home->role == PP_ROLE_RUNTIME && n->library && !home->explicit_variant
-	       ? n->library : home->base;
+	if (home->explicit_variant)
+		return home->base;
+	if (home->role == PP_ROLE_RUNTIME && n->library)
+		return n->library;
+	if (home->role == PP_ROLE_DEV && n->devlibs.nr)
+		return n->dev;
+	return home->base;
 }
 
 /* Too little of WHAT for a package of its own (under LIMIT bytes): it
@@ -853,6 +862,16 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		}
 		to = program_of_man(st, f->path);
 		what = "manual page -> the package of its program";
+		if (!to && n->has_programs && sec && strchr("168", sec[4])) {
+			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
+			       "manual page of section %c (commands) of no "
+			       "program staged -> the programs' package, as "
+			       "Debian's giflib-tools holds giflib.1 and "
+			       "gifecho.1, sqlite3 sqldiff.1, libtiff-tools "
+			       "thumbnail.1 (every such page of the 47 corpus "
+			       "sources)", sec[4]);
+			return 0;
+		}
 		if (!to && n->has_library) {
 			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
 			       "page of no program of a library source (file "

@@ -437,15 +437,20 @@ static int copy_regular(struct pp_split *s, size_t pkg,
 	return rc;
 }
 
+/* A link is written as dh_link writes it (policy 10.5): relative within
+ * one top-level directory, absolute between two (rel: its path in the
+ * package, dst: on the disk). */
 static int copy_link(const struct pp_split_stage *st,
-		     const struct pp_split_file *f, const char *dst,
-		     struct pp_err *err)
+		     const struct pp_split_file *f, const char *rel,
+		     const char *dst, struct pp_err *err)
 {
 	struct strbuf name = STRBUF_INIT, target = STRBUF_INIT;
+	char *to = pp_split_policy_link(rel, f->link);
 	int rc = 0;
 
 	strbuf_addstr(&name, dst);
-	strbuf_addstr(&target, f->link);
+	strbuf_addstr(&target, to);
+	free(to);
 	if (is_compressed_doc(st, f)) { /* what it names is compressed too */
 		strbuf_addstr(&name, ".gz");
 		strbuf_addstr(&target, ".gz");
@@ -471,13 +476,13 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 
 	pp_split_file_source(&s->stages[ref.stage], f, &src);
 	strbuf_addf(&dst, "%s/%s", root, dest);
-	free(dest);
 	rc = S_ISDIR(f->st.st_mode) ? pp_mkdir_p(dst.buf, 0755, err) :
 	     pp_split_mkparent(dst.buf, err);
 	if (rc == 0 && S_ISREG(f->st.st_mode))
 		rc = copy_regular(s, pkg, f, src.buf, dst.buf, err);
 	else if (rc == 0 && S_ISLNK(f->st.st_mode))
-		rc = copy_link(&s->stages[ref.stage], f, dst.buf, err);
+		rc = copy_link(&s->stages[ref.stage], f, dest, dst.buf, err);
+	free(dest);
 	strbuf_release(&src);
 	strbuf_release(&dst);
 	return rc;

@@ -76,12 +76,15 @@ void pp_split_devlibs_init(struct pp_split_devlibs *d,
 			   const struct pp_split_stage *st,
 			   const struct pp_strlist *sonames)
 {
+	unsigned seen = 0;
+
 	memset(d, 0, sizeof(*d));
 	d->nr = sonames->nr;
 	d->soname = xcalloc(d->nr, sizeof(*d->soname));
 	d->stem = xcalloc(d->nr, sizeof(*d->stem));
 	d->dev = xcalloc(d->nr, sizeof(*d->dev));
 	d->elf = xcalloc(d->nr, sizeof(*d->elf));
+	d->cxx = xcalloc(d->nr, sizeof(*d->cxx));
 	d->syms = xcalloc(d->nr, sizeof(*d->syms));
 	d->nr_syms = xcalloc(d->nr, sizeof(*d->nr_syms));
 	for (size_t i = 0; i < d->nr; i++) {
@@ -107,7 +110,12 @@ void pp_split_devlibs_init(struct pp_split_devlibs *d,
 		if (d->nr_syms[i])
 			qsort(d->syms[i], d->nr_syms[i], sizeof(*d->syms[i]),
 			      cmp_name);
+		d->cxx[i] = d->elf[i] && pp_split_cxx_library(&d->elf[i]->needed);
 	}
+	for (size_t i = 0; i < d->nr; i++) /* bit 0: C, bit 1: C++ */
+		if (d->elf[i])
+			seen |= d->cxx[i] ? 2u : 1u;
+	d->mixed = seen == 3;
 	d->main = main_library(d);
 }
 
@@ -143,13 +151,16 @@ void pp_split_devlibs_release(struct pp_split_devlibs *d)
 	free(d->stem);
 	free(d->dev);
 	free(d->elf);
+	free(d->cxx);
 	free(d->syms);
 	free(d->nr_syms);
 	memset(d, 0, sizeof(*d));
 }
 
-/* The library whose exported functions a header names most often. */
-static long by_symbols(const struct pp_split_devlibs *d, const char *text)
+/* The library whose exported functions a header names most often, of
+ * those lang allows (-1: any; else 0 for C, 1 for C++). */
+static long by_symbols(const struct pp_split_devlibs *d, const char *text,
+		       int lang)
 {
 	size_t *count = xcalloc(d->nr, sizeof(*count)), best_n = 0;
 	long best = -1;
@@ -172,7 +183,7 @@ static long by_symbols(const struct pp_split_devlibs *d, const char *text)
 		p += n;
 	}
 	for (size_t i = 0; i < d->nr; i++)
-		if (count[i] > best_n) {
+		if (count[i] > best_n && (lang < 0 || d->cxx[i] == lang)) {
 			best = (long)i;
 			best_n = count[i];
 		}
@@ -205,20 +216,35 @@ static long by_libs(const struct pp_split_devlibs *d, const char *text)
 	return -1;
 }
 
-/* A header's library: its directory under include/ named as a library
- * (FLAC++/, libexslt/), else the library whose functions it declares. */
-static long header_library(const struct pp_split_devlibs *d, const char *path,
-			   const char *text)
+/* The main library, or where it is not of language lang, the first
+ * library that is. */
+static size_t main_of(const struct pp_split_devlibs *d, int lang)
 {
-	const char *rel = path + strlen("usr/include/"), *slash;
+	if (lang < 0 || d->cxx[d->main] == lang)
+		return d->main;
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->elf[i] && d->cxx[i] == lang)
+			return i;
+	return d->main;
+}
+
+size_t pp_split_devlib_header(const struct pp_split_devlibs *d,
+			      const char *path, const char *text)
+{
+	const char *rel = path, *slash;
+	int lang = d->mixed ? pp_split_cxx_header(path, text) : -1;
 	long hit = -1;
 
+	if (!strncmp(rel, "usr/include/", 12))
+		rel += 12;
 	if (!strncmp(rel, "x86_64-linux-gnu/", 17))
 		rel += 17;
 	slash = strchr(rel, '/');
 	if (slash)
 		hit = find_stem(d, rel, (size_t)(slash - rel));
-	return hit >= 0 ? hit : by_symbols(d, text);
+	if (hit < 0)
+		hit = by_symbols(d, text, lang);
+	return hit >= 0 ? (size_t)hit : main_of(d, lang);
 }
 
 const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
@@ -245,7 +271,7 @@ const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
 		pp_split_file_source(st, f, &src);
 		if (pp_read_file(src.buf, &text, &err) == 0)
 			hit = f->c.cls == PP_CLASS_HEADER ?
-			      header_library(d, f->path, text.buf) :
+			      (long)pp_split_devlib_header(d, f->path, text.buf) :
 			      by_libs(d, text.buf);
 		pp_err_release(&err);
 	}

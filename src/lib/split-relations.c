@@ -76,6 +76,45 @@ static void library_data(const struct pp_split *s, size_t pkg,
 	}
 }
 
+/* Whether q is the source's -data package (usr/share's data from 1 MiB,
+ * made by the data rule), not a library's own LIBRARY-data (the library
+ * data rule: only that library depends on it, library_data above). */
+static int source_data(const struct pp_split *s, const struct pp_split_pkg *q)
+{
+	size_t n = strlen(q->base);
+
+	if (q->role != PP_ROLE_DATA)
+		return 0;
+	for (size_t i = 0; i < s->nr_pkgs; i++) {
+		const struct pp_split_pkg *r = &s->pkgs[i];
+		size_t k = strlen(r->base);
+
+		if (r->role == PP_ROLE_RUNTIME && k + 5 == n &&
+		    !strncmp(q->base, r->base, k) && !strcmp(q->base + k, "-data"))
+			return 0;
+	}
+	return 1;
+}
+
+/* The role whose packages would hold the source's data under 1 MiB, and
+ * so depend on its -data package from 1 MiB: the data rule's order (a
+ * lib* source's library first, else the programs, then -dev). */
+static enum pp_role data_user(const struct pp_split *s)
+{
+	static const enum pp_role lib[] = { PP_ROLE_RUNTIME, PP_ROLE_TOOLS,
+					    PP_ROLE_DEV };
+	static const enum pp_role other[] = { PP_ROLE_TOOLS, PP_ROLE_RUNTIME,
+					      PP_ROLE_DEV };
+	const enum pp_role *order = strncmp(s->spec->name, "lib", 3) ?
+				    other : lib;
+
+	for (size_t r = 0; r < 3; r++)
+		for (size_t i = 0; i < s->nr_pkgs; i++)
+			if (s->pkgs[i].role == order[r])
+				return order[r];
+	return PP_ROLE_DATA; /* nothing else: no one depends */
+}
+
 /* Whether q ships a library one of p's .so links is for (with no such
  * link in p, any library: headers alone do not say whose they are). */
 static int links_to(const struct pp_split *s, const struct pp_split_pkg *p,
@@ -147,6 +186,12 @@ static const char why_dev_dev[] = "exact: its library needs the other's, "
 	"so linking with it (statically above all) needs the other's .so "
 	"link or .a and headers of this build (packages.dev = \"library\"; "
 	"Debian's libflac++-dev depends on libflac-dev)";
+static const char why_data[] = "the source's data, 1 MiB or more of "
+	"usr/share, which this package would hold were it smaller (the data "
+	"rule: a lib* source's library first, else the programs): at least "
+	"this version's, as Debian's programs and libraries depend on their "
+	"-data, -common or -l10n package (libgphoto2-6 -> libgphoto2-l10n; "
+	"without it, apt installs the package without its data)";
 static const char why_dev[] = "exact: the -dev package's headers and .so "
 	"link are for this build of the library (${binary:Version}, as "
 	"Debian's -dev packages)";
@@ -155,6 +200,7 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 			    struct pp_strlist *rel, struct pp_strlist *why)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
+	enum pp_role user = data_user(s);
 
 	if (p->role == PP_ROLE_DBGSYM) {
 		add_rel(rel, why, s->pkgs[p->parent].name, s->version,
@@ -168,6 +214,9 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 
 		if (i == pkg || q->role == PP_ROLE_DBGSYM)
 			continue;
+		if (p->role == user && source_data(s, q) &&
+		    (!q->variant || q->variant == p->variant || !p->variant))
+			add_rel_op(rel, why, q->name, ">=", s->version, why_data);
 		if (q->common && !p->common && p->variant &&
 		    !strcmp(q->base, p->base))
 			add_rel(rel, why, q->name, s->version, why_common);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fsutil.h"
 #include "shlibs.h"
 #include "splitint.h"
 #include "xalloc.h"
@@ -55,32 +56,46 @@ static int is_package_word(const char *s)
 	return 1;
 }
 
-char *pp_split_tools_package(const char *source, const struct pp_strlist *programs,
+/* Whether a source's name reads as a library's: lib*, or *lib of a
+ * build with a public library (giflib, zziplib, m17n-lib, json-glib). */
+static int library_named(const char *source, int has_library)
+{
+	size_t n = strlen(source);
+
+	return !strncmp(source, "lib", 3) ||
+	       (has_library && n > 3 && !strcmp(source + n - 3, "lib"));
+}
+
+char *pp_split_tools_package(const char *source, int has_library,
+			     const struct pp_strlist *programs,
 			     struct strbuf *why)
 {
+	const char *kind = strncmp(source, "lib", 3) ? "*lib" : "lib*";
 	char *stem, *out;
 
-	if (strncmp(source, "lib", 3)) {
-		strbuf_addstr(why, "programs of a source not named lib* -> the "
-			      "package named after the source (flac, zstd, "
-			      "sqlite3)");
+	if (!library_named(source, has_library)) {
+		strbuf_addstr(why, "programs of a source not named lib* (nor "
+			      "*lib, with a library) -> the package named "
+			      "after the source (flac, zstd, sqlite3)");
 		return xstrdup(source);
 	}
 	if (programs->nr == 1 && is_package_word(programs->items[0]) &&
 	    strcmp(programs->items[0], source)) {
-		strbuf_addstr(why, "the one program of a lib* source -> the "
-			      "package named after the program (xsltproc, "
-			      "idn2, zipcmp)");
+		strbuf_addf(why, "the one program of a %s source -> the "
+			    "package named after the program (xsltproc, "
+			    "idn2, zipcmp; lzlib's minilzip)", kind);
 		return xstrdup(programs->items[0]);
 	}
 	stem = strip_version(source, 1);
 	out = xmalloc(strlen(stem) + 7);
 	sprintf(out, "%s-tools", stem);
 	free(stem);
-	strbuf_addstr(why, "the programs of a lib* source -> lib*-tools "
-		      "(libarchive-tools, libpng-tools, libtiff-tools), "
-		      "never a name ending in a digit, which reads as a "
-		      "library package");
+	strbuf_addf(why, "the programs of a %s source -> %s-tools "
+		    "(libarchive-tools, libpng-tools, libtiff-tools; "
+		    "giflib-tools, afflib-tools: 28 of the 30 Debian 12 "
+		    "sources named *lib with a library and programs do not "
+		    "give them the source's name), never a name that reads "
+		    "as a library package", kind, kind);
 	return out;
 }
 
@@ -271,6 +286,39 @@ int pp_split_cxx_library(const struct pp_strlist *needed)
 {
 	return pp_strlist_find(needed, "libstdc++.so.6") >= 0 ||
 	       pp_strlist_find(needed, "libc++.so.1") >= 0;
+}
+
+/* Whether the line at p starts with the word w (then a blank, '<', '{'
+ * or the end of the line). */
+static int line_word(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(p, w, n) &&
+	       (!p[n] || strchr(" \t<{\n", p[n]));
+}
+
+int pp_split_cxx_header(const char *path, const char *text)
+{
+	static const char *const exts[] = { "hpp", "hh", "hxx", "h++", "H",
+		"tcc", "ipp", "inl", NULL };
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	if (!dot)
+		return 1;
+	for (const char *const *e = exts; *e; e++)
+		if (!strcmp(dot + 1, *e))
+			return 1;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *p = l + strspn(l, " \t");
+
+		if (line_word(p, "namespace") || line_word(p, "template") ||
+		    (line_word(p, "class") &&
+		     isalpha((unsigned char)p[5 + strspn(p + 5, " \t")])))
+			return 1;
+	}
+	return 0;
 }
 
 int pp_split_cxx_beside_c(const struct pp_strlist *const *lib_needed,
@@ -641,4 +689,70 @@ void pp_split_header_includes(const char *text, struct pp_strlist *out)
 			continue;
 		pp_strlist_push_owned(out, xstrndup(p, end - p));
 	}
+}
+
+/* The names of an absolute path ("/" and "." left out, ".." taking the
+ * last one away, never above the root): dh_link's _expand_path. */
+static void path_names(const char *path, struct pp_strlist *out)
+{
+	while (*path) {
+		size_t n = strcspn(path, "/");
+
+		if (n == 2 && !strncmp(path, "..", 2)) {
+			if (out->nr) {
+				free(out->items[--out->nr]);
+				out->items[out->nr] = NULL;
+			}
+		} else if (n && !(n == 1 && *path == '.')) {
+			pp_strlist_push_owned(out, xstrndup(path, n));
+		}
+		path += n + strspn(path + n, "/");
+	}
+}
+
+static int same_names(const struct pp_strlist *a, const struct pp_strlist *b)
+{
+	for (size_t i = 0; i < a->nr && a->nr == b->nr; i++)
+		if (strcmp(a->items[i], b->items[i]))
+			return 0;
+	return a->nr == b->nr;
+}
+
+char *pp_split_policy_link(const char *path, const char *target)
+{
+	struct pp_strlist to = PP_STRLIST_INIT, at = PP_STRLIST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	size_t x = 0;
+
+	if (*target != '/') { /* from the link's directory */
+		char *dir = pp_dirname(path);
+
+		path_names(dir, &to);
+		free(dir);
+	}
+	path_names(target, &to);
+	path_names(path, &at);
+	if (same_names(&to, &at)) /* a link to itself: left as it is */
+		strbuf_addstr(&out, target);
+	else if (!to.nr || !at.nr || strcmp(to.items[0], at.items[0])) {
+		for (size_t i = 0; i < to.nr; i++)
+			strbuf_addf(&out, "/%s", to.items[i]);
+		if (!to.nr)
+			strbuf_addch(&out, '/');
+	} else {
+		while (x < to.nr && x + 1 < at.nr &&
+		       !strcmp(to.items[x], at.items[x]))
+			x++; /* the directories both are in */
+		for (size_t i = x + 1; i < at.nr; i++)
+			strbuf_addstr(&out, "../");
+		for (size_t i = x; i < to.nr; i++)
+			strbuf_addf(&out, "%s/", to.items[i]);
+		if (!out.len)
+			strbuf_addch(&out, '.');
+		else if (out.buf[out.len - 1] == '/')
+			strbuf_setlen(&out, out.len - 1);
+	}
+	pp_strlist_release(&to);
+	pp_strlist_release(&at);
+	return strbuf_detach(&out, NULL);
 }

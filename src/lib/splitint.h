@@ -36,9 +36,12 @@ char *pp_split_dest_path(const struct pp_split *s, size_t pkg,
 /* ---- the rules learned from Debian's packages (split-rules.c) ---- */
 
 /* The package of a lib* source's programs: the one program's name, else
- * lib*-tools (a dotted version dropped: libpng1.6 -> libpng-tools); other
- * sources: their name. Says why in why. */
-char *pp_split_tools_package(const char *source, const struct pp_strlist *programs,
+ * lib*-tools (a dotted version dropped: libpng1.6 -> libpng-tools); the
+ * same for a source named *lib whose build has a public library
+ * (has_library: giflib -> giflib-tools); other sources: their name.
+ * Says why in why. */
+char *pp_split_tools_package(const char *source, int has_library,
+			     const struct pp_strlist *programs,
 			     struct strbuf *why);
 /* The one -dev package of a source: a lib* source's name (a dotted
  * version dropped: libpng1.6 -> libpng-dev); else that of its one public
@@ -84,6 +87,11 @@ int pp_split_cxx_library(const struct pp_strlist *needed);
  * each C++ library gets its own -dev package and the C ones share one,
  * as Debian 12 does for 49 of the 78 sources with both (libflac++-dev,
  * libconfig++-dev, libgpgmepp-dev, libcdio++-dev; doc/split.md). */
+/* Whether a header (its path under usr/include, its text) is C++: a
+ * C++ name (.hpp, .hh, .hxx, .h++, .H, .tcc, .ipp, .inl, or none, as
+ * <QString>), or a line that starts with "namespace", "class NAME" or
+ * "template <" (the extern "C" guard of a C header is none of them). */
+int pp_split_cxx_header(const char *path, const char *text);
 int pp_split_cxx_beside_c(const struct pp_strlist *const *lib_needed,
 			  size_t nr);
 /* Files for building that no class says are: *-config scripts, autoconf
@@ -140,6 +148,14 @@ int pp_split_is_generated_manual(const char *path);
  * 12.3), but web pages, images and examples. A link to one names the
  * compressed file. */
 int pp_split_compressed_doc(const char *path, uint64_t size);
+/* The target a symbolic link at path (relative to the root, no "./")
+ * is shipped with, as dh_link rewrites every link of a package (policy
+ * 10.5): the target read as a path ("." and ".." taken away, as text),
+ * then relative when it is in the link's top-level directory
+ * ("/usr/lib/x/libgif7.pc" from usr/lib/x/libgif.pc: "libgif7.pc";
+ * lintian: absolute-symlink-in-top-level-folder), else absolute
+ * ("../../etc/foo" from usr/share/foo: "/etc/foo"). Allocated. */
+char *pp_split_policy_link(const char *path, const char *target);
 /* Whether a staged file is a manual page gzipped by the build (faketime's
  * make install runs gzip -nf): shipped gzipped again, -9n, as Debian's
  * dh_installman re-encodes every page and dh_compress compresses it;
@@ -441,6 +457,8 @@ struct pp_split_devlibs {
 	size_t *nr_syms;
 	size_t main;           /* the one most others need: what names no
 				  library goes to its -dev */
+	unsigned char *cxx;    /* each library's language: 1 for C++ */
+	int mixed;             /* C++ libraries beside C ones */
 };
 struct pp_split_stage;
 void pp_split_devlibs_init(struct pp_split_devlibs *d,
@@ -460,5 +478,14 @@ int pp_split_devlibs_cxx_apart(struct pp_split_devlibs *d, const char *one);
 const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
 			       const struct pp_split_stage *st,
 			       const struct pp_split_file *f);
+/* A header's library (an index of d), by its directory named as a
+ * library, else the functions it declares; where C++ libraries sit
+ * beside C ones, among those of its language only
+ * (pp_split_cxx_header): libconfig's libconfig++ exports the C
+ * functions of libconfig.h too, and its own libconfig.h++ declares
+ * classes, whose mangled names no word of the header matches. Else the
+ * main library, or the first of the header's language. */
+size_t pp_split_devlib_header(const struct pp_split_devlibs *d,
+			      const char *path, const char *text);
 
 #endif

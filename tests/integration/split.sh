@@ -688,6 +688,14 @@ check_minimal_docs() {
 	mkdir -p "$S/$L/demo" && printf 'int plug(void) { return 1; }\n' >"$WORK/mdoc/plug.c" &&
 	cc -shared -fPIC -Wl,-soname,plug.so -o "$S/$L/demo/plug.so" "$WORK/mdoc/plug.c" &&
 	cc -c -o "$WORK/mdoc/plug.o" "$WORK/mdoc/plug.c" && ar rc "$S/$L/demo/plug.a" "$WORK/mdoc/plug.o"
+	# giflib's giflib.1 (an overview of the programs) and gifecho.1 (a
+	# program not installed): section-1 pages of no staged program
+	printf '.TH DEMOLIB 1\n.SH NAME\ndemolib \\- the demo programs\n' >"$S/usr/share/man/man1/demolib.1"
+	mkdir -p "$S/usr/share/man/man5" && printf '.TH DEMO.CONF 5\n' >"$S/usr/share/man/man5/demo.conf.5"
+	# openjpeg2's CMake package files in TRIPLET/openjpeg-2.5/ (no cmake/)
+	mkdir -p "$S/$L/demo-1.0" && echo 'set(DEMO_FOUND 1)' >"$S/$L/demo-1.0/DemoConfig.cmake"
+	# giflib's rules link libgif.pc to libgif7.pc by its absolute path
+	ln -s "/$L/pkgconfig/demo.pc" "$S/$L/pkgconfig/demo-abs.pc"
 	# faketime's make install gzips its manual page itself (gzip -nf)
 	printf '.TH DEMOTOOL 1\n.SH NAME\ndemotool \\- a demo\n' | gzip -n -1 >"$S/usr/share/man/man1/demotool-gz.1.gz"
 	check_fails "minimal docs: a link named *.la to a libtool archive is dropped with it" 0 \
@@ -696,7 +704,19 @@ check_minimal_docs() {
 	check_fails "minimal docs: a plugin's static twin (demo/plug.a beside plug.so) is dropped, the plugin kept" 0 \
 		'demo/plug\.a +static library -> \(dropped\) +rule: default: static archive beside a loadable module .*/demo/plug\.so +shared library -> demotool ' \
 		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check_fails "minimal docs: a section-1 page of no staged program goes with the programs (giflib-tools' giflib.1), a section-5 one to -dev" 0 \
+		'usr/share/man/man1/demolib\.1 +manual page -> demotool +rule: default: manual page of section 1 \(commands\) of no program staged .*usr/share/man/man5/demo\.conf\.5 +manual page -> libdemo-dev ' \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check_fails "minimal docs: CMake files in TRIPLET/NAME-VERSION/ (openjpeg2's): the -dev package" 0 \
+		"$L/demo-1\\.0/DemoConfig\\.cmake +CMake file -> libdemo-dev " \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check_fails "minimal docs: a source named *lib (giflib) names its programs as a lib* source does: not demolib" 0 \
+		'usr/bin/demotool +ELF program -> demotool +rule: default: ELF program -> the one program of a \*lib source' \
+		bash -c "'$PADPACK' split --stage '$S' --name demolib --version 1.0 --explain 2>&1 | tr '\n' ' '"
 	check "minimal docs: split" "$PADPACK" split --stage "$S" --name libdemo --version 1.0 -o "$out" -q
+	check_fails "minimal docs: an absolute link within usr/ is shipped relative, as dh_link writes it (policy 10.5)" 0 \
+		"^lrwxrwxrwx .* \\./$L/pkgconfig/demo-abs\\.pc -> demo\\.pc\$" \
+		bash -c "dpkg-deb -c '$out'/libdemo-dev_1.0-1_amd64.deb | grep demo-abs"
 	check_fails "minimal docs: a manual page the build gzipped (gzip -1) is gzipped again at -9, the text kept" 0 \
 		'^[^ ]*: gzip compressed data, max compression, from Unix \.TH DEMOTOOL 1 $' \
 		bash -c "cd '$WORK/mdoc' && rm -rf gz && mkdir gz && for d in '$out'/*.deb; do dpkg-deb -x \"\$d\" gz; done &&
@@ -994,7 +1014,72 @@ check_nothing_but_name() {
 	rm -rf "$W"
 }
 
+# libconfig's shape (third round): a C library and its C++ wrapper,
+# which is built from the C sources too (it exports the C functions),
+# each with its header and an info manual: the C header and the manual
+# in the C library's -dev, the C++ header in the C++ one's, as Debian's
+# libconfig-dev and libconfig++-dev (padpack swapped the headers).
+check_cxx_beside_c() {
+	local W=$WORK/cxx S=$WORK/cxx/stage L=usr/lib/x86_64-linux-gnu
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	mkdir -p "$S/$L" "$S/usr/include" "$S/usr/share/info" &&
+	printf '#ifdef __cplusplus\nextern "C" {\n#endif\nint conf_init(void);\nint conf_read(const char *);\n#ifdef __cplusplus\n}\n#endif\n' \
+		>"$S/usr/include/libconf.h" &&
+	printf '#include <string>\nnamespace libconf {\nclass Conf {\npublic:\n  int read(const std::string &);\n};\n}\n' \
+		>"$S/usr/include/libconf.h++" &&
+	printf 'int conf_init(void) { return 0; }\nint conf_read(const char *s) { return s != 0; }\n' >"$W/c.c" &&
+	printf '#include <string>\nextern "C" int conf_read(const char *);\nnamespace libconf { class Conf { public: int read(const std::string &); };\n' >"$W/x.cc" &&
+	printf 'int Conf::read(const std::string &s) { return conf_read(s.c_str()); } }\n' >>"$W/x.cc" &&
+	cc -shared -fPIC -Wl,-soname,libconf.so.9 -o "$S/$L/libconf.so.9.0.0" "$W/c.c" &&
+	c++ -shared -fPIC -Wl,-soname,libconf++.so.9 -o "$S/$L/libconf++.so.9.0.0" -x c "$W/c.c" -x c++ "$W/x.cc" &&
+	ln -s libconf.so.9.0.0 "$S/$L/libconf.so.9" && ln -s libconf.so.9 "$S/$L/libconf.so" &&
+	ln -s libconf++.so.9.0.0 "$S/$L/libconf++.so.9" && ln -s libconf++.so.9 "$S/$L/libconf++.so" &&
+	printf 'This is libconf.info, produced by makeinfo.\n' >"$S/usr/share/info/libconf.info" || {
+		not_ok "C++ beside C: a staged tree built with cc and c++"
+		return
+	}
+	check_fails "C++ beside C: the C header and the manual in the C -dev, the C++ header in the C++ -dev" 0 \
+		'usr/include/libconf\.h header -> libconf-dev .*usr/include/libconf\.h\+\+ header -> libconf\+\+-dev .*a C\+\+ header.s among the C\+\+ libraries.*usr/share/info/libconf\.info documentation -> libconf-dev ' \
+		bash -c "'$PADPACK' split --stage '$S' --name libconf --version 1.0 --explain 2>&1 | tr '\n' ' ' | tr -s ' '"
+	rm -rf "$W"
+}
+
+# libexif's shape (third round): 2.4 MB of translations and a library,
+# no program: from 1 MiB they go to a -data package, which nothing
+# depended on (apt installed the library without them); and a program
+# with 1 MiB of data of its own, which it could not run without.
+check_source_data() {
+	local W=$WORK/sdata L=usr/lib/x86_64-linux-gnu
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	mkdir -p "$W/lib/$L" "$W/lib/usr/share/locale/de/LC_MESSAGES" "$W/prog/usr/bin" "$W/prog/usr/share/tool" &&
+	echo 'int f(void) { return 1; }' >"$W/f.c" &&
+	cc -shared -fPIC -Wl,-soname,libbig.so.1 -o "$W/lib/$L/libbig.so.1.0" "$W/f.c" &&
+	ln -s libbig.so.1.0 "$W/lib/$L/libbig.so.1" &&
+	head -c 1200000 /dev/urandom >"$W/lib/usr/share/locale/de/LC_MESSAGES/libbig-1.mo" &&
+	printf '#!/bin/sh\ncat /usr/share/tool/table.dat\n' >"$W/prog/usr/bin/tool" && chmod 755 "$W/prog/usr/bin/tool" &&
+	head -c 1200000 /dev/urandom >"$W/prog/usr/share/tool/table.dat" || {
+		not_ok "source data: staged trees"
+		return
+	}
+	check_fails "source data: a library's 1.2 MB of translations in libbig-data, which libbig1 depends on" 0 \
+		'^libbig-data_1\.0-1_all\.deb Depends: libbig-data \(>= 1\.0-1\)' \
+		bash -c "'$PADPACK' split --stage '$W/lib' --name libbig --version 1.0 -o '$W/lib.debs' -q &&
+			cd '$W/lib.debs' && ls libbig-data_*.deb | tr '\n' ' ' && dpkg-deb -f libbig1_1.0-1_amd64.deb Depends | sed 's/^/Depends: /'"
+	check_fails "source data: a program's 1.2 MB of data in tool-data, which tool depends on" 0 \
+		'^Depends: tool-data \(>= 1\.0-1\)$' \
+		bash -c "'$PADPACK' split --stage '$W/prog' --name tool --version 1.0 -o '$W/prog.debs' -q &&
+			dpkg-deb -f '$W/prog.debs/tool_1.0-1_all.deb' Depends | sed 's/^/Depends: /'"
+	check_fails "source data: --explain says why" 0 \
+		'tool -> tool-data \(>= 1\.0-1\): the source.s data, 1 MiB or more of usr/share' \
+		bash -c "'$PADPACK' split --stage '$W/prog' --name tool --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check "source data: lintian finds no error in them" bash -c "cd '$W/lib.debs' && lintian --fail-on error *.changes >'$W/l1.log' 2>&1 &&
+		cd '$W/prog.debs' && lintian --fail-on error *.changes >'$W/l2.log' 2>&1 || { cat '$W/l1.log' '$W/l2.log'; exit 1; }"
+	rm -rf "$W"
+}
+
 check_minimal
+check_cxx_beside_c
+check_source_data
 check_nothing_but_name
 check_strip_scratch
 check_killed_strip

@@ -21,7 +21,7 @@ static char *tools(const char *source, const char *const *progs)
 
 	for (; *progs; progs++)
 		pp_strlist_push(&l, *progs);
-	out = pp_split_tools_package(source, &l, &why);
+	out = pp_split_tools_package(source, 1, &l, &why);
 	strbuf_release(&why);
 	pp_strlist_release(&l);
 	return out;
@@ -48,6 +48,24 @@ static void tools_name(struct t_ctx *t)
 	CHECK_OWNED(tools("libfoo", upper), "libfoo-tools");
 	CHECK_OWNED(tools("flac", many), "flac");
 	CHECK_OWNED(tools("sqlite3", none), "sqlite3");
+	/* third round: a source named *lib reads as a library too
+	 * (giflib-tools, zziplib-bin, lzlib's minilzip in Debian 12) */
+	CHECK_OWNED(tools("giflib", many), "giflib-tools");
+	CHECK_OWNED(tools("lzlib", one), "xsltproc");
+	CHECK_OWNED(tools("alsa-lib", many), "alsa-lib-tools");
+	{
+		struct pp_strlist l = PP_STRLIST_INIT;
+		struct strbuf why = STRBUF_INIT;
+
+		pp_strlist_push(&l, "cclib");
+		pp_strlist_push(&l, "ccwrite");
+		/* no library in the build (a Python project): its name */
+		CHECK_OWNED(pp_split_tools_package("cclib", 0, &l, &why), "cclib");
+		strbuf_release(&why);
+		pp_strlist_release(&l);
+	}
+	CHECK_OWNED(tools("stdlib2", many), "stdlib2");
+	CHECK_OWNED(tools("lib", many), "lib-tools");
 }
 
 static char *dev(const char *source, const char *so1, const char *so2)
@@ -706,7 +724,133 @@ static void module_twin(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* giflib's rules write libgif.pc -> /usr/lib/TRIPLET/pkgconfig/libgif7.pc
+ * (third round): shipped as it was, lintian warned
+ * absolute-symlink-in-top-level-folder, where Debian's dh_link had made
+ * it relative. Every link is written as dh_link writes it (policy 10.5). */
+static void policy_links(struct t_ctx *t)
+{
+	const char *pc = "usr/lib/x86_64-linux-gnu/pkgconfig/libgif.pc";
+
+	CHECK_OWNED(pp_split_policy_link(pc, "/usr/lib/x86_64-linux-gnu/pkgconfig/libgif7.pc"),
+		    "libgif7.pc");
+	CHECK_OWNED(pp_split_policy_link(pc, "libgif7.pc"), "libgif7.pc");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/x86_64-linux-gnu/libfoo.so",
+					 "libfoo.so.1"), "libfoo.so.1");
+	CHECK_OWNED(pp_split_policy_link("usr/bin/foo", "/usr/lib/foo/bin/foo"),
+		    "../lib/foo/bin/foo");
+	CHECK_OWNED(pp_split_policy_link("usr/share/doc/foo/NEWS.gz", "./changelog.gz"),
+		    "changelog.gz");
+	CHECK_OWNED(pp_split_policy_link("usr/share/foo/x", "../../../etc/foo/x"),
+		    "/etc/foo/x");
+	CHECK_OWNED(pp_split_policy_link("usr/share/foo/x", "/etc//foo/./x"),
+		    "/etc/foo/x");
+	CHECK_OWNED(pp_split_policy_link("etc/foo.conf", "/usr/share/foo/foo.conf"),
+		    "/usr/share/foo/foo.conf");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/a/b/c", "../../../share/x"),
+		    "../../../share/x");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/a/b/c", "/usr/lib/a"), "..");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/a/b", "/usr/lib/a"), ".");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/foo", "/usr/lib/foo/bar"), "foo/bar");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/x", "../../../../x"), "/x");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/x", "/"), "/");
+	CHECK_OWNED(pp_split_policy_link("usr/lib/x", "x"), "x");
+}
+
+/* libconfig (third round): libconfig++ exports the C functions of
+ * libconfig.h too, so libconfig.h went to libconfig++-dev (a tie, the
+ * first library) and libconfig.h++, whose classes no exported name
+ * matches as a word, to libconfig-dev. A header is its language's. */
+static void dev_cxx_headers(struct t_ctx *t)
+{
+	static const char c_h[] = "/* libconfig - a library */\n"
+		"#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
+		"typedef struct config_t config_t;\n"
+		" * class of settings\n"
+		"extern int config_read_file(config_t *, const char *);\n"
+		"extern void config_init(config_t *);\n";
+	static const char cxx_h[] = "#include <string>\nnamespace libconfig {\n"
+		"class Config {\n  public:\n  void readFile(const char *);\n};\n}\n";
+	char *soname[] = { "libconfig++.so.9", "libconfig.so.9" };
+	char *stem[] = { "config++", "config" };
+	char *dev[] = { "libconfig++-dev", "libconfig-dev" };
+	char *cxx_syms[] = { "_ZN9libconfig6Config8readFileEPKc", "config_init",
+			     "config_read_file" };
+	char *c_syms[] = { "config_init", "config_read_file" };
+	char **syms[] = { cxx_syms, c_syms };
+	size_t nr_syms[] = { 3, 2 };
+	static struct pp_elf_info elf[2];
+	const struct pp_elf_info *elfs[] = { &elf[0], &elf[1] };
+	unsigned char cxx[] = { 1, 0 };
+	struct pp_split_devlibs d = { 2, soname, stem, dev, elfs, syms, nr_syms,
+				      1, cxx, 1 };
+
+	CHECK(!pp_split_cxx_header("usr/include/libconfig.h", c_h));
+	CHECK(pp_split_cxx_header("usr/include/libconfig.h++", ""));
+	CHECK(pp_split_cxx_header("usr/include/foo/bar.hpp", ""));
+	CHECK(pp_split_cxx_header("usr/include/QtCore/QString", ""));
+	CHECK(pp_split_cxx_header("usr/include/foo.h", cxx_h));
+	CHECK(pp_split_cxx_header("usr/include/foo.h", "template <typename T> T f(T);\n"));
+	CHECK(!pp_split_cxx_header("usr/include/foo.h", "int classify(void);\nint class_of(int);\n"));
+	CHECK(pp_split_devlib_header(&d, "usr/include/libconfig.h", c_h) == 1);
+	CHECK(pp_split_devlib_header(&d, "usr/include/libconfig.h++", cxx_h) == 0);
+	/* nothing it declares exported: the first library of its language */
+	CHECK(pp_split_devlib_header(&d, "usr/include/config-extra.hpp", "") == 0);
+	CHECK(pp_split_devlib_header(&d, "usr/include/config-types.h", "") == 1);
+	d.main = 0; /* the main library is the C++ one: a C header still C */
+	CHECK(pp_split_devlib_header(&d, "usr/include/config-types.h", "") == 1);
+	/* one language (packages.dev = "library" of C libraries): as before */
+	d.mixed = 0;
+	CHECK(pp_split_devlib_header(&d, "usr/include/libconfig.h", c_h) == 0);
+}
+
+/* openjpeg2 (third round): CMake package files in
+ * usr/lib/TRIPLET/openjpeg-2.5/, one of find_package's config-mode
+ * directories, went to the programs as data; Debian's are in
+ * libopenjp2-7-dev. Any *.cmake under usr/lib or usr/share is CMake's,
+ * not in a Python package or the documentation. */
+static void cmake_files(struct t_ctx *t)
+{
+	static const struct { const char *path; enum pp_file_class cls; } cases[] = {
+		{ "usr/lib/x86_64-linux-gnu/openjpeg-2.5/OpenJPEGConfig.cmake", PP_CLASS_CMAKE },
+		{ "usr/lib/x86_64-linux-gnu/openjpeg-2.5/OpenJPEGTargets-none.cmake", PP_CLASS_CMAKE },
+		{ "usr/share/foo/foo-config.cmake", PP_CLASS_CMAKE },
+		{ "usr/lib/x86_64-linux-gnu/cmake/Foo/FooConfig.cmake", PP_CLASS_CMAKE },
+		{ "usr/share/doc/foo/examples/foo.cmake", PP_CLASS_DOC },
+		{ "usr/lib/python3/dist-packages/foo/foo.cmake", PP_CLASS_PYTHON },
+		{ "usr/share/foo/data.txt", PP_CLASS_DATA },
+		{ "usr/share/foo/cmake.txt", PP_CLASS_DATA },
+		{ "etc/foo.cmake", PP_CLASS_DATA },
+	};
+	char dir[] = "/tmp/padpack-cmake.XXXXXX", cmd[600];
+	struct pp_classified c;
+	struct pp_err err;
+	struct stat st;
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\" && "
+			 "echo 'set(FOO 1)' >%s/%s", dir, cases[i].path, dir,
+			 cases[i].path);
+		CHECK(system(cmd) == 0);
+		snprintf(cmd, sizeof(cmd), "%s/%s", dir, cases[i].path);
+		CHECK(lstat(cmd, &st) == 0);
+		CHECK_INT(pp_classify(dir, cases[i].path, &st, NULL, &c, &err), 0);
+		if (c.cls != cases[i].cls)
+			fprintf(stderr, "# %s: class %d\n", cases[i].path, (int)c.cls);
+		CHECK_INT(c.cls, cases[i].cls);
+		pp_classified_release(&c);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	pp_err_release(&err);
+}
+
 const struct t_case splitrules_tests[] = {
+	{ "split rules: *.cmake under usr/lib or usr/share is a CMake file (find_package's config paths)", cmake_files },
+	{ "split rules: a C++ library's headers to its -dev, a C library's to its own", dev_cxx_headers },
+	{ "split rules: links are written as dh_link writes them (policy 10.5)", policy_links },
 	{ "split rules: a link to a libtool archive is dropped with it", libtool_link },
 	{ "split rules: a loadable module's static twin is dropped", module_twin },
 	{ "split rules: manual pages and info documents are gzipped", compressed_docs },
