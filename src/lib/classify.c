@@ -107,7 +107,8 @@ static int is_cmake_elsewhere(const char *path)
 	size_t len = strlen(path);
 
 	return len > 6 && !strcmp(path + len - 6, ".cmake") &&
-	       (!strncmp(path, "usr/lib/", 8) || !strncmp(path, "usr/share/", 10));
+	       (!strncmp(path, "usr/lib/", 8) ||
+		!strncmp(path, "usr/share/", 10));
 }
 
 /* The class of a plain file that is not ELF, by path and first bytes. */

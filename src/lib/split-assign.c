@@ -439,8 +439,8 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 		"but a C++ library beside C ones gets its own (its .so link, "
 		".a, the -l of a .pc, a header's directory or the functions "
 		"it declares, a C++ header's among the C++ libraries, a C "
-		"header's among the C ones), as Debian 12 does for 49 of the 78 sources "
-		"with both: libflac++-dev, libconfig++-dev, libgpgmepp-dev; "
+		"header's among the C ones), as Debian 12 does for 49 of the "
+		"78 sources with both: libflac++-dev, libconfig++-dev, libgpgmepp-dev; "
 		"packages.dev = \"one\" keeps one";
 	const char *one_dev = n->dev_cxx ? cxx_dev_why :
 			      n->devlibs.nr ? lib_dev_why : one_dev_why;

@@ -110,7 +110,8 @@ void pp_split_devlibs_init(struct pp_split_devlibs *d,
 		if (d->nr_syms[i])
 			qsort(d->syms[i], d->nr_syms[i], sizeof(*d->syms[i]),
 			      cmp_name);
-		d->cxx[i] = d->elf[i] && pp_split_cxx_library(&d->elf[i]->needed);
+		d->cxx[i] = d->elf[i] &&
+			    pp_split_cxx_library(&d->elf[i]->needed);
 	}
 	for (size_t i = 0; i < d->nr; i++) /* bit 0: C, bit 1: C++ */
 		if (d->elf[i])
@@ -270,9 +271,9 @@ const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
 		pp_err_init(&err);
 		pp_split_file_source(st, f, &src);
 		if (pp_read_file(src.buf, &text, &err) == 0)
-			hit = f->c.cls == PP_CLASS_HEADER ?
-			      (long)pp_split_devlib_header(d, f->path, text.buf) :
-			      by_libs(d, text.buf);
+			hit = f->c.cls != PP_CLASS_HEADER ? by_libs(d, text.buf) :
+			      (long)pp_split_devlib_header(d, f->path,
+							   text.buf);
 		pp_err_release(&err);
 	}
 	strbuf_release(&src);

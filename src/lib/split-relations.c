@@ -90,7 +90,8 @@ static int source_data(const struct pp_split *s, const struct pp_split_pkg *q)
 		size_t k = strlen(r->base);
 
 		if (r->role == PP_ROLE_RUNTIME && k + 5 == n &&
-		    !strncmp(q->base, r->base, k) && !strcmp(q->base + k, "-data"))
+		    !strncmp(q->base, r->base, k) &&
+		    !strcmp(q->base + k, "-data"))
 			return 0;
 	}
 	return 1;
@@ -216,7 +217,8 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 			continue;
 		if (p->role == user && source_data(s, q) &&
 		    (!q->variant || q->variant == p->variant || !p->variant))
-			add_rel_op(rel, why, q->name, ">=", s->version, why_data);
+			add_rel_op(rel, why, q->name, ">=", s->version,
+				   why_data);
 		if (q->common && !p->common && p->variant &&
 		    !strcmp(q->base, p->base))
 			add_rel(rel, why, q->name, s->version, why_common);
