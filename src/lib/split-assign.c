@@ -1039,16 +1039,10 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 		if (pass == 1) {
 			static const enum pp_role doc[3] = { PP_ROLE_DEV,
 				PP_ROLE_TOOLS, PP_ROLE_RUNTIME };
-			/* a library's messages are the library's (libidn2-0,
-			 * libpopt0); else the programs' (acl, xz-utils) */
-			static const enum pp_role lib_data[3] = {
-				PP_ROLE_RUNTIME, PP_ROLE_TOOLS, PP_ROLE_DEV };
-			static const enum pp_role data[3] = { PP_ROLE_TOOLS,
-				PP_ROLE_RUNTIME, PP_ROLE_DEV };
 
 			n.doc_home = home_of(st, all, doc);
-			n.data_home = home_of(st, all, strncmp(n.source, "lib", 3)
-					      ? data : lib_data);
+			n.data_home = home_of(st, all,
+					      pp_split_data_order(n.source));
 		}
 		for (size_t i = 0; i < st->nr && !rc; i++) {
 			const struct pp_split_file *f = &st->files[i];

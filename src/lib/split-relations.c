@@ -102,12 +102,7 @@ static int source_data(const struct pp_split *s, const struct pp_split_pkg *q)
  * lib* source's library first, else the programs, then -dev). */
 static enum pp_role data_user(const struct pp_split *s)
 {
-	static const enum pp_role lib[] = { PP_ROLE_RUNTIME, PP_ROLE_TOOLS,
-					    PP_ROLE_DEV };
-	static const enum pp_role other[] = { PP_ROLE_TOOLS, PP_ROLE_RUNTIME,
-					      PP_ROLE_DEV };
-	const enum pp_role *order = strncmp(s->spec->name, "lib", 3) ?
-				    other : lib;
+	const enum pp_role *order = pp_split_data_order(s->spec->name);
 
 	for (size_t r = 0; r < 3; r++)
 		for (size_t i = 0; i < s->nr_pkgs; i++)

@@ -45,6 +45,16 @@ static char *strip_version(const char *name, int after_dash)
 	return xstrdup(name);
 }
 
+const enum pp_role *pp_split_data_order(const char *source)
+{
+	static const enum pp_role lib[3] = { PP_ROLE_RUNTIME, PP_ROLE_TOOLS,
+					     PP_ROLE_DEV };
+	static const enum pp_role other[3] = { PP_ROLE_TOOLS, PP_ROLE_RUNTIME,
+					       PP_ROLE_DEV };
+
+	return strncmp(source, "lib", 3) ? other : lib;
+}
+
 static int is_package_word(const char *s)
 {
 	if (strlen(s) < 2 || !isalnum((unsigned char)*s))

@@ -40,6 +40,11 @@ char *pp_split_dest_path(const struct pp_split *s, size_t pkg,
  * same for a source named *lib whose build has a public library
  * (has_library: giflib -> giflib-tools); other sources: their name.
  * Says why in why. */
+/* The roles, in order, whose package holds a source's data under
+ * PP_SPLIT_DATA_PACKAGE_BYTES: a lib* source's library first (libidn2-0,
+ * libpopt0), else the programs (acl, xz-utils); then -dev. Three roles. */
+const enum pp_role *pp_split_data_order(const char *source);
+
 char *pp_split_tools_package(const char *source, int has_library,
 			     const struct pp_strlist *programs,
 			     struct strbuf *why);
