@@ -730,31 +730,31 @@ static void module_twin(struct t_ctx *t)
  * it relative. Every link is written as dh_link writes it (policy 10.5). */
 static void policy_links(struct t_ctx *t)
 {
-	const char *pc = "usr/lib/x86_64-linux-gnu/pkgconfig/libgif.pc";
+	static const char *const cases[][3] = { /* link, target, written */
+		{ "usr/lib/x86_64-linux-gnu/pkgconfig/libgif.pc",
+		  "/usr/lib/x86_64-linux-gnu/pkgconfig/libgif7.pc", "libgif7.pc" },
+		{ "usr/lib/x86_64-linux-gnu/pkgconfig/libgif.pc", "libgif7.pc",
+		  "libgif7.pc" },
+		{ "usr/lib/x86_64-linux-gnu/libfoo.so", "libfoo.so.1",
+		  "libfoo.so.1" },
+		{ "usr/bin/foo", "/usr/lib/foo/bin/foo", "../lib/foo/bin/foo" },
+		{ "usr/share/doc/foo/NEWS.gz", "./changelog.gz", "changelog.gz" },
+		{ "usr/share/foo/x", "../../../etc/foo/x", "/etc/foo/x" },
+		{ "usr/share/foo/x", "/etc//foo/./x", "/etc/foo/x" },
+		{ "etc/foo.conf", "/usr/share/foo/foo.conf",
+		  "/usr/share/foo/foo.conf" },
+		{ "usr/lib/a/b/c", "../../../share/x", "../../../share/x" },
+		{ "usr/lib/a/b/c", "/usr/lib/a", ".." },
+		{ "usr/lib/a/b", "/usr/lib/a", "." },
+		{ "usr/lib/foo", "/usr/lib/foo/bar", "foo/bar" },
+		{ "usr/lib/x", "../../../../x", "/x" },
+		{ "usr/lib/x", "/", "/" },
+		{ "usr/lib/x", "x", "x" },
+	};
 
-	CHECK_OWNED(pp_split_policy_link(pc, "/usr/lib/x86_64-linux-gnu/pkgconfig/libgif7.pc"),
-		    "libgif7.pc");
-	CHECK_OWNED(pp_split_policy_link(pc, "libgif7.pc"), "libgif7.pc");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/x86_64-linux-gnu/libfoo.so",
-					 "libfoo.so.1"), "libfoo.so.1");
-	CHECK_OWNED(pp_split_policy_link("usr/bin/foo", "/usr/lib/foo/bin/foo"),
-		    "../lib/foo/bin/foo");
-	CHECK_OWNED(pp_split_policy_link("usr/share/doc/foo/NEWS.gz", "./changelog.gz"),
-		    "changelog.gz");
-	CHECK_OWNED(pp_split_policy_link("usr/share/foo/x", "../../../etc/foo/x"),
-		    "/etc/foo/x");
-	CHECK_OWNED(pp_split_policy_link("usr/share/foo/x", "/etc//foo/./x"),
-		    "/etc/foo/x");
-	CHECK_OWNED(pp_split_policy_link("etc/foo.conf", "/usr/share/foo/foo.conf"),
-		    "/usr/share/foo/foo.conf");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/a/b/c", "../../../share/x"),
-		    "../../../share/x");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/a/b/c", "/usr/lib/a"), "..");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/a/b", "/usr/lib/a"), ".");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/foo", "/usr/lib/foo/bar"), "foo/bar");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/x", "../../../../x"), "/x");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/x", "/"), "/");
-	CHECK_OWNED(pp_split_policy_link("usr/lib/x", "x"), "x");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_OWNED(pp_split_policy_link(cases[i][0], cases[i][1]),
+			    cases[i][2]);
 }
 
 /* libconfig (third round): libconfig++ exports the C functions of
