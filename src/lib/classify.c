@@ -216,29 +216,13 @@ static int classify_file(const char *full, const char *path,
  * it climbs above the stage's root. */
 static char *join_normal(const char *dir, const char *rel)
 {
-	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
-	char *save = NULL, *c;
+	struct pp_strlist names = PP_STRLIST_INIT;
+	char *out = NULL;
 
-	strbuf_addf(&in, "%s/%s", dir, rel);
-	for (c = strtok_r(in.buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-		char *slash;
-
-		if (!strcmp(c, "."))
-			continue;
-		if (strcmp(c, "..")) {
-			strbuf_addf(&out, "%s%s", out.len ? "/" : "", c);
-			continue;
-		}
-		if (!out.len) {
-			strbuf_release(&in);
-			strbuf_release(&out);
-			return NULL;
-		}
-		slash = strrchr(out.buf, '/');
-		strbuf_setlen(&out, slash ? (size_t)(slash - out.buf) : 0);
-	}
-	strbuf_release(&in);
-	return strbuf_detach(&out, NULL);
+	if (!pp_path_names(dir, 0, &names) && !pp_path_names(rel, 0, &names))
+		out = pp_strlist_join(&names, "/");
+	pp_strlist_release(&names);
+	return out;
 }
 
 /* Resolves a link inside the stage: the staged path it reaches (following

@@ -1,4 +1,5 @@
 #include "fsutil.h"
+#include "strlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,26 @@ char *pp_dirname(const char *path)
 	if (slash == path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));
+}
+
+int pp_path_names(const char *path, int clamp, struct pp_strlist *out)
+{
+	while (*path) {
+		size_t n = strcspn(path, "/");
+
+		if (n == 2 && !strncmp(path, "..", 2)) {
+			if (!out->nr && !clamp)
+				return -1;
+			if (out->nr) {
+				free(out->items[--out->nr]);
+				out->items[out->nr] = NULL;
+			}
+		} else if (n && !(n == 1 && *path == '.')) {
+			pp_strlist_push_owned(out, xstrndup(path, n));
+		}
+		path += n + strspn(path + n, "/");
+	}
+	return 0;
 }
 
 const char *pp_path_escapes(const char *rel)

@@ -134,6 +134,13 @@ int pp_fsync_tree_dirs(const char *path, struct pp_err *err);
 /* Directory part of path ("." when none), newly allocated. */
 char *pp_dirname(const char *path);
 
+struct pp_strlist;
+/* Appends the names of a path to out: empty and "." ones left out, ".."
+ * taking the last name away. A ".." at the root is dropped when clamp is
+ * set (as the kernel and dh_link do); otherwise it is an error (-1), the
+ * names appended so far left in out. */
+int pp_path_names(const char *path, int clamp, struct pp_strlist *out);
+
 /* Why a path read from untrusted input may not name a file below a
  * directory: it is empty, absolute, or has a ".." component; NULL when
  * it may. */

@@ -52,6 +52,23 @@ static int names_variant(const struct pp_spec *spec, const char *tmpl)
 	return 0;
 }
 
+const enum pp_role *pp_split_variant_data_order(const struct pp_split *s,
+						const struct pp_variant *v)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct pp_err err;
+	const enum pp_role *order;
+
+	pp_err_init(&err);
+	/* the expansion cannot fail here: assignment did it first */
+	if (!s->spec->package || expand(s, v, s->spec->package, &name, &err))
+		strbuf_reset(&name);
+	order = pp_split_data_order(name.len ? name.buf : s->spec->name);
+	strbuf_release(&name);
+	pp_err_release(&err);
+	return order;
+}
+
 /* The packages a stage's default rules name, worked out once. */
 struct names {
 	char *source;   /* packages.name (expanded), else the spec's name */

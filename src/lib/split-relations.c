@@ -100,9 +100,10 @@ static int source_data(const struct pp_split *s, const struct pp_split_pkg *q)
 /* The role whose packages would hold the source's data under 1 MiB, and
  * so depend on its -data package from 1 MiB: the data rule's order (a
  * lib* source's library first, else the programs, then -dev). */
-static enum pp_role data_user(const struct pp_split *s)
+static enum pp_role data_user(const struct pp_split *s,
+			      const struct pp_variant *v)
 {
-	const enum pp_role *order = pp_split_data_order(s->spec->name);
+	const enum pp_role *order = pp_split_variant_data_order(s, v);
 
 	for (size_t r = 0; r < 3; r++)
 		for (size_t i = 0; i < s->nr_pkgs; i++)
@@ -196,7 +197,7 @@ void pp_split_run_relations(const struct pp_split *s, size_t pkg,
 			    struct pp_strlist *rel, struct pp_strlist *why)
 {
 	const struct pp_split_pkg *p = &s->pkgs[pkg];
-	enum pp_role user = data_user(s);
+	enum pp_role user = data_user(s, p->variant);
 
 	if (p->role == PP_ROLE_DBGSYM) {
 		add_rel(rel, why, s->pkgs[p->parent].name, s->version,

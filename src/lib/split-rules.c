@@ -701,25 +701,6 @@ void pp_split_header_includes(const char *text, struct pp_strlist *out)
 	}
 }
 
-/* The names of an absolute path ("/" and "." left out, ".." taking the
- * last one away, never above the root): dh_link's _expand_path. */
-static void path_names(const char *path, struct pp_strlist *out)
-{
-	while (*path) {
-		size_t n = strcspn(path, "/");
-
-		if (n == 2 && !strncmp(path, "..", 2)) {
-			if (out->nr) {
-				free(out->items[--out->nr]);
-				out->items[out->nr] = NULL;
-			}
-		} else if (n && !(n == 1 && *path == '.')) {
-			pp_strlist_push_owned(out, xstrndup(path, n));
-		}
-		path += n + strspn(path + n, "/");
-	}
-}
-
 static int same_names(const struct pp_strlist *a, const struct pp_strlist *b)
 {
 	for (size_t i = 0; i < a->nr && a->nr == b->nr; i++)
@@ -737,11 +718,11 @@ char *pp_split_policy_link(const char *path, const char *target)
 	if (*target != '/') { /* from the link's directory */
 		char *dir = pp_dirname(path);
 
-		path_names(dir, &to);
+		pp_path_names(dir, 1, &to);
 		free(dir);
 	}
-	path_names(target, &to);
-	path_names(path, &at);
+	pp_path_names(target, 1, &to); /* dh_link's _expand_path */
+	pp_path_names(path, 1, &at);
 	if (same_names(&to, &at)) /* a link to itself: left as it is */
 		strbuf_addstr(&out, target);
 	else if (!to.nr || !at.nr || strcmp(to.items[0], at.items[0])) {

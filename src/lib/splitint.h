@@ -44,6 +44,10 @@ char *pp_split_dest_path(const struct pp_split *s, size_t pkg,
  * PP_SPLIT_DATA_PACKAGE_BYTES: a lib* source's library first (libidn2-0,
  * libpopt0), else the programs (acl, xz-utils); then -dev. Three roles. */
 const enum pp_role *pp_split_data_order(const char *source);
+/* The data rule's order for variant v's packages (v NULL: one for all):
+ * by packages.name, expanded, when the spec sets it, else by its name. */
+const enum pp_role *pp_split_variant_data_order(const struct pp_split *s,
+						const struct pp_variant *v);
 
 char *pp_split_tools_package(const char *source, int has_library,
 			     const struct pp_strlist *programs,

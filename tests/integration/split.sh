@@ -1069,6 +1069,16 @@ check_source_data() {
 		'^Depends: tool-data \(>= 1\.0-1\)$' \
 		bash -c "'$PADPACK' split --stage '$W/prog' --name tool --version 1.0 -o '$W/prog.debs' -q &&
 			dpkg-deb -f '$W/prog.debs/tool_1.0-1_all.deb' Depends | sed 's/^/Depends: /'"
+	# packages.name set: the relation reads the name the data rule reads
+	# (a lib* one: the library would hold the data, so it depends)
+	mkdir -p "$W/lib/usr/bin" && printf '#!/bin/sh\necho hi\n' >"$W/lib/usr/bin/big" &&
+		chmod 755 "$W/lib/usr/bin/big" &&
+		printf '%s\n' 'name = "big";' 'version = "1.0";' \
+			'packages = { name = "libbig-tools"; };' >"$W/big.cfg"
+	check_fails "source data: with packages.name libbig-tools, the library depends on the -data package, as the data rule would have put the data there" 0 \
+		'^libbig1: libbig-tools-data \(>= 1\.0-1\) \| libbig-tools: $' \
+		bash -c "'$PADPACK' split -c '$W/big.cfg' --stage '$W/lib' -o '$W/named.debs' -q 2>/dev/null &&
+			cd '$W/named.debs' && echo \"libbig1: \$(dpkg-deb -f libbig1_1.0-1_amd64.deb Depends) | libbig-tools: \$(dpkg-deb -f libbig-tools_1.0-1_all.deb Depends)\""
 	check_fails "source data: --explain says why" 0 \
 		'tool -> tool-data \(>= 1\.0-1\): the source.s data, 1 MiB or more of usr/share' \
 		bash -c "'$PADPACK' split --stage '$W/prog' --name tool --version 1.0 --explain 2>&1 | tr '\n' ' '"

@@ -1,4 +1,6 @@
 #include "../../src/lib/fsutil.h"
+#include "../../src/lib/strlist.h"
+#include "../../src/lib/xalloc.h"
 #include "test.h"
 #include <dirent.h>
 #include <signal.h>
@@ -134,9 +136,46 @@ static void batch_and_paths(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* The names of PATH, joined by "/"; "FAIL" when it climbs above the root
+ * and clamp is off. */
+static char *names(const char *path, int clamp)
+{
+	struct pp_strlist sl = PP_STRLIST_INIT;
+	char *out;
+
+	out = pp_path_names(path, clamp, &sl) ? xstrdup("FAIL") :
+						pp_strlist_join(&sl, "/");
+	pp_strlist_release(&sl);
+	return out;
+}
+
+static void path_names(struct t_ctx *t)
+{
+	static const struct {
+		const char *path, *clamped, *strict;
+	} cases[] = {
+		{ "/usr//lib/./x/", "usr/lib/x", "usr/lib/x" },
+		{ "a/b/../c", "a/c", "a/c" },
+		{ "/../etc", "etc", "FAIL" },
+		{ "a/../../b", "b", "FAIL" },
+		{ "./", "", "" },
+		{ "..foo/.x", "..foo/.x", "..foo/.x" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *c = names(cases[i].path, 1), *s = names(cases[i].path, 0);
+
+		CHECK(!strcmp(c, cases[i].clamped));
+		CHECK(!strcmp(s, cases[i].strict));
+		free(c);
+		free(s);
+	}
+}
+
 T_SUITE(fsutil_tests) = {
 	{ "fsutil: buffered file written whole, mapped back", filebuf_and_map },
 	{ "fsutil: a failed write leaves nothing", filebuf_write_fails },
 	{ "fsutil: batches of copies; paths out of a tree", batch_and_paths },
+	{ "fsutil: the names of a path, \"..\" at the root dropped or refused", path_names },
 	T_END,
 };
