@@ -232,12 +232,12 @@ static void prefix_maps(const struct pp_build *b, const struct pp_job *j,
 	const char *source = pp_build_source_seen(b);
 	int make = b->spec->system.kind == PP_BUILD_MAKE;
 	char *real_obj = b->image ? xstrdup(j->obj) : real_as_far(j->obj);
-	char *to = make ? xstrdup(".") : NULL;
+	struct strbuf to = STRBUF_INIT;
 
-	if (!to) {
-		to = xmalloc(strlen(j->variant->name) + sizeof("./obj-"));
-		sprintf(to, "./obj-%s", j->variant->name);
-	}
+	if (make)
+		strbuf_addch(&to, '.');
+	else
+		strbuf_addf(&to, "./obj-%s", j->variant->name);
 	pp_strlist_pushf(maps, "-ffile-prefix-map=%s=.", source);
 	if (b->spec->system.kind == PP_BUILD_MESON) {
 		char *rel = relative_path(real_obj, source);
@@ -245,12 +245,12 @@ static void prefix_maps(const struct pp_build *b, const struct pp_job *j,
 		pp_strlist_pushf(maps, "-ffile-prefix-map=%s/=./", rel);
 		free(rel);
 	}
-	pp_strlist_pushf(maps, "-ffile-prefix-map=%s=%s", j->obj, to);
+	pp_strlist_pushf(maps, "-ffile-prefix-map=%s=%s", j->obj, to.buf);
 	if (strcmp(real_obj, j->obj))
 		pp_strlist_pushf(maps, "-ffile-prefix-map=%s=%s", real_obj,
-				 to);
+				 to.buf);
 	free(real_obj);
-	free(to);
+	strbuf_release(&to);
 }
 
 static void set_flag(struct pp_strlist *env, const char *name,
