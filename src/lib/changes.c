@@ -508,6 +508,17 @@ static int write_sha256sums(struct pp_split *s, const struct sums *f,
 	return rc;
 }
 
+/* The architecture in the .buildinfo's and .changes' names, as
+ * dpkg-buildpackage gives it: the host's when a package is
+ * architecture-dependent, "all" when every one is arch all. */
+static const char *upload_arch(const struct pp_split *s)
+{
+	for (size_t k = 0; k < s->nr_pkgs; k++)
+		if (s->pkgs[k].deb && !s->pkgs[k].arch_all)
+			return s->arch;
+	return "all";
+}
+
 int pp_split_write_changes(struct pp_split *s, struct pp_err *err)
 {
 	struct strbuf bi = STRBUF_INIT, ch = STRBUF_INIT;
@@ -517,8 +528,10 @@ int pp_split_write_changes(struct pp_split *s, struct pp_err *err)
 	int rc = 0;
 
 	ver = ver ? ver + 1 : s->version;
-	strbuf_addf(&bi, "%s_%s_%s.buildinfo", s->spec->name, ver, s->arch);
-	strbuf_addf(&ch, "%s_%s_%s.changes", s->spec->name, ver, s->arch);
+	strbuf_addf(&bi, "%s_%s_%s.buildinfo", s->spec->name, ver,
+		    upload_arch(s));
+	strbuf_addf(&ch, "%s_%s_%s.changes", s->spec->name, ver,
+		    upload_arch(s));
 	for (size_t i = 0; rc == 0 && i < nr; i++)
 		rc = hash_file(s->opts.out_dir, s->written.items[i], &f[i], err);
 	if (rc == 0) {

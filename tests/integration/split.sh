@@ -986,6 +986,9 @@ check_nothing_but_name() {
 		'^foo-data_1\.0-1_all\.deb $' \
 		bash -c "'$PADPACK' split --stage '$W/fd' --name foo-data --version 1.0 -o '$W/fd.debs' -q 2>/dev/null &&
 			cd '$W/fd.debs' && ls ./*.deb | sed 's|^\./||' | tr '\n' ' '"
+	check_fails "name and version: only arch-all packages: the .changes and .buildinfo named _all, as dpkg-buildpackage -A names them" 0 \
+		'^foo-data_1\.0-1_all\.buildinfo foo-data_1\.0-1_all\.changes $' \
+		bash -c "cd '$W/fd.debs' && ls ./*.changes ./*.buildinfo | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' '"
 	# a library CMake built without SOVERSION (SONAME libbaz.so) and one
 	# linked without -soname (libqux.so), each with a program using it:
 	# runtime packages named from them, not the program's package with
