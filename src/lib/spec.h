@@ -388,12 +388,18 @@ enum pp_version_origin {
 
 const char *pp_version_origin_name(enum pp_version_origin origin);
 /* The version to build: $version_env, else the spec's, else the nearest
- * vX.Y.Z[(a|b|rc)N] tag of the source tree (v removed), else 0.0.0. */
+ * vX.Y.Z tag of the source tree (v removed; a pre-release after it as
+ * pp_version_is_release takes), else 0.0.0. */
 int pp_spec_version(const struct pp_spec *spec, const char *source,
 		    char **version, enum pp_version_origin *origin,
 		    struct pp_err *err);
-/* Whether s is X.Y or X.Y.Z optionally followed by aN, bN or rcN. */
+/* Whether s is X.Y or X.Y.Z, optionally followed by a pre-release:
+ * aN, bN, or alpha, beta, pre or rc (after '-', '.' or '_', and before
+ * an optional number): 1.2, 1.0.0rc2, 1.0-beta, 2.0.rc.1. */
 int pp_version_is_release(const char *s);
+/* The length of X.Y or X.Y.Z when a pre-release follows it ("1.0" of
+ * 1.0-beta2), else 0. */
+size_t pp_version_release_len(const char *s);
 /* Whether s is a Debian upstream version (Policy 5.6.12): a digit first,
  * then letters, digits, '.', '+', '~' and '-' (padpack always appends a
  * revision, so a '-' is allowed); no epoch. */

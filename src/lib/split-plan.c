@@ -28,15 +28,17 @@
 char *pp_split_debian_version(const char *upstream, const char *revision)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *p = upstream;
+	size_t n = pp_version_release_len(upstream);
 
-	/* X.Y.Z then aN, bN or rcN: a pre-release sorts before X.Y.Z; any
-	 * other upstream version (1.4.2+ds, 2.1.12-stable) is kept as is */
-	while (*p && (isdigit((unsigned char)*p) || *p == '.'))
-		p++;
-	if (*p && pp_version_is_release(upstream)) {
-		strbuf_add(&sb, upstream, (size_t)(p - upstream));
-		strbuf_addf(&sb, "~%s", p);
+	/* X.Y.Z then a pre-release (rc2, -beta, .alpha1): "~" in place of
+	 * its separator, so that it sorts before X.Y.Z (1.0-beta would sort
+	 * after 1.0, and apt would not upgrade to the release); any other
+	 * upstream version (1.4.2+ds, 2.1.12-stable) is kept as is */
+	if (n) {
+		const char *rest = upstream + n;
+
+		strbuf_add(&sb, upstream, n);
+		strbuf_addf(&sb, "~%s", rest + (strchr("-._", *rest) ? 1 : 0));
 	} else {
 		strbuf_addstr(&sb, upstream);
 	}

@@ -138,25 +138,54 @@ static const char *skip_digits(const char *s)
 	return s;
 }
 
-int pp_version_is_release(const char *s)
+/* The end of X.Y or X.Y.Z at the start of s, else NULL. */
+static const char *release_end(const char *s)
 {
+	const char *end = NULL;
 	int parts = 0;
 
-	/* X.Y or X.Y.Z: the last number ends the string or a suffix */
-	while ((s = skip_digits(s)) && ++parts < 3 && *s == '.')
+	while ((s = skip_digits(s)) && ++parts <= 3) {
+		end = s;
+		if (*s != '.' || parts == 3)
+			break;
 		s++;
-	if (!s || parts < 2 || *s == '.')
+	}
+	if (!end || parts < 2 || (*end == '.' && skip_digits(end + 1)))
+		return NULL;
+	return end;
+}
+
+/* Whether s (what follows X.Y.Z) names a pre-release: alpha, beta, pre
+ * or rc, after '-', '.', '_' or nothing and before an optional number
+ * ("-beta", ".rc.1", "rc2"), or a or b right before a number ("b1"). */
+static int is_prerelease(const char *s)
+{
+	static const char *const words[] = { "alpha", "beta", "pre", "rc" };
+	const char *w = s + (*s && strchr("-._", *s) ? 1 : 0), *end = NULL;
+
+	for (size_t i = 0; !end && i < sizeof(words) / sizeof(*words); i++)
+		if (!strncmp(w, words[i], strlen(words[i])))
+			end = w + strlen(words[i]);
+	if (end) {
+		end += *end == '.' && skip_digits(end + 1) ? 1 : 0;
+		return !*end || ((end = skip_digits(end)) && !*end);
+	}
+	if (w != s || (*s != 'a' && *s != 'b'))
 		return 0;
-	if (!*s)
-		return 1;
-	if (*s == 'a' || *s == 'b')
-		s++;
-	else if (!strncmp(s, "rc", 2))
-		s += 2;
-	else
-		return 0;
-	s = skip_digits(s);
-	return s && !*s;
+	return (end = skip_digits(s + 1)) && !*end;
+}
+
+int pp_version_is_release(const char *s)
+{
+	s = release_end(s);
+	return s && (!*s || is_prerelease(s));
+}
+
+size_t pp_version_release_len(const char *s)
+{
+	const char *end = release_end(s);
+
+	return end && *end && is_prerelease(end) ? (size_t)(end - s) : 0;
 }
 
 /* The nearest vX.Y.Z tag of the source tree, without its "v". */

@@ -986,6 +986,11 @@ check_nothing_but_name() {
 		'^foo-data_1\.0-1_all\.deb $' \
 		bash -c "'$PADPACK' split --stage '$W/fd' --name foo-data --version 1.0 -o '$W/fd.debs' -q 2>/dev/null &&
 			cd '$W/fd.debs' && ls ./*.deb | sed 's|^\./||' | tr '\n' ' '"
+	check_fails "name and version: --version 1.0-beta: Debian version 1.0~beta-1, before 1.0-1 (1.0-beta-1 would sort after it)" 0 \
+		'^1\.0~beta-1 before 1\.0-1$' \
+		bash -c "'$PADPACK' split --stage '$W/fd' --name foo-data --version 1.0-beta -o '$W/fdb.debs' -q 2>/dev/null &&
+			v=\$(dpkg-deb -f '$W/fdb.debs/foo-data_1.0~beta-1_all.deb' Version) &&
+			dpkg --compare-versions \"\$v\" lt 1.0-1 && echo \"\$v before 1.0-1\""
 	check_fails "name and version: only arch-all packages: the .changes and .buildinfo named _all, as dpkg-buildpackage -A names them" 0 \
 		'^foo-data_1\.0-1_all\.buildinfo foo-data_1\.0-1_all\.changes $' \
 		bash -c "cd '$W/fd.debs' && ls ./*.changes ./*.buildinfo | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' '"

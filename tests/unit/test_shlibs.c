@@ -166,6 +166,15 @@ static void debian_versions(struct t_ctx *t)
 	v = pp_split_debian_version("2.1.12-stable", "1");
 	CHECK_STR(v, "2.1.12-stable-1");
 	free(v);
+	v = pp_split_debian_version("1.0-beta", "1");
+	CHECK_STR(v, "1.0~beta-1"); /* 1.0-beta-1 sorts after 1.0-1 */
+	free(v);
+	v = pp_split_debian_version("2.0.rc.1", "2");
+	CHECK_STR(v, "2.0~rc.1-2");
+	free(v);
+	v = pp_split_debian_version("3.1_pre2", "1");
+	CHECK_STR(v, "3.1~pre2-1");
+	free(v);
 }
 
 static void descriptions(struct t_ctx *t)

@@ -289,7 +289,14 @@ static void versions(struct t_ctx *t)
 	CHECK(!pp_version_is_release("1..2"));
 	CHECK(!pp_version_is_release("1.0.0-1"));
 	CHECK(!pp_version_is_release("v1.0.0"));
-	CHECK(!pp_version_is_release("1.0.0rc"));
+	CHECK(pp_version_is_release("1.0.0rc"));
+	CHECK(pp_version_is_release("1.0-beta"));
+	CHECK(pp_version_is_release("2.0.rc.1"));
+	CHECK(pp_version_is_release("3.1_pre2"));
+	CHECK(!pp_version_is_release("1.0-b1")); /* a or b only right after */
+	CHECK(!pp_version_is_release("1.0-betamax"));
+	CHECK(!pp_version_is_release("1.0-rc1x"));
+	CHECK(!pp_version_is_release("1.0--rc1"));
 	CHECK(pp_version_is_upstream("1.4.2+ds"));
 	CHECK(pp_version_is_upstream("2.1.12-stable"));
 	CHECK(pp_version_is_upstream("0.9.24"));
