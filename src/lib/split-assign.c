@@ -202,28 +202,21 @@ static void stage_facts(const struct pp_split *s,
 static int used_together(const struct pp_split_stage *st,
 			 const struct pp_strlist *sonames)
 {
-	const struct pp_strlist **libs, **users;
+	const struct pp_strlist **users;
 	size_t nr_users = 0;
 	int yes;
 
 	if (sonames->nr < 2)
 		return 0;
-	libs = xcalloc(sonames->nr, sizeof(*libs));
 	users = xcalloc(st->nr, sizeof(*users));
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct pp_split_file *f = &st->files[i];
-		long j;
 
-		if (!f->c.elf || !S_ISREG(f->st.st_mode))
-			continue;
-		j = f->c.soname ? pp_strlist_find(sonames, f->c.soname) : -1;
-		if (j < 0)
+		if (f->c.elf && S_ISREG(f->st.st_mode) &&
+		    !(f->c.soname && pp_strlist_find(sonames, f->c.soname) >= 0))
 			users[nr_users++] = &f->c.elf->needed;
-		else if (!libs[j])
-			libs[j] = &f->c.elf->needed;
 	}
-	yes = pp_split_libraries_together(sonames, libs, users, nr_users);
-	free(libs);
+	yes = pp_split_libraries_together(sonames, users, nr_users);
 	free(users);
 	return yes;
 }
@@ -395,8 +388,9 @@ static int library_rule(const struct pp_split *s, const struct pp_split_file *f,
 		       "-> the one runtime package of the source's libraries, "
 		       "named from the library named like the source: every "
 		       "program or module of the build that needs one of them "
-		       "needs them all, a family used together (as libxslt1.1 "
-		       "holds libxslt and libexslt, which xsltproc both needs; "
+		       "needs them all itself, a family used together (as "
+		       "libxslt1.1 holds libxslt and libexslt, which xsltproc "
+		       "both needs; "
 		       "packages.runtime = \"soname\" splits them)", what,
 		       f->c.soname);
 	} else if (pkg && pub && n->group) {

@@ -247,48 +247,22 @@ char *pp_split_python_package(const char *source,
 	return out;
 }
 
-/* used[j] for each library j that needs[] reaches, directly or through
- * the libraries' own NEEDED */
-static void reach(const struct pp_strlist *sonames,
-		  const struct pp_strlist *const *lib_needed,
-		  const struct pp_strlist *needed, unsigned char *used)
-{
-	int more = 1;
-
-	for (size_t j = 0; j < sonames->nr; j++)
-		used[j] = pp_strlist_find(needed, sonames->items[j]) >= 0;
-	while (more) {
-		more = 0;
-		for (size_t j = 0; j < sonames->nr; j++)
-			for (size_t i = 0; used[j] && lib_needed[j] &&
-			     i < sonames->nr; i++)
-				if (!used[i] && pp_strlist_find(lib_needed[j],
-						sonames->items[i]) >= 0)
-					used[i] = more = 1;
-	}
-}
-
 int pp_split_libraries_together(const struct pp_strlist *sonames,
-				const struct pp_strlist *const *lib_needed,
 				const struct pp_strlist *const *user_needed,
 				size_t nr_users)
 {
-	unsigned char *used;
 	size_t users = 0, apart = 0;
 
 	if (sonames->nr < 2)
 		return 0;
-	used = xcalloc(sonames->nr, 1);
 	for (size_t k = 0; k < nr_users && !apart; k++) {
 		size_t n = 0;
 
-		reach(sonames, lib_needed, user_needed[k], used);
 		for (size_t j = 0; j < sonames->nr; j++)
-			n += used[j];
+			n += pp_strlist_find(user_needed[k], sonames->items[j]) >= 0;
 		users += n > 0;
 		apart += n > 0 && n < sonames->nr;
 	}
-	free(used);
 	return users > 0 && !apart;
 }
 

@@ -76,16 +76,16 @@ char *pp_split_module_twin(const char *path);
 char *pp_split_python_package(const char *source,
 			      const struct pp_strlist *modules);
 /* packages.runtime = "auto": whether a source's public libraries
- * (sonames, with lib_needed[j] the NEEDED of library j, NULL if not
- * known) are only ever used together: at least one of the build's other
- * ELF files (its programs, modules: user_needed) needs one of them, and
- * each that needs one needs, directly or through the libraries' own
- * NEEDED, every one. Then they are one family, one runtime package
- * (xsltproc needs libxslt and libexslt: libxslt1.1); a program that
- * needs one without the other (nettle-hash: libnettle, not libhogweed)
- * shows they are used apart, one package each (policy 8.1). */
+ * (sonames) are only ever used together: at least one of the build's
+ * other ELF files (its programs, modules: user_needed) needs one of
+ * them, and each that needs one needs every one itself. Then they are
+ * one family, one runtime package (xsltproc needs libxslt and libexslt:
+ * libxslt1.1); a program that needs one without the other (nettle-hash:
+ * libnettle, not libhogweed) shows they are used apart, one package
+ * each (policy 8.1), and so does a library the programs reach only
+ * through another's NEEDED (gsl-histogram needs libgsl, which needs
+ * libgslcblas: libgsl27 and libgslcblas0). */
 int pp_split_libraries_together(const struct pp_strlist *sonames,
-				const struct pp_strlist *const *lib_needed,
 				const struct pp_strlist *const *user_needed,
 				size_t nr_users);
 /* Whether a library is C++: it needs the C++ runtime (libstdc++ or

@@ -1095,9 +1095,42 @@ check_source_data() {
 	rm -rf "$W"
 }
 
+# gsl's shape (fourth round): a program needs libgsl, which needs
+# libgslcblas; nothing of the build needs libgslcblas itself. padpack
+# read "every program needs both" through libgsl's NEEDED and made one
+# runtime package; Debian ships libgsl27 and libgslcblas0 (as 13 of
+# bookworm's two-library sources whose programs need one library that
+# needs the other). xsltproc's shape, a program that needs both
+# libraries itself, stays one package (libxslt1.1).
+check_reached_library() {
+	local W=$WORK/reach L=usr/lib/x86_64-linux-gnu
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	mkdir -p "$W/s/$L" "$W/s/usr/bin" &&
+	echo 'double blas_dot(double a, double b) { return a * b; }' >"$W/b.c" &&
+	printf 'double blas_dot(double, double);\ndouble num_sq(double a) { return blas_dot(a, a); }\n' >"$W/n.c" &&
+	printf 'double num_sq(double);\nint main(void) { return num_sq(1.0) != 1.0; }\n' >"$W/p.c" &&
+	cc -shared -fPIC -Wl,-soname,libnumcblas.so.0 -o "$W/s/$L/libnumcblas.so.0.0.0" "$W/b.c" &&
+	ln -s libnumcblas.so.0.0.0 "$W/s/$L/libnumcblas.so.0" &&
+	cc -shared -fPIC -Wl,-soname,libnum.so.27 -o "$W/s/$L/libnum.so.27.0.0" "$W/n.c" -L"$W/s/$L" -l:libnumcblas.so.0 &&
+	ln -s libnum.so.27.0.0 "$W/s/$L/libnum.so.27" &&
+	cc -o "$W/s/usr/bin/num-tool" "$W/p.c" -L"$W/s/$L" -l:libnum.so.27 -Wl,-rpath-link,"$W/s/$L" || {
+		not_ok "a library reached through another: a staged tree"
+		return
+	}
+	check_fails "a library the program reaches only through another library keeps its own runtime package (gsl: libgsl27, libgslcblas0)" 0 \
+		'^libnum27 libnumcblas0 num $' \
+		bash -c "'$PADPACK' split --stage '$W/s' --name num --version 1.0 -o '$W/debs' -q &&
+			cd '$W/debs' && ls *.deb | grep -v -e dbgsym -e -dev_ | sed 's/_.*//' | tr '\n' ' '"
+	check_fails "a library reached through another: the library depends on it from its shlibs" 0 \
+		'^Depends: .*libnumcblas0 \(>= 1\.0\)' \
+		bash -c "dpkg-deb -f '$W/debs/libnum27_1.0-1_amd64.deb' Depends | sed 's/^/Depends: /'"
+	rm -rf "$W"
+}
+
 check_minimal
 check_cxx_beside_c
 check_source_data
+check_reached_library
 check_nothing_but_name
 check_strip_scratch
 check_killed_strip

@@ -532,36 +532,26 @@ static void push_words(struct pp_strlist *l, const char *words)
 	free(copy);
 }
 
-/* sonames "a b", libs "needed-of-a|needed-of-b", users "x y|z" */
-static int together(const char *sonames, const char *libs, const char *users)
+/* sonames "a b", users "x y|z" (each user's NEEDED) */
+static int together(const char *sonames, const char *users)
 {
-	struct pp_strlist so = PP_STRLIST_INIT, l[4], u[4];
-	const struct pp_strlist *lp[4] = { 0 }, *up[4] = { 0 };
-	char *lc = strdup(libs), *uc = strdup(users), *save = NULL;
-	size_t nl = 0, nu = 0;
+	struct pp_strlist so = PP_STRLIST_INIT, u[4];
+	const struct pp_strlist *up[4] = { 0 };
+	char *uc = strdup(users), *save = NULL;
+	size_t nu = 0;
 	int yes;
 
 	push_words(&so, sonames);
-	for (char *w = strtok_r(lc, "|", &save); w && nl < 4; w = strtok_r(NULL, "|", &save)) {
-		l[nl] = (struct pp_strlist)PP_STRLIST_INIT;
-		push_words(&l[nl], w);
-		lp[nl] = &l[nl];
-		nl++;
-	}
-	save = NULL;
 	for (char *w = strtok_r(uc, "|", &save); w && nu < 4; w = strtok_r(NULL, "|", &save)) {
 		u[nu] = (struct pp_strlist)PP_STRLIST_INIT;
 		push_words(&u[nu], w);
 		up[nu] = &u[nu];
 		nu++;
 	}
-	yes = pp_split_libraries_together(&so, lp, up, nu);
-	for (size_t i = 0; i < nl; i++)
-		pp_strlist_release(&l[i]);
+	yes = pp_split_libraries_together(&so, up, nu);
 	for (size_t i = 0; i < nu; i++)
 		pp_strlist_release(&u[i]);
 	pp_strlist_release(&so);
-	free(lc);
 	free(uc);
 	return yes;
 }
@@ -570,23 +560,24 @@ static int together(const char *sonames, const char *libs, const char *users)
  * uses its libraries together. */
 static void runtime_together(struct t_ctx *t)
 {
-	/* libxslt: xsltproc needs both (libexslt needs libxslt) */
-	CHECK(together("libexslt.so.0 libxslt.so.1", "libxslt.so.1 libc.so.6|libc.so.6",
+	/* libxslt: xsltproc needs both itself */
+	CHECK(together("libexslt.so.0 libxslt.so.1",
 		       "libexslt.so.0 libxslt.so.1 libc.so.6"));
-	/* through the library's own NEEDED: a program needing libexslt only */
-	CHECK(together("libexslt.so.0 libxslt.so.1", "libxslt.so.1|libc.so.6",
-		       "libexslt.so.0 libc.so.6"));
+	/* gsl: gsl-histogram and gsl-randist need libgsl, which needs
+	 * libgslcblas; no program needs libgslcblas itself: Debian's
+	 * libgsl27 and libgslcblas0 */
+	CHECK(!together("libgsl.so.27 libgslcblas.so.0",
+			"libgsl.so.27 libc.so.6|libgsl.so.27 libm.so.6 libc.so.6"));
 	/* nettle: nettle-hash needs libnettle alone */
-	CHECK(!together("libhogweed.so.6 libnettle.so.8", "libnettle.so.8|libc.so.6",
+	CHECK(!together("libhogweed.so.6 libnettle.so.8",
 			"libnettle.so.8|libhogweed.so.6 libnettle.so.8"));
 	/* libevent: no program, no evidence: one per SONAME */
-	CHECK(!together("libevent_core-2.1.so.7 libevent_extra-2.1.so.7",
-			"libc.so.6|libevent_core-2.1.so.7", ""));
+	CHECK(!together("libevent_core-2.1.so.7 libevent_extra-2.1.so.7", ""));
 	/* flac: the program needs libFLAC, nothing needs libFLAC++ */
-	CHECK(!together("libFLAC++.so.10 libFLAC.so.12", "libFLAC.so.12|libogg.so.0",
+	CHECK(!together("libFLAC++.so.10 libFLAC.so.12",
 			"libFLAC.so.12 libc.so.6|libz.so.1"));
 	/* one library: nothing to group */
-	CHECK(!together("libxml2.so.2", "libz.so.1", "libxml2.so.2"));
+	CHECK(!together("libxml2.so.2", "libxml2.so.2"));
 }
 
 /* sonames' NEEDED, "|" between libraries ("-" for one not known) */
