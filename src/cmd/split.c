@@ -250,10 +250,9 @@ static int check_name_version(struct split_cli *cli, struct pp_err *err)
 	} else if (colon && pp_version_is_upstream(colon + 1)) {
 		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s': an "
 				  "epoch ('%.*s:') is no part of an upstream "
-				  "version, and padpack makes none (its "
-				  "versions are UPSTREAM-REVISION); give "
-				  "--version %s", v, (int)(colon - v), v,
-				  colon + 1);
+				  "version; give --version %s, and the epoch "
+				  "as packages.epoch in a spec (-c)", v,
+				  (int)(colon - v), v, colon + 1);
 	} else if (!pp_version_is_upstream(v)) {
 		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s' is not an "
 				  "upstream version: a digit first, then "

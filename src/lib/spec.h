@@ -267,6 +267,7 @@ struct pp_spec {
 	struct pp_image image;
 	char *package;       /* base package name (template) */
 	char *revision;      /* Debian revision ("1") */
+	long epoch;          /* Debian epoch (0: none) */
 	char *title;         /* short name for synopses, or NULL */
 	int coinstallable;   /* packages.variants = "coinstallable": variant
 				packages neither conflict nor replace one

@@ -319,6 +319,22 @@ static int read_package_kinds(struct pp_spec_loader *L, const config_setting_t *
 	return 0;
 }
 
+/* packages.epoch: only to supersede versions numbered another way, as
+ * a Debian package's own epoch (libcap2's 1:) is. */
+static int read_epoch(struct pp_spec_loader *L, const config_setting_t *g)
+{
+	const config_setting_t *s = config_setting_get_member(g, "epoch");
+
+	if (!s)
+		return 0;
+	L->spec->epoch = config_setting_get_int(s);
+	if (L->spec->epoch < 1 || L->spec->epoch > 99999)
+		return pp_setting_error(s, L->file, L->err, "%ld is not an "
+					"epoch: a number from 1 (leave it out "
+					"for none)", L->spec->epoch);
+	return 0;
+}
+
 static int read_package_about(struct pp_spec_loader *L, const config_setting_t *g)
 {
 	struct pp_spec *sp = L->spec;
@@ -329,6 +345,7 @@ static int read_package_about(struct pp_spec_loader *L, const config_setting_t *
 	       pp_spec_read_string(L, g, "revision", &sp->revision, is_revision,
 				   "a Debian revision: letters, digits, '+', '.', "
 				   "'~', e.g. \"1\"") ||
+	       read_epoch(L, g) ||
 	       pp_spec_read_string(L, g, "title", &sp->title, is_title,
 				   "one line of under 40 characters") ||
 	       pp_spec_read_string(L, g, "section", &sp->section, is_section,

@@ -285,6 +285,8 @@ static const struct pp_skey package_keys[] = {
 	  "a package name template, e.g. \"@name@\"" },
 	{ "revision", PP_ST_STRING, 0, NULL,
 	  "the Debian revision, e.g. \"1\"" },
+	{ "epoch", PP_ST_INT, 0, NULL,
+	  "the Debian epoch, a number from 1, e.g. 1" },
 	{ "title", PP_ST_STRING, 0, NULL,
 	  "a short name for synopses, e.g. \"Paddle core\"" },
 	{ "runtime", PP_ST_STRING, 0, NULL,

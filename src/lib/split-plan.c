@@ -609,6 +609,13 @@ int pp_split_plan(struct pp_split *s, const struct pp_spec *spec,
 		return -1;
 	s->version = pp_split_debian_version(s->upstream,
 					     spec->revision ? spec->revision : "1");
+	if (spec->epoch) {
+		struct strbuf v = STRBUF_INIT;
+
+		strbuf_addf(&v, "%ld:%s", spec->epoch, s->version);
+		free(s->version);
+		s->version = strbuf_detach(&v, NULL);
+	}
 	pp_progress_task(opts->progress, "reading the stage trees", 0, "files");
 	rc = load_stages(s, err);
 	if (!rc)

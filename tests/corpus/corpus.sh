@@ -173,14 +173,16 @@ corpus_build_cached() {
 }
 
 # corpus_spec NAME FILE [fallback]: the minimal spec of issue 13 (name,
-# version, maintainer, summary, revision, copyright file) and nothing
+# version, maintainer, summary, revision, Debian's epoch if any, copyright file) and nothing
 # else: padpack's defaults give the rest (description from the summary,
 # one variant, no Homepage). The maintainer is the source's
 # debian/control's. "fallback" adds the recipe's TITLE as packages.title
 # and puts SPEC_VERSION for the version.
 corpus_spec() {
-	local name=$1 up=${VERSION#*:} src maint
+	local name=$1 up=${VERSION#*:} src maint epoch=
 	up=${up%-*}
+	# Debian's epoch (libcap2's 1:), so the packages replace Debian's
+	case $VERSION in *:*) epoch=${VERSION%%:*} ;; esac
 	[ -n "${3:-}" ] && up=${SPEC_VERSION:-$up}
 	src=$(corpus_srcdir)
 	maint=$(sed -n 's/^Maintainer: *//p' "$src/debian/control" | head -n 1)
@@ -190,7 +192,8 @@ corpus_spec() {
 	maintainer = "$maint";
 	summary = "$SUMMARY";
 	packages = {
-		revision = "${VERSION##*-}";
+		revision = "${VERSION##*-}";${epoch:+
+		epoch = $epoch;}
 		copyright = "${src}debian/copyright";${3:+
 		title = \"$TITLE\";}
 	};

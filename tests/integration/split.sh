@@ -991,6 +991,17 @@ check_nothing_but_name() {
 		bash -c "'$PADPACK' split --stage '$W/fd' --name foo-data --version 1.0-beta -o '$W/fdb.debs' -q 2>/dev/null &&
 			v=\$(dpkg-deb -f '$W/fdb.debs/foo-data_1.0~beta-1_all.deb' Version) &&
 			dpkg --compare-versions \"\$v\" lt 1.0-1 && echo \"\$v before 1.0-1\""
+	# packages.epoch: in every Version and relation, in no file name
+	printf '%s\n' 'name = "foo-data";' 'version = "1.0";' \
+		'packages = { epoch = 2; };' >"$W/epoch.cfg"
+	check_fails "name and version: packages.epoch = 2: Version 2:1.0-1 in the package, the .changes and its changelog; the file names without it" 0 \
+		'^2:1\.0-1 \| 2:1\.0-1 \| foo-data \(2:1\.0-1\) \| foo-data_1\.0-1_all\.changes foo-data_1\.0-1_all\.deb $' \
+		bash -c "'$PADPACK' split -c '$W/epoch.cfg' --stage '$W/fd' -o '$W/fde.debs' -q 2>/dev/null && cd '$W/fde.debs' &&
+			echo \"\$(dpkg-deb -f foo-data_1.0-1_all.deb Version) | \$(sed -n 's/^Version: //p' foo-data_1.0-1_all.changes) | \$(dpkg-deb --fsys-tarfile foo-data_1.0-1_all.deb | tar -xOf - ./usr/share/doc/foo-data/changelog.Debian.gz | gzip -dc | head -n 1 | cut -d' ' -f1-2) | \$(ls *.changes *.deb | tr '\n' ' ')\""
+	check_fails "name and version: packages.epoch = 0 is refused at its line" 3 \
+		'epoch0\.cfg:3: .*0 is not an epoch: a number from 1' \
+		bash -c "printf '%s\n' 'name = \"foo-data\";' 'version = \"1.0\";' 'packages = { epoch = 0; };' >'$W/epoch0.cfg' &&
+			'$PADPACK' split -c '$W/epoch0.cfg' --stage '$W/fd' -o '$W/fde0.debs' -q"
 	check_fails "name and version: only arch-all packages: the .changes and .buildinfo named _all, as dpkg-buildpackage -A names them" 0 \
 		'^foo-data_1\.0-1_all\.buildinfo foo-data_1\.0-1_all\.changes $' \
 		bash -c "cd '$W/fd.debs' && ls ./*.changes ./*.buildinfo | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' '"
