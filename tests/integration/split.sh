@@ -853,12 +853,19 @@ check_strip_scratch() {
 	dead=$(bash -c 'echo $$')
 	live=/dev/shm/padpack-strip.$$.live01 other=/dev/shm/padpack-strip.$dead.other
 	held=/dev/shm/padpack-strip.$dead.held01
-	mkdir -p "/dev/shm/padpack-strip.$dead.dead01" "$live" "$other" "$held" &&
-		touch "/dev/shm/padpack-strip.$dead.dead01/libdemo.a" "$live/libdemo.a" &&
-		chown nobody "$other"
+	# made whole elsewhere, then renamed into place: another suite's split
+	# may clean the directories up at any moment
+	local t=/dev/shm/padpack-test.$$
+	mkdir -p "$t/dead" "$t/live" "$t/other" "$t/held" &&
+		touch "$t/dead/libdemo.a" "$t/live/libdemo.a" && chown nobody "$t/other" &&
+		mv "$t/dead" "/dev/shm/padpack-strip.$dead.dead01" && mv "$t/live" "$live" &&
+		mv "$t/other" "$other" ||
+		not_ok "strip scratch: the directories of a killed run, a live one, another user's"
+	# the locked one is renamed into place under its lock
 	check "strip scratch: a split that strips an archive, a killed run's directory left" \
-		flock "$held" bash -c "echo \$\$ >'$WORK/mini/scratch.pid' &&
+		flock "$t/held" bash -c "mv '$t/held' '$held' && echo \$\$ >'$WORK/mini/scratch.pid' &&
 			exec '$PADPACK' split --stage '$S' --name libdemo --version 1.0 -o '$WORK/mini/scratch' -q"
+	rmdir "$t"
 	check "strip scratch: the directory of a PID gone removed; a live PID's, another user's and a locked one's kept; none of the run's left" bash -c "
 		! ls -d /dev/shm/padpack-strip.$dead.dead01 2>/dev/null && test -f '$live/libdemo.a' &&
 		test -d '$other' && test -d '$held' &&
