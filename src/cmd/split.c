@@ -65,7 +65,8 @@ static const char usage[] =
 	"      --stage=DIR       split this one staged tree (make install\n"
 	"                        DESTDIR=DIR) instead of BUILD_DIR/VARIANT/stage\n"
 	"      --name=NAME       with --stage and no -c: the source's name;\n"
-	"      --version=V       its upstream version; the other settings\n"
+	"      --version=V       its upstream version (EPOCH:V also sets the\n"
+	"                        Debian epoch); the other settings\n"
 	"                        take their defaults (padpack-split(1)):\n"
 	"      --maintainer=M    (default: as dch: DEBFULLNAME <DEBEMAIL>,\n"
 	"                        else guessed from the login and host)\n"
@@ -93,6 +94,7 @@ struct split_cli {
 	const char *stage, *name, *version, *maintainer, *summary, *copyright;
 	const char *scaffold;
 	char *name_fixed;   /* --name made a package name, when it was not */
+	long epoch;         /* --version's epoch (1 of 1:2.0), or 0 */
 	struct pp_strlist variants;
 	struct pp_compress_opts comp;
 	uint64_t mem_limit;
@@ -221,6 +223,25 @@ static int parse(int argc, char **argv, struct split_cli *cli,
 	return pp_compress_opts_check(&cli->comp, err);
 }
 
+/* --version EPOCH:UPSTREAM, as dch -v takes it: the epoch goes to
+ * packages.epoch, the rest is the upstream version. */
+static int version_epoch(struct split_cli *cli, const char *colon,
+			 struct pp_err *err)
+{
+	const char *v = cli->version;
+	size_t n = (size_t)(colon - v);
+
+	if (n < 1 || n > 5 || strspn(v, "0123456789") != n || *v == '0')
+		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s': '%.*s' "
+				  "is no epoch (a number from 1, as in "
+				  "1:2.0); give --version %s, or N:%s for "
+				  "epoch N", v, (int)n, v, colon + 1,
+				  colon + 1);
+	cli->epoch = strtol(v, NULL, 10);
+	cli->version = colon + 1;
+	return 0;
+}
+
 /* --name and --version, read as dh_make and uscan would: a name that is
  * no package name is lowered and its '_' made '-' ("My_Lib" -> my-lib),
  * a tag's 'v' dropped ("v1.2" -> 1.2, as uscan's usual
@@ -248,11 +269,7 @@ static int check_name_version(struct split_cli *cli, struct pp_err *err)
 			"using '%s'", v, v + 1);
 		cli->version = v + 1;
 	} else if (colon && pp_version_is_upstream(colon + 1)) {
-		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s': an "
-				  "epoch ('%.*s:') is no part of an upstream "
-				  "version; give --version %s, and the epoch "
-				  "as packages.epoch in a spec (-c)", v,
-				  (int)(colon - v), v, colon + 1);
+		return version_epoch(cli, colon, err);
 	} else if (!pp_version_is_upstream(v)) {
 		return pp_err_set(err, PP_EXIT_INPUT, "--version '%s' is not an "
 				  "upstream version: a digit first, then "
@@ -291,6 +308,8 @@ static int write_spec(const struct split_cli *cli, const char *tmp,
 	add_setting(&text, "summary", cli->summary);
 	strbuf_addstr(&text, "packages = {\n");
 	add_setting(&text, "copyright", copyright);
+	if (cli->epoch)
+		strbuf_addf(&text, "epoch = %ld;\n", cli->epoch);
 	strbuf_addstr(&text, "};\n");
 	strbuf_addf(path, "%s/%s.cfg", tmp, cli->name);
 	rc = pp_write_file(path->buf, text.buf, text.len, 0644, err);

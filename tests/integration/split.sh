@@ -957,7 +957,7 @@ check_large_files() {
 
 # issue 13, held out: a tree and nothing but a name and a version. What
 # dh_make and uscan would read is read so (My_Lib -> my-lib, v1.2 ->
-# 1.2, with a warning); what cannot be (an epoch, a version with no
+# 1.2, with a warning; 1:2.0 an epoch); what cannot be (epoch 0, a version with no
 # digit first, a tree with nothing to ship) is an error naming the
 # option or the tree and the fix; a link to where the running system
 # puts files (/run, /etc/alternatives) is shipped as dh ships it.
@@ -973,9 +973,13 @@ check_nothing_but_name() {
 	check_fails "name and version: --version v1.2: a tag's v dropped, with a warning" 0 \
 		"hello 1\.2-1, .*--version 'v1\.2': a tag's 'v' is no part of the upstream version .*using '1\.2'" \
 		bash -c "'$PADPACK' split --stage '$S' --name hello --version v1.2 -o '$W/b' 2>&1 | tr '\n' ' '"
-	check_fails "name and version: --version 1:2.0: exit 3, the epoch named, the version to give" 3 \
-		"--version '1:2\.0': an epoch \('1:'\) is no part of an upstream version.*give --version 2\.0" \
-		"$PADPACK" split --stage "$S" --name hello --version 1:2.0 -o "$W/c"
+	check_fails "name and version: --version 1:2.0: upstream 2.0, epoch 1 (Version 1:2.0-1), as dch -v takes it" 0 \
+		'^1:2\.0-1$' \
+		bash -c "'$PADPACK' split --stage '$S' --name hello --version 1:2.0 -o '$W/e' -q 2>/dev/null &&
+			dpkg-deb -f '$W/e/hello_2.0-1_all.deb' Version"
+	check_fails "name and version: --version 0:2.0: exit 3, no epoch, what to give" 3 \
+		"--version '0:2\.0': '0' is no epoch \(a number from 1, as in 1:2\.0\); give --version 2\.0" \
+		"$PADPACK" split --stage "$S" --name hello --version 0:2.0 -o "$W/c"
 	check_fails "name and version: --version x1: exit 3, the option named, not a temporary spec" 3 \
 		"^padpack split: --version 'x1' is not an upstream version: a digit first" \
 		"$PADPACK" split --stage "$S" --name hello --version x1 -o "$W/c"
