@@ -61,6 +61,8 @@ void pp_split_scaffold(const struct pp_split *s, const char *stage,
 	quoted(out, "description", spec->description, "");
 	strbuf_addstr(out, "packages = {\n");
 	quoted(out, "revision", spec->revision ? spec->revision : "1", "\t");
+	if (spec->epoch)
+		strbuf_addf(out, "\tepoch = %ld;\n", spec->epoch);
 	strbuf_addf(out, "\t# A DEP-5 file; this one is %s:\n",
 		    spec->copyright ? "a copy of the one given" : "made from "
 		    "the license file the tree ships");

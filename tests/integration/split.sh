@@ -977,6 +977,11 @@ check_nothing_but_name() {
 		'^1:2\.0-1$' \
 		bash -c "'$PADPACK' split --stage '$S' --name hello --version 1:2.0 -o '$W/e' -q 2>/dev/null &&
 			dpkg-deb -f '$W/e/hello_2.0-1_all.deb' Version"
+	check_fails "name and version: --version 3:2.0 --scaffold: the spec has epoch = 3 and gives 3:2.0-1" 0 \
+		'^	epoch = 3; 3:2\.0-1$' \
+		bash -c "'$PADPACK' split --stage '$S' --name hello --version 3:2.0 --scaffold '$W/ep.cfg' -q 2>/dev/null &&
+			'$PADPACK' split -c '$W/ep.cfg' --stage '$S' -o '$W/ep' -q 2>/dev/null &&
+			echo \"\$(grep epoch '$W/ep.cfg') \$(dpkg-deb -f '$W/ep/hello_2.0-1_all.deb' Version)\""
 	check_fails "name and version: --version 0:2.0: exit 3, no epoch, what to give" 3 \
 		"--version '0:2\.0': '0' is no epoch \(a number from 1, as in 1:2\.0\); give --version 2\.0" \
 		"$PADPACK" split --stage "$S" --name hello --version 0:2.0 -o "$W/c"
