@@ -153,28 +153,25 @@ static void writing(struct t_ctx *t)
 
 static void debian_versions(struct t_ctx *t)
 {
-	char *v = pp_split_debian_version("0.11.0", "1");
+	static const struct {
+		const char *upstream, *revision, *debian;
+	} cases[] = {
+		{ "0.11.0", "1", "0.11.0-1" },
+		{ "1.0.0rc2", "3", "1.0.0~rc2-3" }, /* before 1.0.0-3 */
+		{ "1.4.2+ds", "1", "1.4.2+ds-1" },
+		{ "2.1.12-stable", "1", "2.1.12-stable-1" },
+		{ "1.0-beta", "1", "1.0~beta-1" }, /* 1.0-beta-1 > 1.0-1 */
+		{ "2.0.rc.1", "2", "2.0~rc.1-2" },
+		{ "3.1_pre2", "1", "3.1~pre2-1" },
+	};
 
-	CHECK_STR(v, "0.11.0-1");
-	free(v);
-	v = pp_split_debian_version("1.0.0rc2", "3");
-	CHECK_STR(v, "1.0.0~rc2-3"); /* before 1.0.0-3 */
-	free(v);
-	v = pp_split_debian_version("1.4.2+ds", "1");
-	CHECK_STR(v, "1.4.2+ds-1");
-	free(v);
-	v = pp_split_debian_version("2.1.12-stable", "1");
-	CHECK_STR(v, "2.1.12-stable-1");
-	free(v);
-	v = pp_split_debian_version("1.0-beta", "1");
-	CHECK_STR(v, "1.0~beta-1"); /* 1.0-beta-1 sorts after 1.0-1 */
-	free(v);
-	v = pp_split_debian_version("2.0.rc.1", "2");
-	CHECK_STR(v, "2.0~rc.1-2");
-	free(v);
-	v = pp_split_debian_version("3.1_pre2", "1");
-	CHECK_STR(v, "3.1~pre2-1");
-	free(v);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *v = pp_split_debian_version(cases[i].upstream,
+						  cases[i].revision);
+
+		CHECK_STR(v, cases[i].debian);
+		free(v);
+	}
 }
 
 static void descriptions(struct t_ctx *t)
