@@ -70,25 +70,24 @@ by_length() {
 		tests/suite-seconds - | sort -k1,1nr -k2,2n | cut -f3
 }
 
-# The names a task holds while it runs: its suite's, and its groups'.
-task_groups() { # NAME
-	echo "$1"
-	awk -v s="$1" '!/^#/ { for (i = 2; i <= NF; i++) if ($i == s) print "group " $1 }' \
-		tests/suite-groups
-}
-
 # Runs the tasks TEST_JOBS at a time; prints each one's output when it
-# ends, and the times of all to build/suite-seconds.
+# ends. A task holds, while it runs, its suite's name and its groups'
+# (tests/suite-groups, read once): no other task holding one starts.
 run_parallel() { # TASK...
 	local -a pending=("$@")
-	local -A running=() held=()
-	local i t g free pid
+	local -A running=() held=() holds=()
+	local i t g free pid grp s
+	for t in "$@"; do holds[${t#*|}]=${t#*|}; done
+	while read -r grp s; do
+		[ -n "${holds[$s]+x}" ] && holds[$s]+=" group:$grp"
+	done <<<"$(awk '!/^#/ && NF { for (i = 2; i <= NF; i++) print $1, $i }' \
+		tests/suite-groups)"
 	while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
 		while [ ${#running[@]} -lt "$JOBS" ]; do
 			free=
 			for i in "${!pending[@]}"; do
 				t=${pending[$i]} free=$i
-				for g in $(task_groups "${t#*|}"); do
+				for g in ${holds[${t#*|}]}; do
 					[ -n "${held[$g]:-}" ] && free= && break
 				done
 				[ -n "$free" ] && break
@@ -96,7 +95,7 @@ run_parallel() { # TASK...
 			[ -n "$free" ] || break
 			t=${pending[$free]}
 			unset "pending[$free]"
-			for g in $(task_groups "${t#*|}"); do held[$g]=1; done
+			for g in ${holds[${t#*|}]}; do held[$g]=1; done
 			run_task "${t%%|*}" "${t#*|}" >"$tmp/out.$free" 2>&1 &
 			running[$!]="$free|$t"
 		done
@@ -105,7 +104,7 @@ run_parallel() { # TASK...
 		unset "running[$pid]"
 		cat "$tmp/out.${t%%|*}"
 		t=${t#*|}
-		for g in $(task_groups "${t#*|}"); do unset "held[$g]"; done
+		for g in ${holds[${t#*|}]}; do unset "held[$g]"; done
 	done
 }
 

@@ -522,16 +522,14 @@ static const char *upload_arch(const struct pp_split *s)
 int pp_split_write_changes(struct pp_split *s, struct pp_err *err)
 {
 	struct strbuf bi = STRBUF_INIT, ch = STRBUF_INIT;
-	const char *ver = strchr(s->version, ':');
+	const char *ver = strchr(s->version, ':'), *arch = upload_arch(s);
 	size_t nr = s->written.nr;
 	struct sums *f = xcalloc(nr + 2, sizeof(*f));
 	int rc = 0;
 
 	ver = ver ? ver + 1 : s->version;
-	strbuf_addf(&bi, "%s_%s_%s.buildinfo", s->spec->name, ver,
-		    upload_arch(s));
-	strbuf_addf(&ch, "%s_%s_%s.changes", s->spec->name, ver,
-		    upload_arch(s));
+	strbuf_addf(&bi, "%s_%s_%s.buildinfo", s->spec->name, ver, arch);
+	strbuf_addf(&ch, "%s_%s_%s.changes", s->spec->name, ver, arch);
 	for (size_t i = 0; rc == 0 && i < nr; i++)
 		rc = hash_file(s->opts.out_dir, s->written.items[i], &f[i], err);
 	if (rc == 0) {

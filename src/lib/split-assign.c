@@ -60,7 +60,9 @@ const enum pp_role *pp_split_variant_data_order(const struct pp_split *s,
 	const enum pp_role *order;
 
 	pp_err_init(&err);
-	/* the expansion cannot fail here: assignment did it first */
+	/* a template the packages of no one variant (v NULL) cannot expand
+	 * falls back to the spec's name; the variants' expand, as their
+	 * stage names did */
 	if (!s->spec->package || expand(s, v, s->spec->package, &name, &err))
 		strbuf_reset(&name);
 	order = pp_split_data_order(name.len ? name.buf : s->spec->name);
@@ -1053,7 +1055,7 @@ static int assign_stage(const struct pp_split *s, const struct pp_split_stage *s
 
 			n.doc_home = home_of(st, all, doc);
 			n.data_home = home_of(st, all,
-					      pp_split_data_order(n.source));
+				pp_split_variant_data_order(s, st->variant));
 		}
 		for (size_t i = 0; i < st->nr && !rc; i++) {
 			const struct pp_split_file *f = &st->files[i];
