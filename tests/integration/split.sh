@@ -1014,6 +1014,9 @@ check_nothing_but_name() {
 		'^2:1\.0-1 \| 2:1\.0-1 \| foo-data \(2:1\.0-1\) \| foo-data_1\.0-1_all\.changes foo-data_1\.0-1_all\.deb $' \
 		bash -c "'$PADPACK' split -c '$W/epoch.cfg' --stage '$W/fd' -o '$W/fde.debs' -q 2>/dev/null && cd '$W/fde.debs' &&
 			echo \"\$(dpkg-deb -f foo-data_1.0-1_all.deb Version) | \$(sed -n 's/^Version: //p' foo-data_1.0-1_all.changes) | \$(dpkg-deb --fsys-tarfile foo-data_1.0-1_all.deb | tar -xOf - ./usr/share/doc/foo-data/changelog.Debian.gz | gzip -dc | head -n 1 | cut -d' ' -f1-2) | \$(ls *.changes *.deb | tr '\n' ' ')\""
+	check "name and version: packages.epoch = 2: lintian finds no error (changelog and file names agree with the epoch)" \
+		bash -c "cd '$W/fde.debs' && lintian --fail-on error foo-data_1.0-1_all.changes >'$W/fde.lintian' 2>&1 ||
+			{ cat '$W/fde.lintian'; exit 1; }"
 	check_fails "name and version: packages.epoch = 0 is refused at its line" 3 \
 		'epoch0\.cfg:3: .*0 is not an epoch: a number from 1' \
 		bash -c "printf '%s\n' 'name = \"foo-data\";' 'version = \"1.0\";' 'packages = { epoch = 0; };' >'$W/epoch0.cfg' &&
