@@ -395,7 +395,7 @@ int pp_spec_version(const struct pp_spec *spec, const char *source,
 		    char **version, enum pp_version_origin *origin,
 		    struct pp_err *err);
 /* Whether s is X.Y or X.Y.Z, optionally followed by a pre-release:
- * aN, bN, or alpha, beta, pre or rc (after '-', '.' or '_', and before
+ * aN, bN, or alpha, beta, pre or rc in either case (after '-', '.' or '_', and before
  * an optional number): 1.2, 1.0.0rc2, 1.0-beta, 2.0.rc.1. */
 int pp_version_is_release(const char *s);
 /* The length of X.Y or X.Y.Z when a pre-release follows it ("1.0" of

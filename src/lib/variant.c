@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "proc.h"
 #include "spec.h"
@@ -156,7 +157,7 @@ static const char *release_end(const char *s)
 }
 
 /* Whether s (what follows X.Y.Z) names a pre-release: alpha, beta, pre
- * or rc, after '-', '.', '_' or nothing and before an optional number
+ * or rc in either case (semver's -RC.1, Beta2), after '-', '.', '_' or nothing and before an optional number
  * ("-beta", ".rc.1", "rc2"), or a or b right before a number ("b1"). */
 static int is_prerelease(const char *s)
 {
@@ -164,7 +165,7 @@ static int is_prerelease(const char *s)
 	const char *w = s + (*s && strchr("-._", *s) ? 1 : 0), *end = NULL;
 
 	for (size_t i = 0; !end && i < sizeof(words) / sizeof(*words); i++)
-		if (!strncmp(w, words[i], strlen(words[i])))
+		if (!strncasecmp(w, words[i], strlen(words[i])))
 			end = w + strlen(words[i]);
 	if (end) {
 		end += *end == '.' && skip_digits(end + 1) ? 1 : 0;

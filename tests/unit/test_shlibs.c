@@ -163,6 +163,7 @@ static void debian_versions(struct t_ctx *t)
 		{ "1.0-beta", "1", "1.0~beta-1" }, /* 1.0-beta-1 > 1.0-1 */
 		{ "2.0.rc.1", "2", "2.0~rc.1-2" },
 		{ "3.1_pre2", "1", "3.1~pre2-1" },
+		{ "2.0-RC1", "1", "2.0~RC1-1" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -293,6 +293,8 @@ static void versions(struct t_ctx *t)
 	CHECK(pp_version_is_release("1.0-beta"));
 	CHECK(pp_version_is_release("2.0.rc.1"));
 	CHECK(pp_version_is_release("3.1_pre2"));
+	CHECK(pp_version_is_release("2.0-RC1"));
+	CHECK(pp_version_is_release("1.2.0-Beta.3"));
 	CHECK(!pp_version_is_release("1.0-b1")); /* a or b only right after */
 	CHECK(!pp_version_is_release("1.0-betamax"));
 	CHECK(!pp_version_is_release("1.0-rc1x"));
