@@ -10,6 +10,26 @@ SUITE=$(basename "$0" .sh)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/padpack-$SUITE.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
+source "$TOP/tests/tools/verdicts.sh"
+
+# lintian gives the verdict it gave before on the same bytes
+# (tests/tools/lintian-cached says how it knows); exported, so the
+# commands of check and bash -c take it too.
+lintian() { "$TOP/tests/tools/lintian-cached" "$@"; }
+export -f lintian
+export TOP
+
+# The C fixtures a suite compiles itself name no $WORK (a new directory
+# each run) in their debug information, so that they are the same bytes
+# run after run, and so are the packages made of them.
+cc() { command cc -ffile-prefix-map="$WORK"=/work "$@"; }
+gcc() { command gcc -ffile-prefix-map="$WORK"=/work "$@"; }
+
+# noise BYTES [SEED]: incompressible bytes, the same each run.
+noise() {
+	head -c "$1" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$(printf '%032x' "${2:-1}")" -iv "$(printf '%032d' 0)"
+}
+
 ok() { echo "ok - $SUITE: $1"; }
 not_ok() {
 	local name=$1; shift

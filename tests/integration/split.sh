@@ -1093,9 +1093,9 @@ check_source_data() {
 	echo 'int f(void) { return 1; }' >"$W/f.c" &&
 	cc -shared -fPIC -Wl,-soname,libbig.so.1 -o "$W/lib/$L/libbig.so.1.0" "$W/f.c" &&
 	ln -s libbig.so.1.0 "$W/lib/$L/libbig.so.1" &&
-	head -c 1200000 /dev/urandom >"$W/lib/usr/share/locale/de/LC_MESSAGES/libbig-1.mo" &&
+	noise 1200000 1 >"$W/lib/usr/share/locale/de/LC_MESSAGES/libbig-1.mo" &&
 	printf '#!/bin/sh\ncat /usr/share/tool/table.dat\n' >"$W/prog/usr/bin/tool" && chmod 755 "$W/prog/usr/bin/tool" &&
-	head -c 1200000 /dev/urandom >"$W/prog/usr/share/tool/table.dat" || {
+	noise 1200000 2 >"$W/prog/usr/share/tool/table.dat" || {
 		not_ok "source data: staged trees"
 		return
 	}

@@ -4,6 +4,7 @@
 #
 # usage (sourced):  source tests/tools/debian-root.sh
 #   debian_root_prepare          builds or reuses the cache; 0 when usable
+#   debian_root_identity         what the prepared root holds, hashed
 #   debian_root_run DEBDIR CMD   in a fresh overlay with DEBDIR bound at
 #                                /debs, runs the shell command CMD as root
 #                                (network only to the Debian mirror)
@@ -68,6 +69,13 @@ debian_root_prepare() {
 	rm -rf "$dir"
 	flock -u 8
 	return 1
+}
+
+# What the prepared root holds (its packages, the apt lists it installs
+# from): a root rebuilt under the same key prints another identity.
+debian_root_identity() {
+	{ cat "$DEBIAN_ROOT/var/lib/dpkg/status"
+	  (cd "$DEBIAN_ROOT/var/lib/apt/lists" && ls -l --time-style=+%s); } | sha256sum | cut -c1-16
 }
 
 # Runs CMD in an overlay over the cached root: its changes are thrown away.
