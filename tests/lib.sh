@@ -6,6 +6,10 @@ set -u
 PADPACK=${PADPACK:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/padpack}
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TZ=UTC LC_ALL=C.UTF-8
+# make check's own variables would reach the builds the suites run and
+# the .buildinfo's Environment: a suite sees the same environment from
+# make and from a shell, so its packages are the same bytes.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 SUITE=$(basename "$0" .sh)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/padpack-$SUITE.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
