@@ -612,6 +612,13 @@ check_minimal() {
 		! dpkg-deb -I '$out/libdemo1_1.0-1_amd64.deb' preinst >/dev/null 2>&1"
 	check "minimal: lintian, no error" bash -c "cd '$out' && lintian --fail-on error \
 		libdemo_1.0-1_amd64.changes >'$WORK/mini/lintian.log' 2>&1 || { cat '$WORK/mini/lintian.log'; exit 1; }"
+	# The tests' lintian keeps a verdict for the same bytes: a .deb
+	# changed after its .changes is other bytes, and lintian runs again.
+	check "minimal: a .deb swapped after its .changes was written: the tests' lintian runs lintian again, which finds the mismatch" bash -c "
+		cp -r '$out' '$WORK/mini/swapped' && cd '$WORK/mini/swapped' &&
+		cp demotool_1.0-1_amd64.deb libdemo1_1.0-1_amd64.deb &&
+		! lint=\$(lintian --fail-on error libdemo_1.0-1_amd64.changes 2>&1) &&
+		printf '%s\n' \"\$lint\" | grep -q 'checksum-mismatch-in-changes-file .*libdemo1_1\.0-1_amd64\.deb'"
 	check_fails "minimal: --explain names each rule" 0 \
 		'usr/bin/demotool +ELF program -> demotool +rule: default: ELF program -> the one program of a lib\* source.*libdemox\.a +static library -> libdemo-dev +rule: default: static library -> the -dev package of the headers.*COPYING +documentation -> \(dropped\) +rule: default: a license file.*usr/share/info/dir +documentation -> \(dropped\) +rule: default: the info directory' \
 		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
