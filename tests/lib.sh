@@ -13,6 +13,10 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 SUITE=$(basename "$0" .sh)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/padpack-$SUITE.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+# What the tools a suite runs leave behind in TMPDIR goes with $WORK:
+# lintian 2.116 leaves two mldbm-elf files a run, and a dpkg-deb that a
+# closed pipe kills leaves its dpkg-deb.* directory.
+mkdir "$WORK/tmp" && export TMPDIR=$WORK/tmp
 
 source "$TOP/tests/tools/verdicts.sh"
 
