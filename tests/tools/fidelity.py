@@ -64,13 +64,17 @@ names: the share of mapped Debian packages whose padpack package has
 Means are over the projects that split.
 """
 import collections
+import functools
 import glob
+import hashlib
 import io
+import json
 import os
 import re
 import subprocess
 import sys
 import tarfile
+import tempfile
 
 THRESHOLDS = {"role": 98.0, "grouping": 98.0, "relations": 100.0,
               "fields": 95.0}
@@ -85,15 +89,75 @@ def run(*args):
     return subprocess.run(args, check=True, capture_output=True).stdout
 
 
+@functools.lru_cache(maxsize=None)
+def parse_salt():
+    """What a kept parse depends on besides the .deb's bytes: this file
+    (the parser) and dpkg-deb's version (what it prints)."""
+    with open(__file__, "rb") as f:
+        me = hashlib.sha256(f.read()).hexdigest()
+    return me + run("dpkg-deb", "--version").decode().split("\n", 1)[0]
+
+
+def kept_parse_path(path):
+    """Where the parse of the .deb at path is kept, in the verdicts'
+    directory (tests/tools/verdicts.sh: $PADPACK_VERDICTS, off: none),
+    keyed by the .deb's bytes and parse_salt(); None when none is kept."""
+    d = os.environ.get("PADPACK_VERDICTS", "/var/tmp/padpack-verdicts")
+    if d == "off":
+        return None
+    h = hashlib.sha256(parse_salt().encode())
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return os.path.join(d, "debparse-" + h.hexdigest())
+
+
 class Package:
-    """One .deb: its name, control fields, files and control files."""
+    """One .deb: its name, control fields, files and control files. The
+    three dpkg-deb reads of a .deb are kept (kept_parse_path), since
+    Debian's .debs and padpack's reproducible ones are read run after run."""
 
     def __init__(self, path):
         self.path = path
-        self.fields = self._fields()
+        kept = kept_parse_path(path)
+        parsed = self._kept(kept)
+        if parsed is None:
+            parsed = {"fields": self._fields(), "files": self._files(),
+                      "ctrl": self._control_files()}
+            self._keep(kept, parsed)
+        self.fields, self.files, self.ctrl = (
+            parsed["fields"], parsed["files"], parsed["ctrl"])
         self.name = self.fields["Package"]
-        self.files = self._files()
-        self.ctrl = self._control_files()
+
+    @staticmethod
+    def _kept(kept):
+        if kept is None:
+            return None
+        try:
+            with open(kept) as f:
+                parsed = json.load(f)
+            os.utime(kept)  # in use: verdicts.sh removes what is unused
+            return parsed
+        except (OSError, ValueError):
+            return None
+
+    @staticmethod
+    def _keep(kept, parsed):
+        if kept is None:
+            return
+        tmp = None
+        try:
+            os.makedirs(os.path.dirname(kept), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(kept), prefix=".tmp.")
+            with os.fdopen(fd, "w") as f:
+                json.dump(parsed, f)
+            os.replace(tmp, kept)
+        except OSError:  # not kept: the next run reads the .deb again
+            if tmp:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
 
     def _fields(self):
         out, key = {}, None
