@@ -277,6 +277,21 @@ check_fails "fidelity.py: Debian's packages against themselves score 100% on eve
 	'^\| \*\*mean of [0-9]+\*\* \| \| \| \| (\*\*100\.0%\*\* \| ){4}\*\*100\.0%\*\* \|$' \
 	"$TOP/tests/tools/fidelity.py" --thresholds "$WORK/self"
 
+# The scorer keeps its reading of a .deb, keyed by the .deb's bytes: a
+# .deb replaced by other bytes under its name is read again. One of
+# Debian's .debs of a project, overwritten by another of them, scores
+# as a package fewer (a reading kept by name would find the old one).
+name=${SPLIT[0]}
+debs=("$OUT/$name"/debian/*.deb)
+mkdir -p "$WORK/swap/$name/debs"
+cp "$OUT/$name/version" "$WORK/swap/$name/"
+ln -s "$(readlink -f "$OUT/$name/debian")" "$WORK/swap/$name/debian"
+cp "${debs[@]}" "$WORK/swap/$name/debs/"
+cp "${debs[-1]}" "$WORK/swap/$name/debs/$(basename "${debs[0]}")"
+check_fails "fidelity.py: a .deb overwritten by another is read again, not taken from what was kept" 0 \
+	"^\| $(printf '%s' "$name" | sed 's/[.+]/\\&/g') \| [^|]* \| ${#debs[@]} / $((${#debs[@]} - 1)) \|" \
+	"$TOP/tests/tools/fidelity.py" "$WORK/swap"
+
 # The table, for whoever reads the log; the scorer must give a row for
 # every project that split.
 "$TOP/tests/tools/fidelity.py" "$OUT" >"$WORK/table.md" 2>&1
