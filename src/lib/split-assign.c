@@ -860,11 +860,14 @@ static char man_section(const char *path)
 	return sec ? sec[4] : 0;
 }
 
-int pp_split_orphan_page(const char *path, int has_programs, int has_library)
+int pp_split_orphan_page(const char *path, const char *source,
+			 int has_programs, int has_library)
 {
 	char sec = man_section(path);
+	int lib_source = !strncmp(source, "lib", 3);
 
-	if (has_programs && sec && strchr("15678", sec))
+	if (has_programs && sec && (strchr("168", sec) ||
+				    (strchr("57", sec) && !lib_source)))
 		return PP_ROLE_TOOLS;
 	return has_library ? PP_ROLE_DEV : -1;
 }
@@ -875,7 +878,8 @@ static int orphan_page(const struct pp_split_file *f, const struct names *n,
 {
 	char sec = man_section(f->path);
 
-	switch (pp_split_orphan_page(f->path, n->has_programs, n->has_library)) {
+	switch (pp_split_orphan_page(f->path, n->source, n->has_programs,
+				     n->has_library)) {
 	case PP_ROLE_TOOLS:
 		if (strchr("168", sec))
 			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
@@ -888,17 +892,20 @@ static int orphan_page(const struct pp_split_file *f, const struct names *n,
 		else
 			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
 			       "manual page of section %c (file formats, "
-			       "overviews) of no program, in a source with "
-			       "programs -> the programs' package, as Debian's "
-			       "acl holds acl.5, keyutils keyutils.7 (Debian "
-			       "12: of 162 library sources with programs and "
-			       "such pages, 109 keep most of them with the "
-			       "programs, 22 in -dev)", sec);
+			       "overviews) of no program, in a source not "
+			       "named lib* with programs -> the programs' "
+			       "package, as Debian's acl holds acl.5, keyutils "
+			       "keyutils.7 (Debian 12: of 142 such library "
+			       "sources with such pages, 101 keep most of them "
+			       "with the programs, 16 in -dev)", sec);
 		return 0;
 	case PP_ROLE_DEV:
 		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual page "
 		       "of no program of a library source (section %c) -> the "
-		       "-dev package", sec ? sec : '?');
+		       "-dev package, as libarchive-dev holds tar.5 (of the 20 "
+		       "Debian 12 sources named lib* with programs and section "
+		       "5 or 7 pages of none, 6 keep most in -dev, 8 with the "
+		       "programs: no majority)", sec ? sec : '?');
 		return 0;
 	default:
 		choose_rest(c, n, pp_class_name(f->c.cls));

@@ -173,11 +173,14 @@ char *pp_split_policy_link(const char *path, const char *target);
 int pp_split_page_of(const char *page, const char *program);
 /* Where a manual page (not of section 3) of no staged program goes:
  * PP_ROLE_TOOLS in a source with programs when its section is 1, 6, 8
- * (commands: giflib-tools' giflib.1) or 5, 7 (file formats, overviews:
- * acl's acl.5, keyutils' keyutils.7; Debian 12: 109 of 162 library
- * sources with programs keep most such pages with them, 22 in -dev);
+ * (commands: giflib-tools' giflib.1), or 5, 7 (file formats, overviews:
+ * acl's acl.5, keyutils' keyutils.7) in a source not named lib*
+ * (Debian 12: of 142 such library sources with programs and such
+ * pages, 101 keep most of them with the programs, 16 in -dev; of the 20
+ * named lib*, 8 and 6: no majority, and libarchive-dev keeps tar.5);
  * else PP_ROLE_DEV in a library source; else -1 (the rest's package). */
-int pp_split_orphan_page(const char *path, int has_programs, int has_library);
+int pp_split_orphan_page(const char *path, const char *source,
+			 int has_programs, int has_library);
 /* The page a manual page at path (relative to the root) names when its
  * text is one ".so" request, as dh_installman reads it to make the page
  * a link: ".so man1/bzgrep.1" from usr/share/man/man1/bzegrep.1 is

@@ -711,8 +711,8 @@ check_minimal_docs() {
 	check_fails "minimal docs: a plugin's static twin (demo/plug.a beside plug.so) is dropped, the plugin kept" 0 \
 		'demo/plug\.a +static library -> \(dropped\) +rule: default: static archive beside a loadable module .*/demo/plug\.so +shared library -> demotool ' \
 		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
-	check_fails "minimal docs: a section-1 page of no staged program goes with the programs (giflib-tools' giflib.1), a section-5 one too (acl's acl.5)" 0 \
-		'usr/share/man/man1/demolib\.1 +manual page -> demotool +rule: default: manual page of section 1 \(commands\) of no program staged .*usr/share/man/man5/demo\.conf\.5 +manual page -> demotool +rule: default: manual page of section 5 \(file formats, overviews\) of no program, in a source with programs' \
+	check_fails "minimal docs: a section-1 page of no staged program goes with the programs (giflib-tools' giflib.1), a section-5 one to -dev" 0 \
+		'usr/share/man/man1/demolib\.1 +manual page -> demotool +rule: default: manual page of section 1 \(commands\) of no program staged .*usr/share/man/man5/demo\.conf\.5 +manual page -> libdemo-dev ' \
 		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
 	check_fails "minimal docs: CMake files in TRIPLET/NAME-VERSION/ (openjpeg2's): the -dev package" 0 \
 		"$L/demo-1\\.0/DemoConfig\\.cmake +CMake file -> libdemo-dev " \
@@ -759,7 +759,7 @@ check_minimal_docs() {
 # pages key.dns_resolver.8 and key.dns_resolver.conf.5, whose names were
 # read up to their first dot ("key": no program's); acl's acl.5 and
 # keyutils' keyutils.7, pages of no program, went to the -dev, where
-# Debian keeps them with the programs; keyutils' keyctl_pkey_decrypt.3,
+# Debian keeps them with the programs (of a source not named lib*); keyutils' keyctl_pkey_decrypt.3,
 # one line ".so keyctl_pkey_encrypt.3", shipped as a file (lintian's
 # error bad-so-link-within-manual-page), where dh_installman makes a link.
 check_fifth_round() {
@@ -783,8 +783,12 @@ check_fifth_round() {
 	check_fails "fifth round: a program's name with a dot: its pages, .8 and .conf.5, go with it (keyutils' key.dns_resolver)" 0 \
 		'usr/share/man/man5/demo\.resolver\.conf\.5 +manual page -> demo-resolver +rule: default: manual page -> the package of its program \(usr/sbin/demo\.resolver\).*usr/share/man/man8/demo\.resolver\.8 +manual page -> demo-resolver ' \
 		bash -c "'$PADPACK' split -c '$WORK/r5/spec.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
-	check_fails "fifth round: a section-7 page of no program goes with the programs (keyutils' keyutils.7)" 0 \
-		'usr/share/man/man7/demo\.7 +manual page -> libdemo-tools +rule: default: manual page of section 7' \
+	printf 'name = "demo";\nversion = "1.0";\n' >"$WORK/r5/demo.cfg"
+	check_fails "fifth round: a section-7 page of no program goes with the programs of a source not named lib* (keyutils' keyutils.7)" 0 \
+		'usr/share/man/man7/demo\.7 +manual page -> demo +rule: default: manual page of section 7 \(file formats, overviews\) of no program, in a source not named lib\* with programs' \
+		bash -c "'$PADPACK' split -c '$WORK/r5/demo.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
+	check_fails "fifth round: ... and to -dev in a source named lib* (libarchive-dev's tar.5)" 0 \
+		'usr/share/man/man7/demo\.7 +manual page -> libdemo-dev ' \
 		bash -c "'$PADPACK' split -c '$WORK/r5/spec.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
 	check "fifth round: split" "$PADPACK" split -c "$WORK/r5/spec.cfg" --stage "$S" -o "$out" -q
 	check_fails "fifth round: a hard link of the stage is a hard link in the package, the file stripped once (bzip2's bzcat)" 0 \
