@@ -593,26 +593,40 @@ static int spec_rule(const struct pp_split *s, const struct pp_split_stage *st,
 	return 0;
 }
 
-/* Where a man page's program is, or NULL. */
+/* Where a man page's program is, or NULL: the longest program whose
+ * page it is (pp_split_page_of), so key.dns_resolver.conf.5 is
+ * key.dns_resolver's, not a program key's. */
 static const struct pp_split_file *program_of_man(const struct pp_split_stage *st,
 						  const char *path)
 {
 	static const char *const bindirs[] = {
 		"usr/bin/", "usr/sbin/", "bin/", "sbin/", "usr/games/", NULL,
 	};
-	const char *base = strrchr(path, '/') + 1;
-	size_t n = strcspn(base, ".");
+	const struct pp_split_file *best = NULL;
+	size_t best_len = 0;
 
 	for (size_t i = 0; i < st->nr; i++)
 		for (const char *const *d = bindirs; *d; d++) {
 			size_t dl = strlen(*d);
 			const char *p = st->files[i].path;
 
-			if (!strncmp(p, *d, dl) && strlen(p + dl) == n &&
-			    !strncmp(p + dl, base, n))
-				return &st->files[i];
+			if (!strncmp(p, *d, dl) && !strchr(p + dl, '/') &&
+			    strlen(p + dl) > best_len &&
+			    pp_split_page_of(path, p + dl)) {
+				best = &st->files[i];
+				best_len = strlen(p + dl);
+			}
 		}
-	return NULL;
+	return best;
+}
+
+int pp_split_page_of(const char *page, const char *program)
+{
+	const char *base = strrchr(page, '/');
+	size_t n = strlen(program);
+
+	base = base ? base + 1 : page;
+	return n && !strncmp(base, program, n) && base[n] == '.';
 }
 
 static const struct pp_split_file *find_file(const struct pp_split_stage *st,
@@ -835,6 +849,70 @@ static int dangling_link(const struct pp_split *s,
 			  own ? "; or remove the link from the tree" : "");
 }
 
+/* The section of a manual page, by its directory (usr/share/man/man3/x.3,
+ * usr/share/man/de/man1/x.1): '3', '1'; 0 when none. */
+static char man_section(const char *path)
+{
+	const char *sec = strstr(path, "/man");
+
+	while (sec && !isdigit((unsigned char)sec[4]))
+		sec = strstr(sec + 1, "/man");
+	return sec ? sec[4] : 0;
+}
+
+int pp_split_orphan_page(const char *path, const char *source,
+			 int has_programs, int has_library)
+{
+	char sec = man_section(path);
+	int lib_source = !strncmp(source, "lib", 3);
+
+	if (has_programs && sec && (strchr("168", sec) ||
+				    (strchr("57", sec) && !lib_source)))
+		return PP_ROLE_TOOLS;
+	return has_library ? PP_ROLE_DEV : -1;
+}
+
+/* A manual page (not of section 3) of no staged program. */
+static int orphan_page(const struct pp_split_file *f, const struct names *n,
+		       struct choice *c)
+{
+	char sec = man_section(f->path);
+
+	switch (pp_split_orphan_page(f->path, n->source, n->has_programs,
+				     n->has_library)) {
+	case PP_ROLE_TOOLS:
+		if (strchr("168", sec))
+			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
+			       "manual page of section %c (commands) of no "
+			       "program staged -> the programs' package, as "
+			       "Debian's giflib-tools holds giflib.1 and "
+			       "gifecho.1, sqlite3 sqldiff.1, libtiff-tools "
+			       "thumbnail.1 (every such page of the 47 corpus "
+			       "sources)", sec);
+		else
+			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
+			       "manual page of section %c (file formats, "
+			       "overviews) of no program, in a source not "
+			       "named lib* with programs -> the programs' "
+			       "package, as Debian's acl holds acl.5, keyutils "
+			       "keyutils.7 (Debian 12: of 142 such library "
+			       "sources with such pages, 101 keep most of them "
+			       "with the programs, 16 in -dev)", sec);
+		return 0;
+	case PP_ROLE_DEV:
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual page "
+		       "of no program of a library source (section %c) -> the "
+		       "-dev package, as libarchive-dev holds tar.5 (of the 20 "
+		       "Debian 12 sources named lib* with programs and section "
+		       "5 or 7 pages of none, 6 keep most in -dev, 8 with the "
+		       "programs: no majority)", sec ? sec : '?');
+		return 0;
+	default:
+		choose_rest(c, n, pp_class_name(f->c.cls));
+		return 0;
+	}
+}
+
 /* Man pages, documentation and links go where what they describe or
  * reach goes; a link that reaches nothing is an error. */
 static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st,
@@ -862,12 +940,9 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 	if (is_shared_data(f))
 		return data_rule(n, c);
 	if (f->c.cls == PP_CLASS_MAN) {
-		const char *sec = strstr(f->path, "/man");
+		char sec = man_section(f->path);
 
-		/* usr/share/man/man3/x.3: the directory manN names it */
-		while (sec && !isdigit((unsigned char)sec[4]))
-			sec = strstr(sec + 1, "/man");
-		if (sec && sec[4] == '3') {
+		if (sec == '3') {
 			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
 			       "page of section 3 (library calls) -> the -dev "
 			       "package");
@@ -875,23 +950,8 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 		}
 		to = program_of_man(st, f->path);
 		what = "manual page -> the package of its program";
-		if (!to && n->has_programs && sec && strchr("168", sec[4])) {
-			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
-			       "manual page of section %c (commands) of no "
-			       "program staged -> the programs' package, as "
-			       "Debian's giflib-tools holds giflib.1 and "
-			       "gifecho.1, sqlite3 sqldiff.1, libtiff-tools "
-			       "thumbnail.1 (every such page of the 47 corpus "
-			       "sources)", sec[4]);
-			return 0;
-		}
-		if (!to && n->has_library) {
-			choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual "
-			       "page of no program of a library source (file "
-			       "formats, overviews) -> the -dev package, as "
-			       "libarchive-dev holds tar.5");
-			return 0;
-		}
+		if (!to)
+			return orphan_page(f, n, c);
 	} else {
 		to = find_file(st, f->c.target);
 		if (!to && f->c.target)

@@ -5,6 +5,7 @@
  * control file, then the .deb.
  * Layer: above changes.c (the changelog, .changes) and variant.c
  * (placeholders), which never call back up into the build. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -465,6 +466,84 @@ static int copy_link(const struct pp_split_stage *st,
 	return rc;
 }
 
+char *pp_split_so_page(const char *path, const char *text)
+{
+	const char *p = text, *end, *rest;
+	struct strbuf sb = STRBUF_INIT;
+	char *dir;
+
+	if (strncmp(p, ".so", 3) || (p[3] != ' ' && p[3] != '\t'))
+		return NULL;
+	p += 3 + strspn(p + 3, " \t");
+	end = p + strcspn(p, " \t\r\n");
+	rest = end + strspn(end, " \t\r\n");
+	if (end == p || *rest || *p == '/' || strstr(p, "..") ||
+	    memchr(p, '/', (size_t)(end - p)) != strrchr(p, '/'))
+		return NULL;
+	dir = pp_dirname(path);
+	if (memchr(p, '/', (size_t)(end - p))) { /* man1/x.1: from the man root */
+		char *up = pp_dirname(dir);
+
+		free(dir);
+		dir = up;
+	}
+	strbuf_addf(&sb, "%s/%.*s", dir, (int)(end - p), p);
+	free(dir);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Sets *to to the staged page a manual page that is one ".so" request
+ * names, else NULL: dh_installman makes such a page a link (lintian:
+ * bad-so-link-within-manual-page for ".so x.3" in a file). */
+static int so_target(const struct pp_split_stage *st,
+		     const struct pp_split_file *f, const char *src,
+		     char **to, struct pp_err *err)
+{
+	struct strbuf text = STRBUF_INIT, gz = STRBUF_INIT;
+	int rc = 0;
+
+	*to = NULL;
+	if (f->c.cls != PP_CLASS_MAN || f->st.st_size >= 256 ||
+	    !pp_split_compressed_doc(f->path, (uint64_t)f->st.st_size))
+		return 0;
+	rc = pp_read_file(src, &text, err);
+	if (rc == 0)
+		*to = pp_split_so_page(f->path, text.buf);
+	if (*to && !pp_split_find(st, *to)) {
+		strbuf_addf(&gz, "%s.gz", *to);
+		free(*to);
+		*to = pp_split_find(st, gz.buf) ? strbuf_detach(&gz, NULL) : NULL;
+	}
+	strbuf_release(&gz);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* A ".so" page shipped as dh_installman ships it: a link to the page it
+ * names, both gzipped (rel: its path in the package, dst: on the disk). */
+static int so_link(const struct pp_split_file *f, const char *to,
+		   const char *rel, const char *dst, struct pp_err *err)
+{
+	struct strbuf name = STRBUF_INIT, abs = STRBUF_INIT;
+	char *target;
+	size_t n = strlen(to);
+	int rc = 0;
+
+	strbuf_addf(&name, "%s.gz", dst);
+	strbuf_addf(&abs, "/%s%s", to, n > 3 && !strcmp(to + n - 3, ".gz") ?
+		    "" : ".gz");
+	target = pp_split_policy_link(rel, abs.buf);
+	if (symlink(target, name.buf) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot create link '%s'",
+				  name.buf);
+	if (rc == 0)
+		rc = pp_split_set_mtime(name.buf, f->st.st_mtime, err);
+	free(target);
+	strbuf_release(&name);
+	strbuf_release(&abs);
+	return rc;
+}
+
 static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 		     const char *root, struct pp_err *err)
 {
@@ -478,13 +557,75 @@ static int copy_file(struct pp_split *s, size_t pkg, struct pp_split_ref ref,
 	strbuf_addf(&dst, "%s/%s", root, dest);
 	rc = S_ISDIR(f->st.st_mode) ? pp_mkdir_p(dst.buf, 0755, err) :
 	     pp_split_mkparent(dst.buf, err);
-	if (rc == 0 && S_ISREG(f->st.st_mode))
-		rc = copy_regular(s, pkg, f, src.buf, dst.buf, err);
-	else if (rc == 0 && S_ISLNK(f->st.st_mode))
+	if (rc == 0 && S_ISREG(f->st.st_mode)) {
+		char *to;
+
+		rc = so_target(&s->stages[ref.stage], f, src.buf, &to, err);
+		if (rc == 0)
+			rc = to ? so_link(f, to, dest, dst.buf, err) :
+			     copy_regular(s, pkg, f, src.buf, dst.buf, err);
+		free(to);
+	} else if (rc == 0 && S_ISLNK(f->st.st_mode))
 		rc = copy_link(&s->stages[ref.stage], f, dest, dst.buf, err);
 	free(dest);
 	strbuf_release(&src);
 	strbuf_release(&dst);
+	return rc;
+}
+
+/* Copied as it is: not gzipped anew (dh_compress, dh_installman). */
+static int plain_copy(const struct pp_split_file *f)
+{
+	return !pp_split_compressed_doc(f->path, (uint64_t)f->st.st_size) &&
+	       !pp_split_regzipped_man(f->path);
+}
+
+int pp_split_same_file(const struct pp_split_file *a,
+		       const struct pp_split_file *b)
+{
+	return S_ISREG(a->st.st_mode) && S_ISREG(b->st.st_mode) &&
+	       a->st.st_nlink > 1 && a->st.st_dev == b->st.st_dev &&
+	       a->st.st_ino == b->st.st_ino && plain_copy(a) && plain_copy(b) &&
+	       a->python_shebang == b->python_shebang &&
+	       fixed_mode(a) == fixed_mode(b);
+}
+
+/* The package's file before the i-th that the i-th is a hard link of,
+ * or -1. */
+static long linked_earlier(const struct pp_split *s,
+			   const struct pp_split_pkg *p, size_t i)
+{
+	const struct pp_split_file *f = pp_split_at(s, p->files[i]);
+
+	if (!S_ISREG(f->st.st_mode) || f->st.st_nlink < 2)
+		return -1;
+	for (size_t j = 0; j < i; j++)
+		if (pp_split_same_file(pp_split_at(s, p->files[j]), f))
+			return (long)j;
+	return -1;
+}
+
+/* Ships the file at ref as a hard link to the one at first, already in
+ * the package. */
+static int link_file(struct pp_split *s, size_t pkg, struct pp_split_ref first,
+		     struct pp_split_ref ref, const char *root,
+		     struct pp_err *err)
+{
+	char *to = pp_split_dest_path(s, pkg, pp_split_at(s, first));
+	char *dest = pp_split_dest_path(s, pkg, pp_split_at(s, ref));
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&a, "%s/%s", root, to);
+	strbuf_addf(&b, "%s/%s", root, dest);
+	rc = pp_split_mkparent(b.buf, err);
+	if (rc == 0 && link(a.buf, b.buf) < 0)
+		rc = pp_err_errno(err, PP_EXIT_IO, "cannot link '%s' to '%s'",
+				  b.buf, a.buf);
+	free(to);
+	free(dest);
+	strbuf_release(&a);
+	strbuf_release(&b);
 	return rc;
 }
 
@@ -850,8 +991,13 @@ static int build_tree(struct pp_split *s, size_t pkg, struct pp_err *err)
 
 	strbuf_addf(&debian, "%s/DEBIAN", root);
 	rc = pp_mkdir_p(debian.buf, 0755, err);
-	for (size_t i = 0; rc == 0 && i < p->nr_files; i++)
-		rc = copy_file(s, pkg, p->files[i], root, err);
+	for (size_t i = 0; rc == 0 && i < p->nr_files; i++) {
+		long first = linked_earlier(s, p, i);
+
+		rc = first >= 0 ? link_file(s, pkg, p->files[first],
+					    p->files[i], root, err) :
+		     copy_file(s, pkg, p->files[i], root, err);
+	}
 	for (size_t i = 0; rc == 0 && i < p->alt_dirs.nr; i++) {
 		struct strbuf dir = STRBUF_INIT;
 

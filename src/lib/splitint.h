@@ -165,6 +165,35 @@ int pp_split_compressed_doc(const char *path, uint64_t size);
  * lintian: absolute-symlink-in-top-level-folder), else absolute
  * ("../../etc/foo" from usr/share/foo: "/etc/foo"). Allocated. */
 char *pp_split_policy_link(const char *path, const char *target);
+/* Whether a manual page (a path or a name) is program's: its name is
+ * the program's and a dot, what follows being the section or a file
+ * of the program (keyctl.1, request-key.conf.5); a program's name may
+ * hold dots itself (keyutils' key.dns_resolver.8 and
+ * key.dns_resolver.conf.5). */
+int pp_split_page_of(const char *page, const char *program);
+/* Where a manual page (not of section 3) of no staged program goes:
+ * PP_ROLE_TOOLS in a source with programs when its section is 1, 6, 8
+ * (commands: giflib-tools' giflib.1), or 5, 7 (file formats, overviews:
+ * acl's acl.5, keyutils' keyutils.7) in a source not named lib*
+ * (Debian 12: of 142 such library sources with programs and such
+ * pages, 101 keep most of them with the programs, 16 in -dev; of the 20
+ * named lib*, 8 and 6: no majority, and libarchive-dev keeps tar.5);
+ * else PP_ROLE_DEV in a library source; else -1 (the rest's package). */
+int pp_split_orphan_page(const char *path, const char *source,
+			 int has_programs, int has_library);
+/* The page a manual page at path (relative to the root) names when its
+ * text is one ".so" request, as dh_installman reads it to make the page
+ * a link: ".so man1/bzgrep.1" from usr/share/man/man1/bzegrep.1 is
+ * usr/share/man/man1/bzgrep.1, ".so keyctl_pkey_encrypt.3" the page
+ * beside it; NULL for any other text (more lines, an absolute path, a
+ * ".."). Allocated. */
+char *pp_split_so_page(const char *path, const char *text);
+/* Whether b is a hard link of a in the stage (one inode) that one
+ * package ships as one file, as dpkg-deb keeps hard links (Debian's
+ * bzip2 ships bzip2 and bzcat as links to bunzip2): both regular,
+ * copied as they are (not gzipped anew) with one mode. */
+int pp_split_same_file(const struct pp_split_file *a,
+		       const struct pp_split_file *b);
 /* Whether a staged file is a manual page gzipped by the build (faketime's
  * make install runs gzip -nf): shipped gzipped again, -9n, as Debian's
  * dh_installman re-encodes every page and dh_compress compresses it;

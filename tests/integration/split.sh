@@ -719,6 +719,60 @@ check_minimal_docs() {
 			'$PADPACK' split -c bad.cfg --stage '$S' --explain"
 }
 
+# The fifth round (doc/split-corpus.md, 2026-11-28): bzip2's make
+# install stages bzip2, bunzip2 and bzcat as hard links of one file,
+# which Debian's bzip2 ships as one file and two hard links (padpack
+# shipped three copies); keyutils' program key.dns_resolver has the
+# pages key.dns_resolver.8 and key.dns_resolver.conf.5, whose names were
+# read up to their first dot ("key": no program's); acl's acl.5 and
+# keyutils' keyutils.7, pages of no program, went to the -dev, where
+# Debian keeps them with the programs (of a source not named lib*); keyutils' keyctl_pkey_decrypt.3,
+# one line ".so keyctl_pkey_encrypt.3", shipped as a file (lintian's
+# error bad-so-link-within-manual-page), where dh_installman makes a link.
+check_fifth_round() {
+	local S=$WORK/r5/stage out=$WORK/r5/debs
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	if ! make_minimal_stage "$S"; then
+		not_ok "fifth round: a staged tree built with cc"
+		return
+	fi
+	ln "$S/usr/bin/demotool" "$S/usr/bin/demotool-again" &&
+	printf '.so man1/demotool.1\n' >"$S/usr/share/man/man1/demotool-again.1" &&
+	mkdir -p "$S/usr/sbin" "$S/usr/share/man/man5" "$S/usr/share/man/man7" "$S/usr/share/man/man8" &&
+	printf '#!/bin/sh\necho resolved\n' >"$S/usr/sbin/demo.resolver" &&
+	chmod 755 "$S/usr/sbin/demo.resolver" &&
+	printf '.TH DEMO.RESOLVER 8\n.SH NAME\ndemo.resolver \\- resolves\n' >"$S/usr/share/man/man8/demo.resolver.8" &&
+	printf '.TH DEMO.RESOLVER.CONF 5\n.SH NAME\ndemo.resolver.conf \\- its file\n' >"$S/usr/share/man/man5/demo.resolver.conf.5" &&
+	printf '.TH DEMO 7\n.SH NAME\ndemo \\- an overview\n' >"$S/usr/share/man/man7/demo.7" &&
+	printf '.so demo.3\n' >"$S/usr/share/man/man3/demo_alias.3" &&
+	printf 'name = "libdemo";\nversion = "1.0";\npackages = { files = ( { path = "usr/sbin/demo.resolver"; package = "demo-resolver"; } ); };\n' \
+		>"$WORK/r5/spec.cfg"
+	check_fails "fifth round: a program's name with a dot: its pages, .8 and .conf.5, go with it (keyutils' key.dns_resolver)" 0 \
+		'usr/share/man/man5/demo\.resolver\.conf\.5 +manual page -> demo-resolver +rule: default: manual page -> the package of its program \(usr/sbin/demo\.resolver\).*usr/share/man/man8/demo\.resolver\.8 +manual page -> demo-resolver ' \
+		bash -c "'$PADPACK' split -c '$WORK/r5/spec.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
+	printf 'name = "demo";\nversion = "1.0";\n' >"$WORK/r5/demo.cfg"
+	check_fails "fifth round: a section-7 page of no program goes with the programs of a source not named lib* (keyutils' keyutils.7)" 0 \
+		'usr/share/man/man7/demo\.7 +manual page -> demo +rule: default: manual page of section 7 \(file formats, overviews\) of no program, in a source not named lib\* with programs' \
+		bash -c "'$PADPACK' split -c '$WORK/r5/demo.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
+	check_fails "fifth round: ... and to -dev in a source named lib* (libarchive-dev's tar.5)" 0 \
+		'usr/share/man/man7/demo\.7 +manual page -> libdemo-dev ' \
+		bash -c "'$PADPACK' split -c '$WORK/r5/spec.cfg' --stage '$S' --explain 2>&1 | tr '\n' ' '"
+	check "fifth round: split" "$PADPACK" split -c "$WORK/r5/spec.cfg" --stage "$S" -o "$out" -q
+	check_fails "fifth round: a hard link of the stage is a hard link in the package, the file stripped once (bzip2's bzcat)" 0 \
+		'^hrwxr-xr-x root/root 0 [-0-9]+ [:0-9]+ \./usr/bin/demotool-again link to \./usr/bin/demotool $' \
+		bash -c "dpkg-deb -c '$out'/libdemo-tools_1.0-1_amd64.deb | grep 'demotool-again ' | tr -s ' ' | tr '\n' ' '"
+	check_fails "fifth round: ... installed as one file, with one debug file" 0 \
+		'^same 1 $' \
+		bash -c "cd '$WORK/r5' && rm -rf x && mkdir x && dpkg-deb -x '$out'/libdemo-tools_1.0-1_amd64.deb x &&
+			[ x/usr/bin/demotool -ef x/usr/bin/demotool-again ] && echo -n 'same ' &&
+			dpkg-deb -c '$out'/libdemo-tools-dbgsym_1.0-1_amd64.deb | grep -c '\.debug\$' | tr '\n' ' '"
+	check_fails "fifth round: a page that is one .so request is a link to the page it names, as dh_installman makes it (keyutils' keyctl_pkey_decrypt.3)" 0 \
+		'^lrwxrwxrwx root/root 0 [-0-9]+ [:0-9]+ \./usr/share/man/man3/demo_alias\.3\.gz -> demo\.3\.gz $' \
+		bash -c "dpkg-deb -c '$out'/libdemo-dev_1.0-1_amd64.deb | grep 'demo_alias' | tr -s ' ' | tr '\n' ' '"
+	check "fifth round: lintian, no error (bad-so-link-within-manual-page)" bash -c "cd '$out' && lintian --fail-on error \
+		libdemo_1.0-1_amd64.changes >'$WORK/r5/lintian.log' 2>&1 || { cat '$WORK/r5/lintian.log'; exit 1; }"
+}
+
 # A library's data (the library data rule): libtiny.so.1 reads
 # /usr/share/tiny/x.conf, which the data rule alone would put with the
 # program (package "tiny"); it goes to libtiny1-data (arch all), which
@@ -1139,6 +1193,7 @@ check_nothing_but_name
 check_strip_scratch
 check_killed_strip
 check_minimal_docs
+check_fifth_round
 check_doc_compress
 check_large_files
 check_library_data

@@ -715,6 +715,137 @@ static void module_twin(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* Fifth round: keyutils stages the program key.dns_resolver and its
+ * pages key.dns_resolver.8 and key.dns_resolver.conf.5; the page's name
+ * was read up to its first dot ("key"), so the .conf.5 page was of no
+ * program and went to libkeyutils-dev, where Debian's keyutils holds
+ * it. A page is a program's when its name is the program's and a dot. */
+static void page_of(struct t_ctx *t)
+{
+	CHECK(pp_split_page_of("usr/share/man/man1/keyctl.1", "keyctl"));
+	CHECK(pp_split_page_of("usr/share/man/man5/request-key.conf.5",
+			       "request-key"));
+	CHECK(pp_split_page_of("usr/share/man/man8/key.dns_resolver.8",
+			       "key.dns_resolver"));
+	CHECK(pp_split_page_of("usr/share/man/man5/key.dns_resolver.conf.5",
+			       "key.dns_resolver"));
+	CHECK(pp_split_page_of("bzip2.1", "bzip2"));
+	CHECK(pp_split_page_of("usr/share/man/de/man1/bzip2.1.gz", "bzip2"));
+	CHECK(!pp_split_page_of("usr/share/man/man1/bzip2recover.1", "bzip2"));
+	CHECK(!pp_split_page_of("usr/share/man/man3/keyctl_read.3", "keyctl"));
+	CHECK(!pp_split_page_of("usr/share/man/man8/key.dns_resolver.8", "key.dns"));
+	CHECK(!pp_split_page_of("usr/share/man/man1/x.1", ""));
+}
+
+/* Fifth round: acl's acl.5 and keyutils' keyutils.7, asymmetric-key.7
+ * went to the -dev (the rule made for libarchive-dev's tar.5), where
+ * Debian's acl and keyutils hold them. In Debian 12, of 142 library
+ * sources not named lib* with programs and section 5 or 7 pages of no
+ * program, 101 keep most of them in the programs' package, 16 in the
+ * -dev; of the 20 named lib*, 8 and 6 (libarchive, libpng1.6: -dev).
+ * Such a page goes with the programs of a source not named lib*. */
+static void orphan_pages(struct t_ctx *t)
+{
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man5/acl.5", "acl", 1, 1),
+		  PP_ROLE_TOOLS);
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man7/keyutils.7",
+				       "keyutils", 1, 1), PP_ROLE_TOOLS);
+	/* a lib* source: no majority, the -dev still */
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man5/tar.5",
+				       "libarchive", 1, 1), PP_ROLE_DEV);
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man5/png.5",
+				       "libpng1.6", 1, 1), PP_ROLE_DEV);
+	/* commands: with the programs whatever the source's name */
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man1/giflib.1",
+				       "giflib", 1, 1), PP_ROLE_TOOLS);
+	CHECK_INT(pp_split_orphan_page("usr/share/man/de/man8/x.8",
+				       "libx", 1, 1), PP_ROLE_TOOLS);
+	/* no program: the -dev (a library alone) */
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man5/x.5", "x", 0, 1),
+		  PP_ROLE_DEV);
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man7/x.7", "x", 0, 1),
+		  PP_ROLE_DEV);
+	/* system calls, kernel interfaces: the -dev still */
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man2/x.2", "x", 1, 1),
+		  PP_ROLE_DEV);
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man4/x.4", "x", 1, 1),
+		  PP_ROLE_DEV);
+	/* neither: the rest's package */
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man2/x.2", "x", 1, 0), -1);
+	CHECK_INT(pp_split_orphan_page("usr/share/man/man5/x.5", "x", 0, 0), -1);
+}
+
+/* Fifth round: keyutils stages keyctl_pkey_decrypt.3 as the one line
+ * ".so keyctl_pkey_encrypt.3", bzip2 bzegrep.1 as ".so man1/bzgrep.1";
+ * padpack shipped them as files, and lintian's error
+ * bad-so-link-within-manual-page named keyutils' two. dh_installman
+ * makes such a page a link to the page it names (Debian's
+ * libkeyutils-dev and bzip2 ship links). */
+static void so_page(struct t_ctx *t)
+{
+	CHECK_OWNED(pp_split_so_page("usr/share/man/man1/bzegrep.1",
+				     ".so man1/bzgrep.1\n"),
+		    "usr/share/man/man1/bzgrep.1");
+	CHECK_OWNED(pp_split_so_page("usr/share/man/man3/keyctl_pkey_decrypt.3",
+				     ".so keyctl_pkey_encrypt.3\n"),
+		    "usr/share/man/man3/keyctl_pkey_encrypt.3");
+	CHECK_OWNED(pp_split_so_page("usr/share/man/de/man1/x.1",
+				     ".so  man3/y.3 \n\n"),
+		    "usr/share/man/de/man3/y.3");
+	CHECK(!pp_split_so_page("usr/share/man/man1/x.1", ".TH X 1\n.so y.1\n"));
+	CHECK(!pp_split_so_page("usr/share/man/man1/x.1", ".so y.1\n.TH X 1\n"));
+	CHECK(!pp_split_so_page("usr/share/man/man1/x.1", ".so /usr/share/man/man1/y.1\n"));
+	CHECK(!pp_split_so_page("usr/share/man/man1/x.1", ".so ../man1/y.1\n"));
+	CHECK(!pp_split_so_page("usr/share/man/man1/x.1", ".so a/man1/y.1\n"));
+	CHECK(!pp_split_so_page("usr/share/man/man1/x.1", ".sox y.1\n"));
+	CHECK(!pp_split_so_page("usr/share/man/man1/x.1", ".so \n"));
+}
+
+static struct pp_split_file linked(const char *path, enum pp_file_class cls,
+				   ino_t ino, nlink_t nlink)
+{
+	struct pp_split_file f;
+
+	memset(&f, 0, sizeof(f));
+	f.path = (char *)path;
+	f.st.st_mode = S_IFREG | 0755;
+	f.st.st_dev = 1;
+	f.st.st_ino = ino;
+	f.st.st_nlink = nlink;
+	f.st.st_size = 39528;
+	f.c.cls = cls;
+	return f;
+}
+
+/* Fifth round: bzip2's make install stages bzip2, bunzip2 and bzcat as
+ * hard links of one file; padpack shipped three copies (Installed-Size
+ * 182 KiB), where dpkg-deb keeps the links of Debian's tree (bzcat and
+ * bzip2 "link to ./bin/bunzip2"). A hard link of the stage is one file
+ * in its package. */
+static void same_file(struct t_ctx *t)
+{
+	struct pp_split_file a = linked("bin/bunzip2", PP_CLASS_EXEC, 7, 3);
+	struct pp_split_file b = linked("bin/bzcat", PP_CLASS_EXEC, 7, 3);
+	struct pp_split_file other = linked("bin/bzip2recover", PP_CLASS_EXEC, 8, 3);
+	struct pp_split_file one = linked("bin/bzcat", PP_CLASS_EXEC, 7, 1);
+	struct pp_split_file data = linked("usr/share/x/bunzip2", PP_CLASS_DATA, 7, 3);
+	struct pp_split_file page = linked("usr/share/man/man1/a.1", PP_CLASS_MAN, 9, 2);
+	struct pp_split_file page2 = linked("usr/share/man/man1/b.1", PP_CLASS_MAN, 9, 2);
+	struct pp_split_file lib = linked("usr/lib/x/libz.so.1.2", PP_CLASS_SHLIB, 10, 2);
+	struct pp_split_file lib2 = linked("usr/lib/x/libz.so.1", PP_CLASS_SHLIB, 10, 2);
+
+	CHECK(pp_split_same_file(&a, &b));
+	CHECK(pp_split_same_file(&b, &a));
+	CHECK(pp_split_same_file(&lib, &lib2));
+	CHECK(!pp_split_same_file(&a, &other));   /* another inode */
+	CHECK(!pp_split_same_file(&one, &a));     /* no other link */
+	data.st.st_mode = S_IFREG | 0644;
+	CHECK(!pp_split_same_file(&a, &data));    /* 0755 and 0644 */
+	CHECK(!pp_split_same_file(&page, &page2)); /* gzipped anew, each */
+	b.st.st_mode = S_IFLNK | 0777;
+	CHECK(!pp_split_same_file(&a, &b));
+}
+
 /* giflib's rules write libgif.pc -> /usr/lib/TRIPLET/pkgconfig/libgif7.pc
  * (third round): shipped as it was, lintian warned
  * absolute-symlink-in-top-level-folder, where Debian's dh_link had made
@@ -842,6 +973,10 @@ const struct t_case splitrules_tests[] = {
 	{ "split rules: *.cmake under usr/lib or usr/share is a CMake file (find_package's config paths)", cmake_files },
 	{ "split rules: a C++ library's headers to its -dev, a C library's to its own", dev_cxx_headers },
 	{ "split rules: links are written as dh_link writes them (policy 10.5)", policy_links },
+	{ "split rules: a manual page is a program's: its name and a dot (key.dns_resolver.conf.5)", page_of },
+	{ "split rules: a hard link of the stage is one file in its package (bzip2, bunzip2, bzcat)", same_file },
+	{ "split rules: a section 5 or 7 page of no program goes with the programs of a source not named lib* (acl.5)", orphan_pages },
+	{ "split rules: a page that is one .so request names the page it links to (dh_installman)", so_page },
 	{ "split rules: a link to a libtool archive is dropped with it", libtool_link },
 	{ "split rules: a loadable module's static twin is dropped", module_twin },
 	{ "split rules: manual pages and info documents are gzipped", compressed_docs },
