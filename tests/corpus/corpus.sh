@@ -54,6 +54,7 @@ CORPUS_MIRROR="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http:/
 CORPUS_JOBS=${CORPUS_JOBS:-2}
 source "$CORPUS_TOP/tests/tools/debian-root.sh"
 source "$CORPUS_TOP/tests/tools/piuparts.sh"
+source "$CORPUS_TOP/tests/tools/verdicts.sh"
 
 corpus_apt() { # ARGS...: apt-get with the corpus' private configuration
 	"$CORPUS_TOP/tests/tools/apt-private.sh" "$CORPUS_CACHE/apt" "deb $CORPUS_MIRROR
@@ -239,12 +240,25 @@ corpus_one() {
 	echo "$name $VERSION: $(ls "$out/debs"/*.deb | wc -l) packages (Debian: $(ls "$out/debian"/*.deb | wc -l))"
 }
 
+# The key of a piuparts verdict on DEB...: what it read (the packages'
+# bytes, the prepared root, piuparts' and adequate's versions, the
+# script that runs them).
+corpus_piuparts_key() { # DEB...
+	local f
+	{ debian_root_identity
+	  dpkg-query -W -f='${Package} ${Version}\n' piuparts adequate 2>&1
+	  cat "$CORPUS_TOP/tests/tools/piuparts.sh"
+	  for f in "$@"; do sha256sum <"$f"; done; } | verdict_key
+}
+
 # corpus_piuparts OUT NAME: piuparts on OUT/NAME/debs (but -dbgsym, and
 # those whose package the root has at their version: piuparts_in_root)
 # in the clean root (debian_root_prepare first); prints "NAME: piuparts
-# PASS (N s)", or FAIL and why; the log is OUT/NAME/piuparts.log.
+# PASS (N s)", or FAIL and why; the log is OUT/NAME/piuparts.log. A PASS
+# is kept (tests/tools/verdicts.sh): the same packages in the same root
+# take it again, saying so, without a run.
 corpus_piuparts() {
-	local log=$1/$2/piuparts.log start=$SECONDS f debs=() root=()
+	local log=$1/$2/piuparts.log start=$SECONDS f debs=() root=() key v
 	for f in $(piuparts_debs "$1/$2/debs"); do
 		if piuparts_in_root "$f"; then
 			root+=("$(dpkg-deb -f "$f" Package)")
@@ -253,10 +267,16 @@ corpus_piuparts() {
 		fi
 	done
 	[ ${#root[@]} = 0 ] || root=(", the root's own ${root[*]} left out")
+	[ ${#debs[@]} = 0 ] || key=$(corpus_piuparts_key "${debs[@]}")
 	if [ ${#debs[@]} = 0 ]; then
 		echo "$2: piuparts: nothing to test${root[*]}"
+	elif v=$(verdict_get corpus-piuparts "$key"); then
+		printf '%s\n' "$v" >"$log"
+		echo "$2: piuparts PASS (kept: $v${root[*]})"
 	elif piuparts_clean "$log" "${debs[@]}"; then
 		echo "$2: piuparts PASS ($((SECONDS - start)) s${root[*]})"
+		echo "the verdict of a run on the same packages in the same root, $(date -u +%FT%TZ)" |
+			verdict_put corpus-piuparts "$key"
 	else
 		echo "$2: piuparts FAIL ($((SECONDS - start)) s${root[*]}), see $log"
 		piuparts_why "$log" | sed 's/^/  /'
