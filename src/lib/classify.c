@@ -1,10 +1,12 @@
 /* Classifying staged files by content, then by path. */
 #include "classify.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -111,6 +113,73 @@ static int is_cmake_elsewhere(const char *path)
 		!strncmp(path, "usr/share/", 10));
 }
 
+/* text with its C comments blanked out. */
+static char *uncommented(const char *text)
+{
+	char *s = xstrdup(text), *p = s, *end;
+
+	while ((p = strstr(p, "/*"))) {
+		end = strstr(p + 2, "*/");
+		end = end ? end + 2 : p + strlen(p);
+		memset(p, ' ', (size_t)(end - p));
+		p = end;
+	}
+	return s;
+}
+
+/* The next word of an ld script at *p (a name, "(", ")" or ","), copied
+ * into word; 0 at the end. */
+static int ld_word(const char **p, char *word, size_t size)
+{
+	const char *s = *p;
+	size_t n = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return 0;
+	if (strchr("(),", *s)) {
+		n = 1;
+	} else {
+		while (s[n] && !isspace((unsigned char)s[n]) && !strchr("(),", s[n]))
+			n++;
+	}
+	snprintf(word, size, "%.*s", (int)(n < size ? n : size - 1), s);
+	*p = s + n;
+	return 1;
+}
+
+int pp_ld_script_inputs(const char *text, struct pp_strlist *out)
+{
+	static const char *const commands[] = { "INPUT", "GROUP", "AS_NEEDED",
+		"OUTPUT_FORMAT", "OUTPUT_ARCH", "SEARCH_DIR", "TARGET", NULL };
+	char *s = uncommented(text), word[PATH_MAX];
+	const char *p = s, *const *c;
+	int depth = 0, inputs = 0, ok = 1, taking = 0;
+
+	while (ok && ld_word(&p, word, sizeof(word))) {
+		if (!strcmp(word, "(")) {
+			depth++;
+		} else if (!strcmp(word, ")")) {
+			ok = depth-- > 0;
+			taking = taking && depth > 0;
+		} else if (!strcmp(word, ",")) {
+			continue;
+		} else if (taking && strcmp(word, "AS_NEEDED")) {
+			pp_strlist_push(out, word);
+		} else if (depth == 0 || taking) {
+			for (c = commands; *c && strcmp(*c, word); c++)
+				;
+			ok = *c != NULL;
+			if (ok && depth == 0 && (!strcmp(word, "INPUT") ||
+						 !strcmp(word, "GROUP")))
+				taking = inputs = 1;
+		}
+	}
+	free(s);
+	return ok && depth == 0 && inputs;
+}
+
 /* The class of a plain file that is not ELF, by path and first bytes. */
 static enum pp_file_class by_path(const char *path, const struct stat *st,
 				  const unsigned char *head, size_t n)
@@ -178,9 +247,77 @@ static enum pp_file_class elf_class(const struct pp_elf_info *elf)
 	}
 }
 
-static int classify_file(const char *full, const char *path,
-			 const struct stat *st, struct pp_classified *out,
-			 struct pp_err *err)
+/* The SONAME of the stage's shared library an ld script names (a path,
+ * or a name beside the script), or NULL. */
+static char *ld_script_soname(const char *stage, const char *path,
+			      const struct pp_strlist *inputs)
+{
+	const char *slash = strrchr(path, '/');
+	struct strbuf full = STRBUF_INIT;
+	struct pp_elf_info elf;
+	struct pp_err ignored;
+	char *soname = NULL;
+
+	for (size_t i = 0; !soname && i < inputs->nr; i++) {
+		const char *in = inputs->items[i];
+
+		if (in[0] == '-')
+			continue;
+		strbuf_reset(&full);
+		if (in[0] == '/')
+			strbuf_addf(&full, "%s%s", stage, in);
+		else
+			strbuf_addf(&full, "%s/%.*s/%s", stage,
+				    (int)(slash ? slash - path : 0), path, in);
+		pp_err_init(&ignored);
+		if (pp_elf_read(full.buf, &elf, &ignored) == 0) {
+			if (elf.kind == PP_ELF_SHLIB && elf.soname)
+				soname = xstrdup(elf.soname);
+			pp_elf_release(&elf);
+		}
+		pp_err_release(&ignored);
+	}
+	strbuf_release(&full);
+	return soname;
+}
+
+/* libNAME.so that is a GNU ld script, in a public library directory: a
+ * file only ld reads, for -lNAME (the dynamic linker never loads it):
+ * what a .so link is, for the library it names. */
+static void classify_ld_script(const char *stage, const char *full,
+			       const char *path, const struct stat *st,
+			       struct pp_classified *out)
+{
+	const char *base = strrchr(path, '/');
+	struct pp_strlist inputs = PP_STRLIST_INIT;
+	struct strbuf text = STRBUF_INIT;
+	struct pp_err ignored;
+	size_t n;
+
+	if (!base || st->st_size > 65536)
+		return;
+	n = strlen(++base);
+	if (strncmp(base, "lib", 3) || n < 7 || strcmp(base + n - 3, ".so"))
+		return;
+	strbuf_add(&text, path, (size_t)(base - 1 - path));
+	if (pp_is_public_libdir(text.buf)) {
+		strbuf_reset(&text);
+		pp_err_init(&ignored);
+		if (pp_read_file(full, &text, &ignored) == 0 &&
+		    pp_ld_script_inputs(text.buf, &inputs)) {
+			out->cls = PP_CLASS_DEV_LINK;
+			out->ld_script = 1;
+			out->soname = ld_script_soname(stage, path, &inputs);
+		}
+		pp_err_release(&ignored);
+	}
+	pp_strlist_release(&inputs);
+	strbuf_release(&text);
+}
+
+static int classify_file(const char *stage, const char *full,
+			 const char *path, const struct stat *st,
+			 struct pp_classified *out, struct pp_err *err)
 {
 	unsigned char head[512];
 	size_t n = 0;
@@ -190,6 +327,8 @@ static int classify_file(const char *full, const char *path,
 		return -1;
 	if (!pp_elf_magic(head, n)) {
 		out->cls = by_path(path, st, head, n);
+		if (out->cls == PP_CLASS_DATA)
+			classify_ld_script(stage, full, path, st, out);
 		return 0;
 	}
 	out->elf = xcalloc(1, sizeof(*out->elf));
@@ -350,7 +489,7 @@ int pp_classify(const char *stage, const char *path, const struct stat *st,
 		return 0;
 	}
 	strbuf_addf(&full, "%s/%s", stage, path);
-	rc = classify_file(full.buf, path, st, out, err);
+	rc = classify_file(stage, full.buf, path, st, out, err);
 	strbuf_release(&full);
 	if (rc < 0)
 		pp_classified_release(out);

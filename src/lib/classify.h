@@ -8,6 +8,7 @@
 
 #include "elfinfo.h"
 #include "error.h"
+#include "strlist.h"
 
 enum pp_file_class {
 	PP_CLASS_DIR,         /* an empty directory */
@@ -44,6 +45,7 @@ struct pp_classified {
 	char *target;            /* symbolic link: the staged path it reaches
 				    (relative to the stage), or NULL when it
 				    points outside the stage */
+	int ld_script;           /* DEV_LINK: a GNU ld script, not a link */
 };
 
 /* Classifies stage/path (path relative, st from lstat). Reading an ELF
@@ -52,6 +54,13 @@ int pp_classify(const char *stage, const char *path, const struct stat *st,
 		const char *link_target, struct pp_classified *out,
 		struct pp_err *err);
 void pp_classified_release(struct pp_classified *c);
+
+/* Whether text is a GNU ld script of the kind a -dev package ships as
+ * libNAME.so (libc6-dev's libc.so, libncurses-dev's libncurses.so,
+ * libbsd-dev's libbsd.so): commands only, one of them INPUT or GROUP.
+ * Adds the files and -lNAME options its INPUT and GROUP commands name
+ * (AS_NEEDED's too) to out. */
+int pp_ld_script_inputs(const char *text, struct pp_strlist *out);
 
 /* Whether a directory (relative to the stage, no trailing '/') is one the
  * dynamic linker searches by default: lib, usr/lib, their triplet

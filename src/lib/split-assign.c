@@ -478,8 +478,16 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 	case PP_CLASS_SHLIB_LINK:
 		return library_rule(s, f, n, c);
 	case PP_CLASS_DEV_LINK:
-		choose(c, xstrdup(dev), PP_ROLE_DEV, "default: link for "
-		       "linking with %s -> %s", f->c.soname, one_dev);
+		if (f->c.ld_script)
+			choose(c, xstrdup(dev), PP_ROLE_DEV, "default: GNU ld "
+			       "script for linking with %s: only ld reads it, "
+			       "for -l, as the .so link it stands for (libc6-dev's "
+			       "libc.so, libncurses-dev's libncurses.so, "
+			       "libbsd-dev's libbsd.so) -> %s", f->c.soname ?
+			       f->c.soname : "the libraries it names", one_dev);
+		else
+			choose(c, xstrdup(dev), PP_ROLE_DEV, "default: link "
+			       "for linking with %s -> %s", f->c.soname, one_dev);
 		return 0;
 	case PP_CLASS_STATIC:
 		if (in_python_dir(f->path)) {

@@ -4,8 +4,10 @@
  * 'flac', not found"), and a header that includes another project's
  * header does not compile without it; Debian's maintainers write these
  * by hand (libflac-dev: libogg-dev, libxslt1-dev: libxml2-dev (>=
- * 2.6.26), nettle-dev: libgmp-dev, libpng-dev: zlib1g-dev). Read from
- * the -dev package's own .pc files and headers, resolved to the
+ * 2.6.26), nettle-dev: libgmp-dev, libpng-dev: zlib1g-dev); so does ld
+ * on a libNAME.so ld script naming a library not there ("cannot find
+ * -lmd": libbsd-dev depends on libmd-dev). Read from the -dev package's
+ * own .pc files, headers and ld scripts, resolved to the
  * installed package that ships the .pc file or header (dpkg-query
  * --search), as dpkg-shlibdeps resolves a library. */
 #include <ctype.h>
@@ -112,7 +114,43 @@ static void header_wanted(const struct pp_split *s, const char *text,
 	pp_strlist_release(&inc);
 }
 
-/* Reads the package's .pc files and headers into w. */
+/* The libraries an ld script names that the run does not ship: ld
+ * fails without them ("cannot find -lmd"), as libbsd-dev's libbsd.so
+ * names -lmd and Debian's libbsd-dev depends on libmd-dev. */
+static void ld_script_wanted(const struct pp_split *s, const char *text,
+			     struct wanted *w)
+{
+	struct pp_strlist in = PP_STRLIST_INIT;
+	char tail[300], path[512], what[300];
+
+	pp_ld_script_inputs(text, &in);
+	for (size_t i = 0; i < in.nr; i++) {
+		const char *name = in.items[i], *base = strrchr(name, '/');
+		int lib = !strncmp(name, "-l", 2) && name[2];
+
+		if (name[0] == '-' && !lib)
+			continue;
+		snprintf(tail, sizeof(tail), lib ? "lib%s.so" : "%s",
+			 lib ? name + 2 : base ? base + 1 : name);
+		if (run_ships(s, tail))
+			continue;
+		snprintf(what, sizeof(what), "names %s (ld fails without it)",
+			 name);
+		if (name[0] == '/') {
+			want(w, name, "", what);
+			continue;
+		}
+		snprintf(path, sizeof(path), "/usr/lib/%s/%s", s->triplet, tail);
+		want(w, path, "", what);
+		snprintf(path, sizeof(path), "/lib/%s/%s", s->triplet, tail);
+		want(w, path, "", what);
+		snprintf(path, sizeof(path), "/usr/lib/%s", tail);
+		want(w, path, "", what);
+	}
+	pp_strlist_release(&in);
+}
+
+/* Reads the package's .pc files, headers and ld scripts into w. */
 static int read_wanted(const struct pp_split *s, const struct pp_split_pkg *p,
 		       struct wanted *w, struct pp_err *err)
 {
@@ -122,15 +160,17 @@ static int read_wanted(const struct pp_split *s, const struct pp_split_pkg *p,
 	for (size_t i = 0; rc == 0 && i < p->nr_files; i++) {
 		const struct pp_split_file *f = pp_split_at(s, p->files[i]);
 
-		if ((f->c.cls != PP_CLASS_PKGCONFIG && f->c.cls != PP_CLASS_HEADER) ||
-		    !S_ISREG(f->st.st_mode))
+		if ((f->c.cls != PP_CLASS_PKGCONFIG && f->c.cls != PP_CLASS_HEADER &&
+		     !f->c.ld_script) || !S_ISREG(f->st.st_mode))
 			continue;
 		strbuf_reset(&text);
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", s->stages[p->files[i].stage].dir, f->path);
 		w->file = f->path;
 		rc = pp_read_file(path.buf, &text, err);
-		if (rc == 0 && f->c.cls == PP_CLASS_HEADER)
+		if (rc == 0 && f->c.ld_script)
+			ld_script_wanted(s, text.buf, w);
+		else if (rc == 0 && f->c.cls == PP_CLASS_HEADER)
 			header_wanted(s, text.buf, w);
 		else if (rc == 0)
 			pc_wanted(s, text.buf, w);

@@ -687,7 +687,8 @@ static void explain_file(const struct pp_split *s, size_t k,
 
 	strbuf_addf(out, "%-10s %s%s\n", where, f->path,
 		    S_ISDIR(f->st.st_mode) ? "/" : "");
-	strbuf_addf(out, "           %s -> %s\n", pp_class_name(f->c.cls),
+	strbuf_addf(out, "           %s -> %s\n", f->c.ld_script ?
+		    "GNU ld script" : pp_class_name(f->c.cls),
 		    f->pkg >= 0 ? s->pkgs[f->pkg].name : "(dropped)");
 	strbuf_addf(out, "           rule: %s\n", f->rule ? f->rule : "?");
 	if (f->python_shebang)
@@ -763,7 +764,8 @@ static void explain_dev_depends(const struct pp_split *s, size_t pkg,
 			    s->pkgs[pkg].name, err.msg);
 	for (size_t k = 0; k < rel.nr; k++)
 		strbuf_addf(out, "  %s -> %s: %s (a -dev package needs what "
-			    "its .pc files require and its headers include)\n",
+			    "its .pc files require, its headers include and its ld "
+			    "scripts name)\n",
 			    s->pkgs[pkg].name, rel.items[k], why.items[k]);
 	pp_err_release(&err);
 	pp_strlist_release(&rel);

@@ -366,7 +366,8 @@ void pp_shlibdeps_release(struct pp_shlibdeps *d);
 /* The -dev package's Depends on other projects' -dev packages: the
  * installed packages shipping the modules its .pc files require
  * (Requires, Requires.private; a ">= V" kept) and the headers its
- * headers include, but the toolchain's (split-devdeps.c); why (may be
+ * headers include and the libraries its ld scripts name (-lNAME, a
+ * file), but the toolchain's (split-devdeps.c); why (may be
  * NULL) gets, per entry, the file and what it needs. */
 int pp_split_dev_depends(const struct pp_split *s, size_t pkg,
 			 struct pp_strlist *rel, struct pp_strlist *why,

@@ -773,6 +773,40 @@ check_fifth_round() {
 		libdemo_1.0-1_amd64.changes >'$WORK/r5/lintian.log' 2>&1 || { cat '$WORK/r5/lintian.log'; exit 1; }"
 }
 
+# The sixth round (doc/split-corpus.md, 2026-11-28): libbsd's libbsd.so
+# is a GNU ld script, "GROUP(/usr/lib/TRIPLET/libbsd.so.0.11.7
+# AS_NEEDED(-lmd))", which padpack shipped in the runtime package as
+# data; only ld reads it, for -lbsd, and Debian's libbsd-dev ships it and
+# depends on libmd-dev, which ld needs for -lmd (as libc6-dev ships
+# libc.so, libncurses-dev libncurses.so: "INPUT(libncurses.so.6 -ltinfo)").
+check_sixth_round() {
+	local S=$WORK/r6/stage out=$WORK/r6/debs L=usr/lib/x86_64-linux-gnu
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	if ! make_minimal_stage "$S"; then
+		not_ok "sixth round: a staged tree built with cc"
+		return
+	fi
+	rm "$S/$L/libdemo.so" &&
+	printf '/* GNU ld script */\nOUTPUT_FORMAT(elf64-x86-64)\nGROUP(/%s/libdemo.so.1.0.0 AS_NEEDED(-lz))\n' \
+		"$L" >"$S/$L/libdemo.so"
+	check_fails "sixth round: a libNAME.so that is a GNU ld script goes to -dev, for the library it names (libbsd-dev's libbsd.so)" 0 \
+		"$L/libdemo\\.so +GNU ld script -> libdemo-dev +rule: default: GNU ld script for linking with libdemo\\.so\\.1: " \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check_fails "sixth round: ... and --explain says why -dev depends on what it names (libbsd-dev -> libmd-dev)" 0 \
+		"libdemo-dev -> zlib1g-dev: $L/libdemo\\.so names -lz \\(ld fails without it\\), shipped by zlib1g-dev" \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check "sixth round: split" "$PADPACK" split --stage "$S" --name libdemo --version 1.0 -o "$out" -q
+	check_fails "sixth round: the script is a file of libdemo-dev, which depends on zlib1g-dev for -lz" 0 \
+		"^-rw-r--r-- [0-9]+ \\./$L/libdemo\\.so Depends: libdemo1 \\(= 1\\.0-1\\), libdemox2 \\(= 1\\.0-1\\), zlib1g-dev \$" \
+		bash -c "dpkg-deb -c '$out'/libdemo-dev_1.0-1_amd64.deb | grep ' \\./$L/libdemo\\.so\$' | awk '{ print \$1, \$3, \$6 }' | tr '\n' ' ' &&
+			echo \"Depends: \$(dpkg-deb -f '$out'/libdemo-dev_1.0-1_amd64.deb Depends) \""
+	check "sixth round: ... which no runtime package ships" bash -c "
+		! dpkg-deb -c '$out'/libdemo1_1.0-1_amd64.deb | grep -q ' \\./$L/libdemo\\.so\$' &&
+		! dpkg-deb -c '$out'/demotool_1.0-1_amd64.deb | grep -q 'libdemo\\.so\$'"
+	check "sixth round: lintian, no error" bash -c "cd '$out' && lintian --fail-on error \
+		libdemo_1.0-1_amd64.changes >'$WORK/r6/lintian.log' 2>&1 || { cat '$WORK/r6/lintian.log'; exit 1; }"
+}
+
 # A library's data (the library data rule): libtiny.so.1 reads
 # /usr/share/tiny/x.conf, which the data rule alone would put with the
 # program (package "tiny"); it goes to libtiny1-data (arch all), which
@@ -1194,6 +1228,7 @@ check_strip_scratch
 check_killed_strip
 check_minimal_docs
 check_fifth_round
+check_sixth_round
 check_doc_compress
 check_large_files
 check_library_data

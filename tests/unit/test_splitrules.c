@@ -969,8 +969,93 @@ static void cmake_files(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+/* libbsd (sixth round): its libbsd.so is a GNU ld script, "GROUP(
+ * /usr/lib/TRIPLET/libbsd.so.0.11.7 AS_NEEDED(-lmd))", which went to the
+ * runtime package as data; only ld reads it, for -lbsd: Debian's
+ * libbsd-dev ships it (and depends on libmd-dev), as libc6-dev its
+ * libc.so and libncurses-dev its libncurses.so. */
+static void ld_scripts(struct t_ctx *t)
+{
+	static const char libc[] = "/* GNU ld script\n   Use the shared library, "
+		"but some functions are only in\n   the static library, so try "
+		"that secondarily.  */\nOUTPUT_FORMAT(elf64-x86-64)\nGROUP ( "
+		"/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/"
+		"libc_nonshared.a  AS_NEEDED ( /lib64/ld-linux-x86-64.so.2 ) )\n";
+	static const struct { const char *path, *text; enum pp_file_class cls; } cases[] = {
+		{ "usr/lib/x86_64-linux-gnu/libbsd.so", "/* GNU ld script\n * The MD5 "
+		  "functions are provided by the libmd library. */\nOUTPUT_FORMAT("
+		  "elf64-x86-64)\nGROUP(/usr/lib/x86_64-linux-gnu/libbsd.so.0.11.7 "
+		  "AS_NEEDED(-lmd))\n", PP_CLASS_DEV_LINK },
+		{ "usr/lib/x86_64-linux-gnu/libncurses.so", "INPUT(libncurses.so.6 -ltinfo)\n",
+		  PP_CLASS_DEV_LINK },
+		{ "lib/libfoo.so", "INPUT(libfoo.so.1)", PP_CLASS_DEV_LINK },
+		{ "usr/lib/x86_64-linux-gnu/libfoo.so", "OUTPUT_FORMAT(elf64-x86-64)\n",
+		  PP_CLASS_DATA },
+		{ "usr/lib/x86_64-linux-gnu/libfoo.so", "INPUT(libfoo.so.1\n", PP_CLASS_DATA },
+		{ "usr/lib/x86_64-linux-gnu/libfoo.so", "hello INPUT(libfoo.so.1)", PP_CLASS_DATA },
+		{ "usr/lib/x86_64-linux-gnu/foo.so", "INPUT(libfoo.so.1)", PP_CLASS_DATA },
+		{ "usr/lib/x86_64-linux-gnu/foo/libfoo.so", "INPUT(libfoo.so.1)", PP_CLASS_DATA },
+		{ "usr/share/foo/libfoo.so", "INPUT(libfoo.so.1)", PP_CLASS_DATA },
+	};
+	struct pp_strlist in = PP_STRLIST_INIT;
+	char dir[] = "/tmp/padpack-ldscript.XXXXXX", path[300], cmd[400];
+	struct pp_classified c;
+	struct pp_err err;
+	struct stat st;
+	FILE *f;
+
+	CHECK(pp_ld_script_inputs(libc, &in));
+	CHECK_INT((int)in.nr, 3);
+	if (in.nr == 3) {
+		CHECK_STR(in.items[0], "/lib/x86_64-linux-gnu/libc.so.6");
+		CHECK_STR(in.items[1], "/usr/lib/x86_64-linux-gnu/libc_nonshared.a");
+		CHECK_STR(in.items[2], "/lib64/ld-linux-x86-64.so.2");
+	}
+	pp_strlist_release(&in);
+	CHECK(pp_ld_script_inputs("INPUT(libncurses.so.6 -ltinfo)", &in));
+	CHECK_INT((int)in.nr, 2);
+	if (in.nr == 2)
+		CHECK_STR(in.items[1], "-ltinfo");
+	pp_strlist_release(&in);
+	CHECK(pp_ld_script_inputs("GROUP ( libgcc_s.so.1, -lgcc )", &in));
+	CHECK_INT((int)in.nr, 2);
+	pp_strlist_release(&in);
+	CHECK(!pp_ld_script_inputs("", &in));
+	CHECK(!pp_ld_script_inputs("/* INPUT(libfoo.so.1) */", &in));
+	CHECK(!pp_ld_script_inputs("INPUT(libfoo.so.1))", &in));
+	pp_strlist_release(&in);
+
+	pp_err_init(&err);
+	CHECK(mkdtemp(dir) != NULL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s/* && mkdir -p \"$(dirname %s/%s)\"",
+			 dir, dir, cases[i].path);
+		CHECK(system(cmd) == 0);
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].path);
+		f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		fputs(cases[i].text, f);
+		fclose(f);
+		CHECK(lstat(path, &st) == 0);
+		CHECK_INT(pp_classify(dir, cases[i].path, &st, NULL, &c, &err), 0);
+		if (c.cls != cases[i].cls)
+			fprintf(stderr, "# %s (%s): class %d\n", cases[i].path,
+				cases[i].text, (int)c.cls);
+		CHECK_INT(c.cls, cases[i].cls);
+		CHECK_INT(c.ld_script, cases[i].cls == PP_CLASS_DEV_LINK);
+		CHECK(c.soname == NULL); /* no library of the stage named */
+		pp_classified_release(&c);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	pp_err_release(&err);
+}
+
 const struct t_case splitrules_tests[] = {
 	{ "split rules: *.cmake under usr/lib or usr/share is a CMake file (find_package's config paths)", cmake_files },
+	{ "split rules: a libNAME.so that is a GNU ld script is for linking, as a .so link (libbsd.so)", ld_scripts },
 	{ "split rules: a C++ library's headers to its -dev, a C library's to its own", dev_cxx_headers },
 	{ "split rules: links are written as dh_link writes them (policy 10.5)", policy_links },
 	{ "split rules: a manual page is a program's: its name and a dot (key.dns_resolver.conf.5)", page_of },
