@@ -1,11 +1,11 @@
 #!/bin/bash
 # A bounded run of every libFuzzer target (tests/fuzz/fuzz-*.c: one per
 # parser of outside input, built with ASan and UBSan by make fuzz-build)
-# for FUZZ_SECONDS each (default 14), from the committed corpora
+# for FUZZ_SECONDS each (default 10), from the committed corpora
 # tests/fuzz/corpus-NAME (which hold every input that once failed) and
 # the seeds of tests/fuzz/make-seeds.sh. `make fuzz` runs them longer.
 source "$(dirname "$0")/../lib.sh"
-secs=${FUZZ_SECONDS:-14}
+secs=${FUZZ_SECONDS:-10}
 
 if ! make -s -C "$TOP" fuzz-build >"$WORK/build.log" 2>&1; then
 	not_ok "the fuzz targets build (clang, libFuzzer, ASan, UBSan)" \
