@@ -69,26 +69,51 @@ static void want(struct wanted *w, const char *path, const char *rel,
 	pp_strlist_pushf(&w->why, "%s %s", w->file, what);
 }
 
+/* Where each kind of file is looked for: a directory may name the
+ * triplet once ("%s"). */
+static const char *const pc_dirs[] = { "/usr/lib/%s/pkgconfig",
+	"/usr/share/pkgconfig", "/usr/lib/pkgconfig", NULL };
+static const char *const header_dirs[] = { "/usr/include",
+	"/usr/include/%s", NULL };
+static const char *const lib_dirs[] = { "/usr/lib/%s", "/lib/%s",
+	"/usr/lib", NULL };
+
+/* Wants "tail" in each of dirs, unless the run ships it. */
+static void want_in(const struct pp_split *s, struct wanted *w,
+		    const char *const *dirs, const char *tail,
+		    const char *rel, const char *what)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	if (run_ships(s, tail))
+		return;
+	for (; *dirs; dirs++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, *dirs, s->triplet);
+		strbuf_addf(&path, "/%s", tail);
+		want(w, path.buf, rel, what);
+	}
+	strbuf_release(&path);
+}
+
 /* The .pc files of the modules a .pc file requires, but the run's own. */
 static void pc_wanted(const struct pp_split *s, const char *text,
 		      struct wanted *w)
 {
-	static const char *const dirs[] = { "/usr/lib/%s/pkgconfig/%s.pc",
-		"/usr/share/pkgconfig/%s.pc", "/usr/lib/pkgconfig/%s.pc" };
 	struct pp_strlist mods = PP_STRLIST_INIT, rels = PP_STRLIST_INIT;
-	char tail[256], path[512], what[300];
+	struct strbuf tail = STRBUF_INIT, what = STRBUF_INIT;
 
 	pp_split_pc_requires(text, &mods, &rels);
 	for (size_t i = 0; i < mods.nr; i++) {
-		snprintf(tail, sizeof(tail), "%s.pc", mods.items[i]);
-		snprintf(what, sizeof(what), "requires %s (pkg-config fails "
-			 "without it)", mods.items[i]);
-		for (size_t d = 0; !run_ships(s, tail) && d < 3; d++) {
-			snprintf(path, sizeof(path), dirs[d],
-				 d ? mods.items[i] : s->triplet, mods.items[i]);
-			want(w, path, rels.items[i], what);
-		}
+		strbuf_reset(&tail);
+		strbuf_reset(&what);
+		strbuf_addf(&tail, "%s.pc", mods.items[i]);
+		strbuf_addf(&what, "requires %s (pkg-config fails without it)",
+			    mods.items[i]);
+		want_in(s, w, pc_dirs, tail.buf, rels.items[i], what.buf);
 	}
+	strbuf_release(&tail);
+	strbuf_release(&what);
 	pp_strlist_release(&mods);
 	pp_strlist_release(&rels);
 }
@@ -98,55 +123,49 @@ static void header_wanted(const struct pp_split *s, const char *text,
 			  struct wanted *w)
 {
 	struct pp_strlist inc = PP_STRLIST_INIT;
-	char path[512], what[300];
+	struct strbuf what = STRBUF_INIT;
 
 	pp_split_header_includes(text, &inc);
 	for (size_t i = 0; i < inc.nr; i++) {
-		if (run_ships(s, inc.items[i]))
-			continue;
-		snprintf(what, sizeof(what), "includes <%s>", inc.items[i]);
-		snprintf(path, sizeof(path), "/usr/include/%s", inc.items[i]);
-		want(w, path, "", what);
-		snprintf(path, sizeof(path), "/usr/include/%s/%s", s->triplet,
-			 inc.items[i]);
-		want(w, path, "", what);
+		strbuf_reset(&what);
+		strbuf_addf(&what, "includes <%s>", inc.items[i]);
+		want_in(s, w, header_dirs, inc.items[i], "", what.buf);
 	}
+	strbuf_release(&what);
 	pp_strlist_release(&inc);
 }
 
 /* The libraries an ld script names that the run does not ship: ld
  * fails without them ("cannot find -lmd"), as libbsd-dev's libbsd.so
- * names -lmd and Debian's libbsd-dev depends on libmd-dev. */
+ * names -lmd and Debian's libbsd-dev depends on libmd-dev. An input
+ * is -lNAME (libNAME.so in the library path), an absolute path, or a
+ * file name searched for in the library path. */
 static void ld_script_wanted(const struct pp_split *s, const char *text,
 			     struct wanted *w)
 {
 	struct pp_strlist in = PP_STRLIST_INIT;
-	char tail[300], path[512], what[300];
+	struct strbuf tail = STRBUF_INIT, what = STRBUF_INIT;
 
 	pp_ld_script_inputs(text, &in);
 	for (size_t i = 0; i < in.nr; i++) {
 		const char *name = in.items[i], *base = strrchr(name, '/');
-		int lib = !strncmp(name, "-l", 2) && name[2];
 
-		if (name[0] == '-' && !lib)
+		strbuf_reset(&tail);
+		strbuf_reset(&what);
+		if (!strncmp(name, "-l", 2) && name[2])
+			strbuf_addf(&tail, "lib%s.so", name + 2);
+		else if (name[0] != '-')
+			strbuf_addstr(&tail, base ? base + 1 : name);
+		else
 			continue;
-		snprintf(tail, sizeof(tail), lib ? "lib%s.so" : "%s",
-			 lib ? name + 2 : base ? base + 1 : name);
-		if (run_ships(s, tail))
-			continue;
-		snprintf(what, sizeof(what), "names %s (ld fails without it)",
-			 name);
-		if (name[0] == '/') {
-			want(w, name, "", what);
-			continue;
-		}
-		snprintf(path, sizeof(path), "/usr/lib/%s/%s", s->triplet, tail);
-		want(w, path, "", what);
-		snprintf(path, sizeof(path), "/lib/%s/%s", s->triplet, tail);
-		want(w, path, "", what);
-		snprintf(path, sizeof(path), "/usr/lib/%s", tail);
-		want(w, path, "", what);
+		strbuf_addf(&what, "names %s (ld fails without it)", name);
+		if (name[0] != '/')
+			want_in(s, w, lib_dirs, tail.buf, "", what.buf);
+		else if (!run_ships(s, tail.buf))
+			want(w, name, "", what.buf);
 	}
+	strbuf_release(&tail);
+	strbuf_release(&what);
 	pp_strlist_release(&in);
 }
 
