@@ -869,56 +869,53 @@ static char man_section(const char *path)
 }
 
 int pp_split_orphan_page(const char *path, const char *source,
-			 int has_programs, int has_library)
+			 int has_programs, int has_library, const char **why)
 {
 	char sec = man_section(path);
 	int lib_source = !strncmp(source, "lib", 3);
 
-	if (has_programs && sec && (strchr("168", sec) ||
-				    (strchr("57", sec) && !lib_source)))
+	*why = NULL;
+	if (has_programs && sec && strchr("168", sec)) {
+		*why = "(commands) of no program staged -> the programs' "
+		       "package, as Debian's giflib-tools holds giflib.1 and "
+		       "gifecho.1, sqlite3 sqldiff.1, libtiff-tools "
+		       "thumbnail.1 (every such page of the 47 corpus sources)";
 		return PP_ROLE_TOOLS;
-	return has_library ? PP_ROLE_DEV : -1;
+	}
+	if (has_programs && sec && strchr("57", sec) && !lib_source) {
+		*why = "(file formats, overviews) of no program, in a source "
+		       "not named lib* with programs -> the programs' package, "
+		       "as Debian's acl holds acl.5, keyutils keyutils.7 "
+		       "(Debian 12: of 142 such library sources with such "
+		       "pages, 101 keep most of them with the programs, 16 in "
+		       "-dev)";
+		return PP_ROLE_TOOLS;
+	}
+	if (!has_library)
+		return -1;
+	*why = "of no program, of a library source -> the -dev package, as "
+	       "libarchive-dev holds tar.5 (of the 20 Debian 12 sources "
+	       "named lib* with programs and section 5 or 7 pages of none, "
+	       "6 keep most in -dev, 8 with the programs: no majority)";
+	return PP_ROLE_DEV;
 }
 
 /* A manual page (not of section 3) of no staged program. */
 static int orphan_page(const struct pp_split_file *f, const struct names *n,
 		       struct choice *c)
 {
+	const char *why;
+	int role = pp_split_orphan_page(f->path, n->source, n->has_programs,
+					n->has_library, &why);
 	char sec = man_section(f->path);
 
-	switch (pp_split_orphan_page(f->path, n->source, n->has_programs,
-				     n->has_library)) {
-	case PP_ROLE_TOOLS:
-		if (strchr("168", sec))
-			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
-			       "manual page of section %c (commands) of no "
-			       "program staged -> the programs' package, as "
-			       "Debian's giflib-tools holds giflib.1 and "
-			       "gifecho.1, sqlite3 sqldiff.1, libtiff-tools "
-			       "thumbnail.1 (every such page of the 47 corpus "
-			       "sources)", sec);
-		else
-			choose(c, xstrdup(n->tools), PP_ROLE_TOOLS, "default: "
-			       "manual page of section %c (file formats, "
-			       "overviews) of no program, in a source not "
-			       "named lib* with programs -> the programs' "
-			       "package, as Debian's acl holds acl.5, keyutils "
-			       "keyutils.7 (Debian 12: of 142 such library "
-			       "sources with such pages, 101 keep most of them "
-			       "with the programs, 16 in -dev)", sec);
-		return 0;
-	case PP_ROLE_DEV:
-		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: manual page "
-		       "of no program of a library source (section %c) -> the "
-		       "-dev package, as libarchive-dev holds tar.5 (of the 20 "
-		       "Debian 12 sources named lib* with programs and section "
-		       "5 or 7 pages of none, 6 keep most in -dev, 8 with the "
-		       "programs: no majority)", sec ? sec : '?');
-		return 0;
-	default:
+	if (role < 0)
 		choose_rest(c, n, pp_class_name(f->c.cls));
-		return 0;
-	}
+	else
+		choose(c, xstrdup(role == PP_ROLE_TOOLS ? n->tools : n->dev),
+		       role, "default: manual page of section %c %s",
+		       sec ? sec : '?', why);
+	return 0;
 }
 
 /* Man pages, documentation and links go where what they describe or

@@ -470,6 +470,7 @@ char *pp_split_so_page(const char *path, const char *text)
 {
 	const char *p = text, *end, *rest;
 	struct strbuf sb = STRBUF_INIT;
+	size_t slashes = 0;
 	char *dir;
 
 	if (strncmp(p, ".so", 3) || (p[3] != ' ' && p[3] != '\t'))
@@ -477,11 +478,12 @@ char *pp_split_so_page(const char *path, const char *text)
 	p += 3 + strspn(p + 3, " \t");
 	end = p + strcspn(p, " \t\r\n");
 	rest = end + strspn(end, " \t\r\n");
-	if (end == p || *rest || *p == '/' || strstr(p, "..") ||
-	    memchr(p, '/', (size_t)(end - p)) != strrchr(p, '/'))
+	for (const char *q = p; q < end; q++)
+		slashes += *q == '/';
+	if (end == p || *rest || *p == '/' || strstr(p, "..") || slashes > 1)
 		return NULL;
 	dir = pp_dirname(path);
-	if (memchr(p, '/', (size_t)(end - p))) { /* man1/x.1: from the man root */
+	if (slashes) { /* man1/x.1: from the man root */
 		char *up = pp_dirname(dir);
 
 		free(dir);

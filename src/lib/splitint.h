@@ -178,9 +178,10 @@ int pp_split_page_of(const char *page, const char *program);
  * (Debian 12: of 142 such library sources with programs and such
  * pages, 101 keep most of them with the programs, 16 in -dev; of the 20
  * named lib*, 8 and 6: no majority, and libarchive-dev keeps tar.5);
- * else PP_ROLE_DEV in a library source; else -1 (the rest's package). */
+ * else PP_ROLE_DEV in a library source; else -1 (the rest's package).
+ * *why: the rule's reason for --explain (NULL with -1). */
 int pp_split_orphan_page(const char *path, const char *source,
-			 int has_programs, int has_library);
+			 int has_programs, int has_library, const char **why);
 /* The page a manual page at path (relative to the root) names when its
  * text is one ".so" request, as dh_installman reads it to make the page
  * a link: ".so man1/bzgrep.1" from usr/share/man/man1/bzegrep.1 is
