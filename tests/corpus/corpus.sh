@@ -134,7 +134,11 @@ autotools_build() { # CONFIGURE-ARGS... (autoreconf first, as dh does)
 		--disable-dependency-tracking "$@" &&
 	make -j"$CORPUS_JOBS" && make install DESTDIR="$STAGE"
 }
+
+# CMake reads no CPPFLAGS: dh_auto_configure appends them to CFLAGS and
+# CXXFLAGS (-D_FORTIFY_SOURCE=2), and so does this.
 cmake_build() { # CMAKE-ARGS...
+	CFLAGS="$CFLAGS $CPPFLAGS" CXXFLAGS="$CXXFLAGS $CPPFLAGS" \
 	cmake -S . -B obj-corpus -G Ninja -DCMAKE_INSTALL_PREFIX=/usr \
 		-DCMAKE_INSTALL_LIBDIR=lib/x86_64-linux-gnu -DCMAKE_BUILD_TYPE=None \
 		-DCMAKE_INSTALL_SYSCONFDIR=/etc -DCMAKE_INSTALL_LOCALSTATEDIR=/var "$@" &&
