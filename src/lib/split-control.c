@@ -189,6 +189,12 @@ static int render_template(const struct pp_vars *v, const char *text,
 
 /* ---- computed values -------------------------------------------------- */
 
+static const char *tools_section(const struct pp_split *s)
+{
+	return s->spec->section ? s->spec->section :
+		pp_split_tools_section(s->spec->summary, NULL);
+}
+
 static const char *section_of(const struct pp_split *s,
 			      const struct pp_split_pkg *p)
 {
@@ -199,8 +205,8 @@ static const char *section_of(const struct pp_split *s,
 	case PP_ROLE_PYTHON: return "python";
 	case PP_ROLE_DBGSYM: return "debug";
 	/* programs: from the summary's words, else utils (split-rules.c) */
-	case PP_ROLE_TOOLS: return s->spec->section ? s->spec->section :
-		pp_split_tools_section(s->spec->summary, NULL);
+	case PP_ROLE_TOOLS: return tools_section(s);
+	case PP_ROLE_DATA: return pp_split_data_section(p->base, tools_section(s));
 	default: return s->spec->section ? s->spec->section : "misc";
 	}
 }

@@ -113,6 +113,9 @@ int pp_split_is_dev_path(const char *path);
  * summary that names one (audio -> sound, JPEG -> graphics, database,
  * XML -> text ...), else utils; says why in why (may be NULL). */
 const char *pp_split_tools_section(const char *summary, struct strbuf *why);
+/* The Section of a data package named package (its name before any
+ * variant part), whose source's programs' section is programs. */
+const char *pp_split_data_section(const char *package, const char *programs);
 /* The modules a .pc file's Requires and Requires.private lines name,
  * each with its relation: " (>= V)" for ">= V" or "= V", else "". */
 void pp_split_pc_requires(const char *pc_text, struct pp_strlist *mods,

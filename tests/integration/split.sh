@@ -1182,6 +1182,9 @@ check_source_data() {
 		'^Depends: tool-data \(>= 1\.0-1\)$' \
 		bash -c "'$PADPACK' split --stage '$W/prog' --name tool --version 1.0 -o '$W/prog.debs' -q &&
 			dpkg-deb -f '$W/prog.debs/tool_1.0-1_all.deb' Depends | sed 's/^/Depends: /'"
+	check_fails "source data: Section libs for the library's -data (Debian's libasound2-data), the programs' for tool-data (misc before)" 0 \
+		'^libbig-data: libs \| tool-data: utils \| tool: utils$' \
+		bash -c "echo \"libbig-data: \$(dpkg-deb -f '$W'/lib.debs/libbig-data_1.0-1_all.deb Section) | tool-data: \$(dpkg-deb -f '$W'/prog.debs/tool-data_1.0-1_all.deb Section) | tool: \$(dpkg-deb -f '$W'/prog.debs/tool_1.0-1_all.deb Section)\""
 	# packages.name set: the relation reads the name the data rule reads
 	# (a lib* one: the library would hold the data, so it depends)
 	mkdir -p "$W/lib/usr/bin" && printf '#!/bin/sh\necho hi\n' >"$W/lib/usr/bin/big" &&
