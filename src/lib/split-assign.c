@@ -95,7 +95,10 @@ struct names {
 	int generated_manual; /* Doxygen, gtk-doc or Sphinx made one */
 	enum pp_split_doc_mode doc_mode; /* packages.doc */
 	const struct choice *doc_home; /* where a few documents go, or NULL */
-	unsigned long long data_bytes; /* usr/share, but documentation */
+	unsigned long long data_bytes; /* usr/share, but documentation and
+					 source for -dev */
+	struct pp_strlist source_dirs; /* directories of usr/share with C
+					  sources or headers */
 	const struct choice *data_home; /* where a little data goes */
 };
 
@@ -110,6 +113,7 @@ static void release_names(struct names *n)
 	free(n->python);
 	free(n->library);
 	pp_split_devlibs_release(&n->devlibs);
+	pp_strlist_release(&n->source_dirs);
 }
 
 static int in_bindir(const char *path)
@@ -151,6 +155,14 @@ static int is_shared_data(const struct pp_split_file *f)
 	       !pp_split_is_dev_path(f->path);
 }
 
+/* Source under usr/share to build into one's own program: -dev's. */
+static int embedded_source(const struct names *n, const struct pp_split_file *f)
+{
+	return is_shared_data(f) &&
+	       pp_split_embedded_source(f->path, &n->source_dirs,
+					n->has_programs, n->has_library);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -163,7 +175,8 @@ static void stage_facts(const struct pp_split *s,
 			struct pp_strlist *programs, struct pp_strlist *sonames,
 			struct pp_strlist *modules,
 			unsigned long long *doc_bytes, int *generated,
-			unsigned long long *data_bytes)
+			unsigned long long *data_bytes,
+			struct pp_strlist *source_dirs)
 {
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct pp_split_file *f = &st->files[i];
@@ -186,6 +199,13 @@ static void stage_facts(const struct pp_split *s,
 		}
 		if (is_shared_data(f) && S_ISREG(f->st.st_mode))
 			*data_bytes += (unsigned long long)f->st.st_size;
+		if (is_shared_data(f) && S_ISREG(f->st.st_mode) &&
+		    pp_split_is_c_source(f->path)) {
+			dir = pp_dirname(f->path);
+			if (pp_strlist_find(source_dirs, dir) < 0)
+				pp_strlist_push(source_dirs, dir);
+			free(dir);
+		}
 		if (f->c.cls != PP_CLASS_SHLIB || !f->c.soname)
 			continue;
 		dir = pp_dirname(f->path);
@@ -233,7 +253,7 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 
 	memset(n, 0, sizeof(*n));
 	stage_facts(s, st, &programs, &sonames, &modules, &n->doc_bytes,
-		    &n->generated_manual, &n->data_bytes);
+		    &n->generated_manual, &n->data_bytes, &n->source_dirs);
 	if (s->spec->package) {
 		rc = expand(s, st->variant, s->spec->package, &sb, err);
 		n->tools = strbuf_detach(&sb, NULL);
@@ -262,6 +282,10 @@ static int stage_names(const struct pp_split *s, const struct pp_split_stage *st
 		n->library = n->group ? xstrdup(n->group) :
 			     pp_split_runtime_group(n->source, &sonames);
 	n->has_programs = programs.nr > 0;
+	for (size_t i = 0; i < st->nr; i++) /* what goes to -dev is no data */
+		if (S_ISREG(st->files[i].st.st_mode) &&
+		    embedded_source(n, &st->files[i]))
+			n->data_bytes -= (unsigned long long)st->files[i].st.st_size;
 	n->doc = pp_split_doc_package(n->source, sonames.nr ? n->dev : NULL);
 	n->doc_mode = s->spec->doc_package ? PP_SPLIT_DOC_PACKAGE :
 		      s->spec->doc_none ? PP_SPLIT_DOC_NONE : PP_SPLIT_DOC_AUTO;
@@ -942,6 +966,18 @@ static int follow_rule(const struct pp_split *s, const struct pp_split_stage *st
 	}
 	if (f->c.cls == PP_CLASS_DOC)
 		return doc_rule(n, c);
+	if (embedded_source(n, f)) {
+		choose(c, xstrdup(n->dev), PP_ROLE_DEV, "default: %s under "
+		       "usr/share, in a library source without programs: "
+		       "source to build into one's own program -> the -dev "
+		       "package, as liblzo2-dev holds /usr/share/lzo/minilzo "
+		       "(Debian 12: of 20 such library sources, 13 ship these "
+		       "files in -dev, 1 in the library's package, 6 in -doc, "
+		       "-data, -src or -examples packages)",
+		       pp_split_is_c_source(f->path) ? "C or C++ source or "
+		       "header" : "a file beside C or C++ sources or headers");
+		return 0;
+	}
 	if (is_shared_data(f))
 		return data_rule(n, c);
 	if (f->c.cls == PP_CLASS_MAN) {

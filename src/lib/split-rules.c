@@ -349,6 +349,35 @@ static int has_suffix(const char *name, const char *const *suffixes)
 	return 0;
 }
 
+/* A C or C++ source file or header, by its name. */
+int pp_split_is_c_source(const char *path)
+{
+	static const char *const suffixes[] = {
+		".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", NULL,
+	};
+	const char *base = strrchr(path, '/');
+
+	return has_suffix(base ? base + 1 : path, suffixes);
+}
+
+int pp_split_embedded_source(const char *path,
+			     const struct pp_strlist *source_dirs,
+			     int has_programs, int has_library)
+{
+	char *dir;
+	int beside;
+
+	if (has_programs || !has_library || strncmp(path, "usr/share/", 10) ||
+	    !strncmp(path, "usr/share/doc/", 14))
+		return 0;
+	if (pp_split_is_c_source(path))
+		return 1;
+	dir = pp_dirname(path);
+	beside = pp_strlist_find(source_dirs, dir) >= 0;
+	free(dir);
+	return beside;
+}
+
 /* dh_compress's rule for usr/share/doc: files over 4 KiB and every
  * changelog and NEWS file, but the copyright, web pages and their parts
  * (a changelog.html is compressed all the same), images, what is

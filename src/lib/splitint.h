@@ -106,6 +106,23 @@ int pp_split_cxx_beside_c(const struct pp_strlist *const *lib_needed,
 /* Files for building that no class says are: *-config scripts, autoconf
  * macros, GObject introspection and Vala files, share/pkgconfig. */
 int pp_split_is_dev_path(const char *path);
+/* A C or C++ source file or header, by its name (.c, .h, .cc, .cpp,
+ * .cxx, .hh, .hpp, .hxx, case ignored). */
+int pp_split_is_c_source(const char *path);
+/* Whether a file under usr/share (not usr/share/doc) is source to build
+ * into one's own program, for the -dev package: a C or C++ source or
+ * header, or a file in a directory that holds one (source_dirs: those
+ * directories), in a source with a library and no programs, as
+ * liblzo2-dev holds /usr/share/lzo/minilzo (minilzo.c, its headers and
+ * README.LZO). Debian 12: of the 20 library sources without programs
+ * that ship such files there, 13 ship them in -dev, 1 in the library's
+ * package (libctl), 6 in -doc, -data, -src or -examples packages; every
+ * other file beside them (900) in the same package as they. With
+ * programs they are most often the programs' input (lemon's lempar.c,
+ * gsoap's import headers), and stay data. */
+int pp_split_embedded_source(const char *path,
+			     const struct pp_strlist *source_dirs,
+			     int has_programs, int has_library);
 /* A -doc package holds the documentation only from this size on (manual
  * pages not counted); below it the files stay in -dev or the programs'
  * package, as Debian keeps a README and a few pages. */

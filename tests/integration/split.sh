@@ -820,6 +820,45 @@ check_sixth_round() {
 			rc=0; /tmp/use-demo || rc=\$?; echo ran: \$rc"
 }
 
+# The seventh round (lzo2): C sources and headers a library source
+# without programs installs under usr/share, to be built into one's own
+# program (liblzo2-dev's /usr/share/lzo/minilzo: minilzo.c, its headers,
+# README.LZO), go to -dev with what is beside them; other data stays with
+# the library, and with programs in the source they stay data (the
+# programs' input, as lemon's lempar.c).
+check_seventh_round() {
+	local S=$WORK/r7/stage P=$WORK/r7/stage-programs out=$WORK/r7/debs
+	local L=usr/lib/x86_64-linux-gnu E=usr/share/libdemo/embed
+	local -x DEBFULLNAME="Jane Doe" DEBEMAIL=jane@example.org
+	if ! make_minimal_stage "$P"; then
+		not_ok "seventh round: a staged tree built with cc"
+		return
+	fi
+	mkdir -p "$P/$E" &&
+	printf 'int demo_embed(void) { return 1; }\n' >"$P/$E/demo-embed.c" &&
+	echo 'int demo_embed(void);' >"$P/$E/demo-embed.h" &&
+	echo 'Copy demo-embed.c into your program.' >"$P/$E/README.embed" &&
+	echo 'data' >"$P/usr/share/libdemo/other.dat" &&
+	cp -a "$P" "$S" &&
+	rm "$S/usr/bin/demotool" "$S/usr/share/man/man1/demotool.1"
+	check_fails "seventh round: a C source under usr/share of a library source without programs goes to -dev (liblzo2-dev's minilzo.c)" 0 \
+		"$E/demo-embed\\.c +data -> libdemo-dev +rule: default: C or C\\+\\+ source or header under usr/share, in a library source without programs: source to build into one's own program -> the -dev package" \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check_fails "seventh round: ... and a file beside it too (README.LZO)" 0 \
+		"$E/README\\.embed +data -> libdemo-dev +rule: default: a file beside C or C\\+\\+ sources or headers" \
+		bash -c "'$PADPACK' split --stage '$S' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+	check "seventh round: split" "$PADPACK" split --stage "$S" --name libdemo --version 1.0 -o "$out" -q
+	check_fails "seventh round: the three are files of libdemo-dev, other data stays in libdemo1" 0 \
+		"^\\./$E/README\\.embed \\./$E/demo-embed\\.c \\./$E/demo-embed\\.h \\| \\./usr/share/libdemo/other\\.dat \$" \
+		bash -c "dpkg-deb -c '$out'/libdemo-dev_1.0-1_amd64.deb | awk '{ print \$6 }' | grep '^\\./usr/share/libdemo/.*[^/]$' | sort | tr '\n' ' ' &&
+			echo -n '| ' && dpkg-deb -c '$out'/libdemo1_1.0-1_amd64.deb | awk '{ print \$6 }' | grep '^\\./usr/share/libdemo/.*[^/]$' | tr '\n' ' '"
+	check "seventh round: lintian, no error" bash -c "cd '$out' && lintian --fail-on error \
+		libdemo_1.0-1_amd64.changes >'$WORK/r7/lintian.log' 2>&1 || { cat '$WORK/r7/lintian.log'; exit 1; }"
+	check_fails "seventh round: with programs in the source they stay data (lemon's lempar.c, the programs' input)" 0 \
+		"$E/demo-embed\\.c +data -> libdemo1 +rule: default: architecture-independent data" \
+		bash -c "'$PADPACK' split --stage '$P' --name libdemo --version 1.0 --explain 2>&1 | tr '\n' ' '"
+}
+
 # A library's data (the library data rule): libtiny.so.1 reads
 # /usr/share/tiny/x.conf, which the data rule alone would put with the
 # program (package "tiny"); it goes to libtiny1-data (arch all), which
@@ -1245,6 +1284,7 @@ check_killed_strip
 check_minimal_docs
 check_fifth_round
 check_sixth_round
+check_seventh_round
 check_doc_compress
 check_large_files
 check_library_data

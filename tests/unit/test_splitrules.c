@@ -1075,9 +1075,36 @@ static void ld_scripts(struct t_ctx *t)
 	pp_err_release(&err);
 }
 
+static void embedded_sources(struct t_ctx *t)
+{
+	struct pp_strlist dirs = PP_STRLIST_INIT;
+
+	CHECK(pp_split_is_c_source("usr/share/lzo/minilzo/minilzo.c"));
+	CHECK(pp_split_is_c_source("usr/share/lzo/minilzo/lzoconf.h"));
+	CHECK(pp_split_is_c_source("usr/share/x/a.cpp"));
+	CHECK(pp_split_is_c_source("usr/share/x/a.HPP"));
+	CHECK(!pp_split_is_c_source("usr/share/lzo/minilzo/README.LZO"));
+	CHECK(!pp_split_is_c_source("usr/share/x/run.sh"));
+	CHECK(!pp_split_is_c_source("usr/share/x/.h"));
+	pp_strlist_push(&dirs, "usr/share/lzo/minilzo");
+	/* liblzo2-dev's minilzo: a library, no programs */
+	CHECK(pp_split_embedded_source("usr/share/lzo/minilzo/minilzo.c", &dirs, 0, 1));
+	CHECK(pp_split_embedded_source("usr/share/lzo/minilzo/README.LZO", &dirs, 0, 1));
+	/* not beside one: data */
+	CHECK(!pp_split_embedded_source("usr/share/lzo/README", &dirs, 0, 1));
+	CHECK(!pp_split_embedded_source("usr/share/lzo/minilzo/sub/x.txt", &dirs, 0, 1));
+	/* programs' input (lemon's lempar.c), no library, or not under usr/share */
+	CHECK(!pp_split_embedded_source("usr/share/lemon/lempar.c", &dirs, 1, 1));
+	CHECK(!pp_split_embedded_source("usr/share/lzo/minilzo/minilzo.c", &dirs, 0, 0));
+	CHECK(!pp_split_embedded_source("usr/share/doc/liblzo2-dev/examples/dict.c", &dirs, 0, 1));
+	CHECK(!pp_split_embedded_source("usr/lib/x86_64-linux-gnu/foo/x.c", &dirs, 0, 1));
+	pp_strlist_release(&dirs);
+}
+
 const struct t_case splitrules_tests[] = {
 	{ "split rules: *.cmake under usr/lib or usr/share is a CMake file (find_package's config paths)", cmake_files },
 	{ "split rules: a libNAME.so that is a GNU ld script is for linking, as a .so link (libbsd.so)", ld_scripts },
+	{ "split rules: C sources and headers under usr/share of a library source without programs go to -dev (minilzo)", embedded_sources },
 	{ "split rules: a C++ library's headers to its -dev, a C library's to its own", dev_cxx_headers },
 	{ "split rules: links are written as dh_link writes them (policy 10.5)", policy_links },
 	{ "split rules: a manual page is a program's: its name and a dot (key.dns_resolver.conf.5)", page_of },
