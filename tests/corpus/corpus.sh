@@ -267,22 +267,69 @@ corpus_piuparts_key() { # DEB...
 	  for f in "$@"; do sha256sum <"$f"; done; } | verdict_key
 }
 
+# corpus_root_holder DEB: prints the package of the root that holds one
+# of DEB's files at DEB's version, under another name, and returns 0;
+# else 1. zlib's libz1 is Debian's zlib1g (priority required: in every
+# root) under padpack's name: dpkg refuses to overwrite the root's
+# /lib/x86_64-linux-gnu/libz.so.1.2.13 with it, and piuparts, like
+# piuparts_in_root, would test the root's package, not the project's.
+corpus_root_holder() {
+	local admin=$DEBIAN_ROOT/var/lib/dpkg v p
+	v=$(dpkg-deb -f "$1" Version) || return 1
+	for p in $(dpkg-deb --fsys-tarfile "$1" | tar -t | sed -n 's|^\./|/|; /[^/]$/p' |
+		grep -lFx -f - "$admin"/info/*.list | sed 's|.*/||; s/\.list$//'); do
+		if [ "$(dpkg-query --admindir="$admin" -W -f='${Version} ${db:Status-Status}' "$p" 2>/dev/null)" = "$v installed" ]; then
+			echo "${p%%:*}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# corpus_needs_one DEB NAME...: prints the first NAME that DEB's Depends
+# or Pre-Depends names, and returns 0; else 1.
+corpus_needs_one() {
+	local deb=$1 n
+	shift
+	for n in "$@"; do
+		dpkg-deb -f "$deb" Depends Pre-Depends | sed 's/^[A-Za-z-]*: //' |
+			tr ',|' '\n\n' | awk '{ sub(/:.*/, "", $1); print $1 }' | grep -qx -- "$n" &&
+			{ echo "$n"; return 0; }
+	done
+	return 1
+}
+
 # corpus_piuparts OUT NAME: piuparts on OUT/NAME/debs (but -dbgsym, and
-# those whose package the root has at their version: piuparts_in_root)
+# those whose package the root has at their version: piuparts_in_root,
+# corpus_root_holder)
 # in the clean root (debian_root_prepare first); prints "NAME: piuparts
 # PASS (N s)", or FAIL and why; the log is OUT/NAME/piuparts.log. A PASS
 # is kept (tests/tools/verdicts.sh): the same packages in the same root
 # take it again, saying so, without a run.
 corpus_piuparts() {
-	local log=$1/$2/piuparts.log start=$SECONDS f debs=() root=() key v
+	local log=$1/$2/piuparts.log start=$SECONDS f debs=() root=() held=() rest=() key v
 	for f in $(piuparts_debs "$1/$2/debs"); do
 		if piuparts_in_root "$f"; then
 			root+=("$(dpkg-deb -f "$f" Package)")
+		elif v=$(corpus_root_holder "$f"); then
+			held+=("$(dpkg-deb -f "$f" Package)")
+			root+=("${held[-1]} (as $v)")
+		else
+			rest+=("$f")
+		fi
+	done
+	# what needs a package held under another name cannot be installed
+	# beside the root's (zlib's libz-dev needs libz1 (= 1:1.2.13.dfsg-1),
+	# which zlib1g's unversioned Provides does not give)
+	for f in "${rest[@]}"; do
+		if v=$(corpus_needs_one "$f" "${held[@]}"); then
+			root+=("$(dpkg-deb -f "$f" Package) (needs $v)")
 		else
 			debs+=("$f")
 		fi
 	done
-	[ ${#root[@]} = 0 ] || root=(", the root's own ${root[*]} left out")
+	[ ${#root[@]} = 0 ] ||
+		root=(", the root's own $(printf '%s, ' "${root[@]}" | sed 's/, $//') left out")
 	[ ${#debs[@]} = 0 ] || key=$(corpus_piuparts_key "${debs[@]}")
 	if [ ${#debs[@]} = 0 ]; then
 		echo "$2: piuparts: nothing to test${root[*]}"
