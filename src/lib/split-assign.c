@@ -469,12 +469,13 @@ static int default_rule(const struct pp_split *s, const struct pp_split_file *f,
 		"*-config)";
 	static const char lib_dev_why[] = "packages.dev = \"library\": the "
 		"-dev package of its library (its .so link, .a, the -l of a "
-		".pc, a header's directory or the functions it declares; else "
+		".pc that its name names, else its first, a header's directory or the functions it declares; else "
 		"the library the others need), as flac's libflac-dev and "
 		"libflac++-dev";
 	static const char cxx_dev_why[] = "one -dev package per source, "
 		"but a C++ library beside C ones gets its own (its .so link, "
-		".a, the -l of a .pc, a header's directory or the functions "
+		".a, the -l of a .pc that its name names, else its first, a "
+		"header's directory or the functions "
 		"it declares, a C++ header's among the C++ libraries, a C "
 		"header's among the C ones), as Debian 12 does for 49 of the "
 		"78 sources with both: libflac++-dev, libconfig++-dev, libgpgmepp-dev; "

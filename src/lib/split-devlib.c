@@ -192,9 +192,23 @@ static long by_symbols(const struct pp_split_devlibs *d, const char *text,
 	return best;
 }
 
-/* A .pc file's library: the first -lNAME of its Libs line. */
-static long by_libs(const struct pp_split_devlibs *d, const char *text)
+/* The library a .pc file's own name names (libpcrecpp.pc, flac++.pc),
+ * or -1. */
+static long pc_own(const struct pp_split_devlibs *d, const char *path)
 {
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+
+	if (n > 3 && !strcmp(base + n - 3, ".pc"))
+		n -= 3;
+	return find_stem(d, base, n);
+}
+
+long pp_split_devlib_pc(const struct pp_split_devlibs *d, const char *path,
+			const char *text)
+{
+	long own = pc_own(d, path), first = -1;
+
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		const char *p;
 
@@ -209,12 +223,14 @@ static long by_libs(const struct pp_split_devlibs *d, const char *text)
 			p += 2;
 			n = strcspn(p, " \t\n");
 			hit = n ? find_stem(d, p, n) : -1;
-			if (hit >= 0)
+			if (hit >= 0 && hit == own)
 				return hit;
+			if (hit >= 0 && first < 0)
+				first = hit;
 			p += n ? n - 1 : 0;
 		}
 	}
-	return -1;
+	return first;
 }
 
 /* The main library, or where it is not of language lang, the first
@@ -271,7 +287,8 @@ const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
 		pp_err_init(&err);
 		pp_split_file_source(st, f, &src);
 		if (pp_read_file(src.buf, &text, &err) == 0)
-			hit = f->c.cls != PP_CLASS_HEADER ? by_libs(d, text.buf) :
+			hit = f->c.cls != PP_CLASS_HEADER ?
+			      pp_split_devlib_pc(d, f->path, text.buf) :
 			      (long)pp_split_devlib_header(d, f->path,
 							   text.buf);
 		pp_err_release(&err);

@@ -531,8 +531,8 @@ void pp_split_devlibs_release(struct pp_split_devlibs *d);
  * (libflac++-dev), and 1 is returned; else 0, d unchanged. */
 int pp_split_devlibs_cxx_apart(struct pp_split_devlibs *d, const char *one);
 /* The -dev package of a file for building: its .so link's library, the
- * library named as its .a (or other file: libFLAC++.m4), the first
- * -lNAME of a .pc file's Libs, a
+ * library named as its .a (or other file: libFLAC++.m4), a .pc
+ * file's library (pp_split_devlib_pc), a
  * header's directory named as a library (FLAC++/) or the library whose
  * functions it declares; else the main library's. */
 const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
@@ -547,5 +547,12 @@ const char *pp_split_devlib_of(const struct pp_split_devlibs *d,
  * main library, or the first of the header's language. */
 size_t pp_split_devlib_header(const struct pp_split_devlibs *d,
 			      const char *path, const char *text);
+/* A .pc file's library (an index of d, or -1): of the -lNAME of its
+ * Libs line that name one of d, the one the file's own name names
+ * (libpcrecpp.pc's -lpcrecpp in "-lpcre -lpcrecpp"), else the first:
+ * in the Debian 12 sources with two -dev packages or more, a NAME.pc or
+ * libNAME.pc is in the package of libNAME.so 715 times, elsewhere 9. */
+long pp_split_devlib_pc(const struct pp_split_devlibs *d, const char *path,
+			const char *text);
 
 #endif

@@ -948,6 +948,36 @@ static void dev_cxx_headers(struct t_ctx *t)
 	CHECK(pp_split_devlib_header(&d, "usr/include/libconfig.h", c_h) == 0);
 }
 
+/* pcre3 (eighth round): libpcrecpp.pc's Libs is "-lpcre -lpcrecpp";
+ * the first -l sent it to libpcre3-dev, away from libpcrecpp.so in
+ * libpcrecpp-dev. A .pc goes with the library its name names, when its
+ * Libs lists it; else with the first it lists. */
+static void dev_pc_own_library(struct t_ctx *t)
+{
+	char *soname[] = { "libpcre.so.3", "libpcrecpp.so.0", "libxmlsec1.so.1",
+			   "libxmlsec1-openssl.so.1" };
+	char *stem[] = { "pcre", "pcrecpp", "xmlsec1", "xmlsec1openssl" };
+	char *dev[] = { "libpcre3-dev", "libpcrecpp-dev", "libxmlsec1-dev",
+			"libxmlsec1-openssl-dev" };
+	struct pp_split_devlibs d = { 4, soname, stem, dev, NULL, NULL, NULL,
+				      0, NULL, 0 };
+	static const char cpp[] = "Name: libpcrecpp\nLibs: -L${libdir} -lpcre -lpcrecpp\nCflags: -I${includedir}\n";
+	static const char xml[] = "Libs: -L/usr/lib/x86_64-linux-gnu -lxmlsec1-openssl -lxmlsec1 -lssl -lcrypto\n";
+
+	CHECK(pp_split_devlib_pc(&d, "usr/lib/x86_64-linux-gnu/pkgconfig/libpcrecpp.pc", cpp) == 1);
+	CHECK(pp_split_devlib_pc(&d, "usr/lib/x86_64-linux-gnu/pkgconfig/libpcre.pc",
+				 "Libs: -L${libdir} -lpcre\n") == 0);
+	/* xmlsec1.pc lists xmlsec1-openssl first */
+	CHECK(pp_split_devlib_pc(&d, "usr/lib/x86_64-linux-gnu/pkgconfig/xmlsec1.pc", xml) == 2);
+	CHECK(pp_split_devlib_pc(&d, "usr/lib/x86_64-linux-gnu/pkgconfig/xmlsec1-openssl.pc", xml) == 3);
+	/* a name that names no library it lists: the first, as before */
+	CHECK(pp_split_devlib_pc(&d, "usr/lib/x86_64-linux-gnu/pkgconfig/pcre-all.pc", cpp) == 0);
+	CHECK(pp_split_devlib_pc(&d, "usr/lib/x86_64-linux-gnu/pkgconfig/libpcrecpp.pc",
+				 "Libs: -L${libdir} -lpcre\n") == 0);
+	CHECK(pp_split_devlib_pc(&d, "usr/lib/x86_64-linux-gnu/pkgconfig/libpcrecpp.pc",
+				 "Libs: -lz\n") == -1);
+}
+
 /* openjpeg2 (third round): CMake package files in
  * usr/lib/TRIPLET/openjpeg-2.5/, one of find_package's config-mode
  * directories, went to the programs as data; Debian's are in
@@ -1106,6 +1136,7 @@ const struct t_case splitrules_tests[] = {
 	{ "split rules: a libNAME.so that is a GNU ld script is for linking, as a .so link (libbsd.so)", ld_scripts },
 	{ "split rules: C sources and headers under usr/share of a library source without programs go to -dev (minilzo)", embedded_sources },
 	{ "split rules: a C++ library's headers to its -dev, a C library's to its own", dev_cxx_headers },
+	{ "split rules: a .pc file goes with the library its name names (libpcrecpp.pc: -lpcre -lpcrecpp)", dev_pc_own_library },
 	{ "split rules: links are written as dh_link writes them (policy 10.5)", policy_links },
 	{ "split rules: a manual page is a program's: its name and a dot (key.dns_resolver.conf.5)", page_of },
 	{ "split rules: a hard link of the stage is one file in its package (bzip2, bunzip2, bzcat)", same_file },
